@@ -1,0 +1,1 @@
+//! placeholder: control-flow graph and post-dominators (being written)

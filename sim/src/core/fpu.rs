@@ -1,0 +1,1 @@
+//! placeholder: IEEE single precision (being written)

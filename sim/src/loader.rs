@@ -1,0 +1,1 @@
+//! placeholder: ELF loader (being written)
