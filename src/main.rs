@@ -1,21 +1,45 @@
 //! The `wsim` command line.
 
 mod disasm;
+mod run;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "wsim", version, about = "Cycle-level simulator of a Vortex-like RISC-V SIMT GPU with SparseWeaver")]
+#[command(
+    name = "wsim",
+    version,
+    about = "Cycle-level simulator of a Vortex-like RISC-V SIMT GPU with SparseWeaver"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
+/// Options that select the machine, shared by every command that builds one.
+#[derive(Args, Clone, Debug)]
+pub struct MachineArgs {
+    /// Configuration file (TOML). Without it, the built-in default (Vortex SimX) is used.
+    #[arg(long, short = 'c', value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Override a configuration key, e.g. `--set gpu.warps_per_core=8` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub overrides: Vec<String>,
+}
+
 #[derive(Subcommand)]
 enum Command {
+    /// Run a program and print its console output, exit status and a summary. The
+    /// process exits with the program's exit status (2 if the simulation itself fails).
+    Run {
+        #[command(flatten)]
+        machine: MachineArgs,
+        /// The program: a 32-bit RISC-V ELF executable.
+        elf: PathBuf,
+    },
     /// Print the disassembly of a program's code sections, with symbols as labels.
     Disasm {
         /// A 32-bit little-endian RISC-V ELF file.
@@ -26,13 +50,14 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Run { machine, elf } => run::run(&machine, &elf),
         Command::Disasm { elf } => disasm::run(&elf),
     };
     match result {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("wsim: {err:#}");
-            ExitCode::FAILURE
+            eprintln!("wsim: error: {err:#}");
+            ExitCode::from(2)
         }
     }
 }

@@ -13,7 +13,9 @@ fn operands() -> Vec<u32> {
             s ^= s << 13;
             s ^= s >> 7;
             s ^= s << 17;
-            ((s >> 40) as u32 & 1) << 31 | (117 + (s >> 20) as u32 % 20) << 23 | (s as u32 & 0x7f_ffff)
+            ((s >> 40) as u32 & 1) << 31
+                | (117 + (s >> 20) as u32 % 20) << 23
+                | (s as u32 & 0x7f_ffff)
         })
         .collect()
 }
@@ -22,9 +24,19 @@ fn fpu(c: &mut Criterion) {
     let ops = operands();
     let mut group = c.benchmark_group("fpu");
     group.throughput(Throughput::Elements(ops.len() as u64));
-    for op in [Op::FaddS, Op::FmulS, Op::FmaddS, Op::FdivS, Op::FsqrtS, Op::FcvtWS] {
+    for op in [
+        Op::FaddS,
+        Op::FmulS,
+        Op::FmaddS,
+        Op::FdivS,
+        Op::FsqrtS,
+        Op::FcvtWS,
+    ] {
         for (path, f) in [
-            ("fast", execute as fn(Op, u32, u32, u32, u8) -> Option<(u32, u8)>),
+            (
+                "fast",
+                execute as fn(Op, u32, u32, u32, u8) -> Option<(u32, u8)>,
+            ),
             ("softfloat", execute_reference),
         ] {
             group.bench_function(format!("{op:?}/{path}"), |b| {

@@ -1,5 +1,17 @@
 //! wsim-sim: the engine. No printing, no argument parsing.
+//!
+//! Start reading at [`machine::Machine`]: it loads a program ([`loader`], [`program`]),
+//! builds the cores ([`core`]) over the shared memory ([`mem`]) and runs them.
 
 pub mod cfg;
+pub mod config;
 pub mod core;
+pub mod error;
 pub mod loader;
+pub mod machine;
+pub mod mem;
+pub mod program;
+
+pub use config::Config;
+pub use error::{SimError, SimResult};
+pub use machine::{Machine, RunSummary};

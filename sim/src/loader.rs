@@ -7,7 +7,7 @@
 use goblin::elf::header::{machine_to_str, EM_RISCV, ET_EXEC, ET_REL};
 use goblin::elf::program_header::{PF_R, PF_W, PF_X, PT_LOAD};
 use goblin::elf::section_header::{SHF_ALLOC, SHF_EXECINSTR, SHN_LORESERVE, SHT_NOBITS};
-use goblin::elf::sym::{STT_FILE, STT_FUNC, STT_OBJECT, STT_SECTION};
+use goblin::elf::sym::{STB_LOCAL, STT_FILE, STT_FUNC, STT_OBJECT, STT_SECTION};
 use goblin::elf::Elf;
 use thiserror::Error;
 
@@ -109,6 +109,8 @@ pub struct Symbol {
     pub kind: SymbolKind,
     /// Index of the section it is defined in; `None` for absolute and common symbols.
     pub section: Option<usize>,
+    /// Global or weak binding (visible outside its object file).
+    pub global: bool,
 }
 
 /// A parsed ELF file.
@@ -247,6 +249,7 @@ pub fn parse(bytes: &[u8]) -> Result<ElfImage, LoadError> {
                 _ => SymbolKind::Other,
             },
             section,
+            global: sym.st_bind() != STB_LOCAL,
         });
     }
     symbols.sort_by(|a, b| (a.addr, &a.name, a.kind).cmp(&(b.addr, &b.name, b.kind)));

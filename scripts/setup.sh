@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Set up wsim on a Debian machine and run the default job:
+#  - install the kernel toolchain (clang, lld, llvm) and cmake (the soft-float library's
+#    build needs it) from Debian's packages when missing,
+#  - build the C kernels in programs/ and wsim itself (release),
+#  - run the default program on the built-in default configuration.
+# Pass --no-run to stop after building (CI does).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+command -v clang >/dev/null || missing+=(clang)
+command -v ld.lld >/dev/null || missing+=(lld)
+command -v llvm-objdump >/dev/null || missing+=(llvm)
+command -v cmake >/dev/null || missing+=(cmake)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}"
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || { echo "setup: need root or sudo to install ${missing[*]}" >&2; exit 1; }
+        sudo=sudo
+    fi
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+make -s -C programs -j"$(nproc)"
+cargo build --release --quiet
+
+if [ "${1:-}" != "--no-run" ]; then
+    ./target/release/wsim run programs/build/vecadd.elf
+fi

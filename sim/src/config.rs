@@ -1,0 +1,367 @@
+//! The simulated machine's configuration: TOML through serde, every key documented in
+//! docs/CONFIG.md. Unknown keys are errors naming the key's full path and the nearest
+//! valid key; values are validated before a run starts.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+/// The whole configuration. Every section has defaults (the Vortex SimX reference), so a
+/// file only states what it changes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+#[derive(Default)]
+pub struct Config {
+    pub gpu: GpuConfig,
+    pub local_mem: LocalMemConfig,
+    pub io: IoConfig,
+    pub run: RunConfig,
+}
+
+/// Geometry of the machine.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GpuConfig {
+    pub clusters: u32,
+    pub cores_per_cluster: u32,
+    pub warps_per_core: u32,
+    pub threads_per_warp: u32,
+}
+
+/// Per-core shared (local) memory, mapped at the same address in every core.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LocalMemConfig {
+    /// Base address of the window (CSR 0xFC3 reads it).
+    pub base: u32,
+    /// Bytes.
+    pub size: u32,
+}
+
+/// Memory-mapped I/O words.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct IoConfig {
+    /// A byte stored here is printed on the console.
+    pub console: u32,
+    /// A word stored here is the program's exit status (the first non-zero one wins).
+    pub exit: u32,
+    /// Accesses below this address are errors (catches null-pointer dereferences).
+    pub null_guard: u32,
+}
+
+/// How a run starts and when it is cut off.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RunConfig {
+    /// Which cores start a thread at the ELF entry.
+    pub start: StartCores,
+    /// A run still going after this many cycles is an error.
+    pub max_cycles: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StartCores {
+    /// Warp 0, thread 0 of every core (Vortex's convention).
+    AllCores,
+    /// Warp 0, thread 0 of core 0 only.
+    FirstCore,
+}
+
+impl Default for GpuConfig {
+    fn default() -> Self {
+        GpuConfig {
+            clusters: 1,
+            cores_per_cluster: 1,
+            warps_per_core: 4,
+            threads_per_warp: 4,
+        }
+    }
+}
+
+impl Default for LocalMemConfig {
+    fn default() -> Self {
+        LocalMemConfig {
+            base: 0xFF00_0000,
+            size: 16 * 1024,
+        }
+    }
+}
+
+impl Default for IoConfig {
+    fn default() -> Self {
+        IoConfig {
+            console: 0x8340,
+            exit: 0x8348,
+            null_guard: 0x1000,
+        }
+    }
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig {
+            start: StartCores::AllCores,
+            max_cycles: 1_000_000_000,
+        }
+    }
+}
+
+/// A configuration that cannot be used, with the reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl Config {
+    /// Parse a TOML document (`origin` names it in errors) and validate it.
+    pub fn from_toml(text: &str, origin: &str) -> Result<Config, ConfigError> {
+        let mut value: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| ConfigError(format!("{origin}: {e}")))?;
+        check_known_keys(&value, origin)?;
+        // Every key is known; typed deserialization now only fails on a value.
+        let config: Config = toml::Value::Table(std::mem::take(&mut value))
+            .try_into()
+            .map_err(|e: toml::de::Error| ConfigError(format!("{origin}: {}", e.message())))?;
+        config
+            .validate()
+            .map_err(|e| ConfigError(format!("{origin}: {e}")))?;
+        Ok(config)
+    }
+
+    /// Apply `key.path=value` overrides (values in TOML syntax; a bare word is a string).
+    pub fn with_overrides(&self, overrides: &[String]) -> Result<Config, ConfigError> {
+        let mut table = toml::Table::try_from(self).expect("a Config always serializes");
+        for item in overrides {
+            let (path, raw) = item
+                .split_once('=')
+                .ok_or_else(|| ConfigError(format!("--set {item}: expected key.path=value")))?;
+            let value = parse_override_value(raw.trim());
+            set_path(&mut table, path.trim(), value, item)?;
+        }
+        Config::from_toml(
+            &toml::to_string(&table).expect("a table serializes"),
+            "--set",
+        )
+    }
+
+    /// Check the values for consistency.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let g = &self.gpu;
+        let mut problems = String::new();
+        let mut problem = |s: String| {
+            let _ = write!(
+                problems,
+                "{}{s}",
+                if problems.is_empty() { "" } else { "; " }
+            );
+        };
+        if g.clusters == 0 || g.cores_per_cluster == 0 {
+            problem("gpu.clusters and gpu.cores_per_cluster must be at least 1".into());
+        }
+        if !(1..=32).contains(&g.warps_per_core) {
+            problem(format!(
+                "gpu.warps_per_core = {} must be 1..=32",
+                g.warps_per_core
+            ));
+        }
+        if !(1..=32).contains(&g.threads_per_warp) {
+            problem(format!(
+                "gpu.threads_per_warp = {} must be 1..=32",
+                g.threads_per_warp
+            ));
+        }
+        let lm = &self.local_mem;
+        if !lm.size.is_multiple_of(4) || !lm.base.is_multiple_of(4) {
+            problem("local_mem.base and local_mem.size must be multiples of 4".into());
+        }
+        if u64::from(lm.base) + u64::from(lm.size) > 1 << 32 {
+            problem("local_mem.base + local_mem.size exceeds the 32-bit address space".into());
+        }
+        let io = &self.io;
+        for (name, addr) in [("io.console", io.console), ("io.exit", io.exit)] {
+            if addr % 4 != 0 {
+                problem(format!("{name} = {addr:#x} must be word aligned"));
+            }
+            if addr >= lm.base && u64::from(addr) < u64::from(lm.base) + u64::from(lm.size) {
+                problem(format!("{name} = {addr:#x} lies inside local memory"));
+            }
+        }
+        if io.console == io.exit {
+            problem("io.console and io.exit must differ".into());
+        }
+        if self.run.max_cycles == 0 {
+            problem("run.max_cycles must be positive".into());
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(ConfigError(problems))
+        }
+    }
+
+    /// Total number of cores.
+    pub fn cores(&self) -> u32 {
+        self.gpu.clusters * self.gpu.cores_per_cluster
+    }
+
+    /// The resolved configuration as TOML.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("a Config always serializes")
+    }
+
+    /// A stable hash of the resolved configuration (FNV-1a over its TOML), for reports.
+    pub fn hash(&self) -> String {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in self.to_toml().bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        format!("{h:016x}")
+    }
+}
+
+fn parse_override_value(raw: &str) -> toml::Value {
+    // Parse as a TOML value; a bare word that is not valid TOML is taken as a string.
+    format!("v = {raw}")
+        .parse::<toml::Table>()
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| toml::Value::String(raw.to_string()))
+}
+
+fn set_path(
+    table: &mut toml::Table,
+    path: &str,
+    value: toml::Value,
+    item: &str,
+) -> Result<(), ConfigError> {
+    let mut parts = path.split('.').peekable();
+    let mut current = table;
+    while let Some(part) = parts.next() {
+        if parts.peek().is_none() {
+            current.insert(part.to_string(), value);
+            return Ok(());
+        }
+        current = match current
+            .entry(part.to_string())
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()))
+        {
+            toml::Value::Table(t) => t,
+            _ => {
+                return Err(ConfigError(format!(
+                    "--set {item}: {part} is not a section"
+                )))
+            }
+        };
+    }
+    Err(ConfigError(format!("--set {item}: empty key")))
+}
+
+/// Reject keys that are not in the schema, naming the full path and the nearest valid key.
+fn check_known_keys(table: &toml::Table, origin: &str) -> Result<(), ConfigError> {
+    let known = toml::Table::try_from(Config::default()).expect("a Config always serializes");
+    let mut known_paths = Vec::new();
+    collect_paths(&known, "", &mut known_paths);
+    let mut given = Vec::new();
+    collect_paths(table, "", &mut given);
+    for path in given {
+        if known_paths.contains(&path) {
+            continue;
+        }
+        // A section given where a value is expected, or a key below a value, are type
+        // errors reported by deserialization; only unknown leaves and sections land here.
+        if known_paths
+            .iter()
+            .any(|k| k.starts_with(&format!("{path}.")))
+        {
+            continue;
+        }
+        let nearest = known_paths
+            .iter()
+            .min_by_key(|k| strsim::levenshtein(k, &path))
+            .cloned()
+            .unwrap_or_default();
+        return Err(ConfigError(format!(
+            "{origin}: unknown key `{path}` (did you mean `{nearest}`?)"
+        )));
+    }
+    Ok(())
+}
+
+fn collect_paths(table: &toml::Table, prefix: &str, out: &mut Vec<String>) {
+    for (key, value) in table {
+        let path = if prefix.is_empty() {
+            key.clone()
+        } else {
+            format!("{prefix}.{key}")
+        };
+        match value {
+            toml::Value::Table(t) => collect_paths(t, &path, out),
+            _ => out.push(path),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_validate() {
+        assert_eq!(Config::default().validate(), Ok(()));
+    }
+
+    #[test]
+    fn unknown_key_names_path_and_nearest() {
+        let err = Config::from_toml("[gpu]\nwarps_per_cor = 8\n", "x.toml").unwrap_err();
+        assert_eq!(
+            err.0,
+            "x.toml: unknown key `gpu.warps_per_cor` (did you mean `gpu.warps_per_core`?)"
+        );
+    }
+
+    #[test]
+    fn bad_value_is_reported() {
+        let err = Config::from_toml("[gpu]\nthreads_per_warp = 64\n", "x.toml").unwrap_err();
+        assert!(
+            err.0.contains("gpu.threads_per_warp = 64 must be 1..=32"),
+            "{}",
+            err.0
+        );
+        let err = Config::from_toml("[gpu]\nthreads_per_warp = \"many\"\n", "x.toml").unwrap_err();
+        assert!(err.0.starts_with("x.toml: "), "{}", err.0);
+    }
+
+    #[test]
+    fn overrides_apply_and_are_checked() {
+        let c = Config::default()
+            .with_overrides(&[
+                "gpu.warps_per_core=32".into(),
+                "run.start=first-core".into(),
+            ])
+            .unwrap();
+        assert_eq!(c.gpu.warps_per_core, 32);
+        assert_eq!(c.run.start, StartCores::FirstCore);
+        let err = Config::default()
+            .with_overrides(&["gpu.warp=3".into()])
+            .unwrap_err();
+        assert!(err.0.contains("unknown key `gpu.warp`"), "{}", err.0);
+    }
+
+    #[test]
+    fn hash_is_stable_and_sensitive() {
+        let a = Config::default();
+        let mut b = Config::default();
+        assert_eq!(a.hash(), b.hash());
+        b.gpu.warps_per_core = 8;
+        assert_ne!(a.hash(), b.hash());
+    }
+}

@@ -1,0 +1,103 @@
+//! Errors of a run, with the context a kernel author needs to find the cause.
+
+use std::fmt;
+
+/// Where in the machine an error happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Site {
+    pub core: u32,
+    pub warp: u32,
+    /// Active lanes when the instruction issued.
+    pub lanes: u32,
+    pub pc: u32,
+    /// The instruction, disassembled (or its raw word if it does not decode).
+    pub instr: String,
+}
+
+/// What went wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The ELF file cannot be used.
+    Load(String),
+    /// The configuration or the program's layout conflicts with the machine.
+    Setup(String),
+    IllegalInstruction {
+        word: u32,
+        reason: String,
+    },
+    Misaligned {
+        what: &'static str,
+        addr: u32,
+        width: u8,
+    },
+    Unmapped {
+        what: &'static str,
+        addr: u32,
+        reason: &'static str,
+    },
+    /// Every live warp waits on a barrier that can never complete.
+    Deadlock {
+        warps: Vec<String>,
+    },
+    MaxCycles {
+        cycles: u64,
+    },
+    /// Anything else a program can do wrong (a bad JOIN, an ecall nobody handles, ...).
+    Program(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimError {
+    pub kind: ErrorKind,
+    pub site: Option<Site>,
+}
+
+impl SimError {
+    pub fn new(kind: ErrorKind) -> Self {
+        SimError { kind, site: None }
+    }
+
+    pub fn at(mut self, site: Site) -> Self {
+        self.site.get_or_insert(site);
+        self
+    }
+}
+
+impl fmt::Display for SimError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            ErrorKind::Load(m) | ErrorKind::Setup(m) | ErrorKind::Program(m) => f.write_str(m)?,
+            ErrorKind::IllegalInstruction { word, reason } => {
+                write!(f, "illegal instruction {word:#010x} ({reason})")?
+            }
+            ErrorKind::Misaligned { what, addr, width } => {
+                write!(f, "misaligned {what} of {width} bytes at {addr:#010x}")?
+            }
+            ErrorKind::Unmapped { what, addr, reason } => {
+                write!(f, "{what} at unmapped address {addr:#010x} ({reason})")?
+            }
+            ErrorKind::Deadlock { warps } => {
+                write!(
+                    f,
+                    "deadlock: every live warp waits on a barrier that cannot complete"
+                )?;
+                for w in warps {
+                    write!(f, "\n  {w}")?;
+                }
+            }
+            ErrorKind::MaxCycles { cycles } => write!(f, "run exceeded run.max_cycles = {cycles}")?,
+        }
+        if let Some(s) = &self.site {
+            write!(
+                f,
+                "\n  at core {} warp {} lanes {:#010x} pc {:#010x}: {}",
+                s.core, s.warp, s.lanes, s.pc, s.instr
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for SimError {}
+
+pub type SimResult<T> = Result<T, SimError>;

@@ -1,0 +1,389 @@
+//! The whole GPU: its cores, the memory they share, the I/O words, global barriers, and
+//! the loop that runs a program from its entry until every warp has exited.
+
+use std::collections::BTreeMap;
+
+use crate::config::{Config, StartCores};
+use crate::core::warp::WarpWait;
+use crate::core::{Core, CoreStats, Effect};
+use crate::error::{ErrorKind, SimError, SimResult, Site};
+use crate::loader::{self, ElfImage};
+use crate::mem::Memory;
+use crate::program::Program;
+
+/// The machine's shape and address map, as instructions need it.
+#[derive(Clone, Debug)]
+pub struct Geometry {
+    pub cores: u32,
+    pub warps: u32,
+    pub threads: u32,
+    pub local_base: u32,
+    pub local_size: u32,
+    pub null_guard: u32,
+    pub console: u32,
+    pub exit: u32,
+}
+
+impl Geometry {
+    fn new(c: &Config) -> Self {
+        Geometry {
+            cores: c.cores(),
+            warps: c.gpu.warps_per_core,
+            threads: c.gpu.threads_per_warp,
+            local_base: c.local_mem.base,
+            local_size: c.local_mem.size,
+            null_guard: c.io.null_guard,
+            console: c.io.console,
+            exit: c.io.exit,
+        }
+    }
+
+    /// Mask of the lanes a warp has.
+    #[inline]
+    pub fn lane_mask(&self) -> u32 {
+        u32::MAX >> (32 - self.threads)
+    }
+
+    /// Offset into local memory of an access that lies wholly inside it.
+    #[inline]
+    pub fn local_offset(&self, addr: u32, width: u8) -> Option<usize> {
+        let off = addr.wrapping_sub(self.local_base);
+        (addr >= self.local_base && u64::from(off) + u64::from(width) <= u64::from(self.local_size))
+            .then_some(off as usize)
+    }
+}
+
+/// State every core's instructions reach: global memory, the program, I/O.
+pub struct Shared {
+    pub mem: Memory,
+    pub program: Program,
+    pub geometry: Geometry,
+    pub cycle: u64,
+    /// Bytes the program wrote to the console.
+    pub console: Vec<u8>,
+    /// The first non-zero word stored to the exit address.
+    pub exit_word: Option<u32>,
+    tohost: Option<u32>,
+    /// LR reservations: (hart, address). Usually empty, so stores check them cheaply.
+    reservations: Vec<(u32, u32)>,
+}
+
+impl Shared {
+    pub fn reserve(&mut self, hart: u32, addr: u32) {
+        self.reservations.retain(|&(h, _)| h != hart);
+        self.reservations.push((hart, addr));
+    }
+
+    /// Consume `hart`'s reservation; whether it was valid for `addr`.
+    pub fn take_reservation(&mut self, hart: u32, addr: u32) -> bool {
+        let before = self.reservations.len();
+        self.reservations.retain(|&r| r != (hart, addr));
+        let held = self.reservations.len() != before;
+        self.reservations.retain(|&(h, _)| h != hart);
+        held
+    }
+
+    #[inline]
+    pub fn invalidate_reservations(&mut self, addr: u32) {
+        if !self.reservations.is_empty() {
+            self.reservations.retain(|&(_, a)| a != addr & !3);
+        }
+    }
+
+    /// Store to global memory or an I/O word; `Some(code)` when the store ends the run.
+    pub fn store(&mut self, addr: u32, width: u8, value: u32) -> SimResult<Option<u32>> {
+        let g = &self.geometry;
+        if addr & !3 == g.console {
+            self.console.push(value as u8);
+        } else if addr & !3 == g.exit {
+            if value != 0 {
+                self.exit_word.get_or_insert(value);
+            }
+        } else if Some(addr & !3) == self.tohost && value != 0 {
+            if value & 1 == 0 {
+                return Err(SimError::new(ErrorKind::Program(format!(
+                    "tohost = {value:#x}: HTIF system calls are not supported (bit 0 clear)"
+                ))));
+            }
+            return Ok(Some(value >> 1));
+        } else {
+            self.mem.write(addr, width, value);
+        }
+        Ok(None)
+    }
+
+    /// `fence.i`: instructions are fetched from memory again.
+    pub fn refresh_code(&mut self) {
+        self.program.refresh(&self.mem);
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunSummary {
+    /// The program's exit status.
+    pub exit_code: u32,
+    pub cycles: u64,
+    pub per_core: Vec<CoreStats>,
+    pub console: Vec<u8>,
+}
+
+impl RunSummary {
+    pub fn total(&self) -> CoreStats {
+        let mut t = CoreStats::default();
+        for c in &self.per_core {
+            t.instructions += c.instructions;
+            t.thread_instructions += c.thread_instructions;
+            t.branches += c.branches;
+            t.divergent_branches += c.divergent_branches;
+            t.unknown_indirect_divergence += c.unknown_indirect_divergence;
+            t.max_stack_depth = t.max_stack_depth.max(c.max_stack_depth);
+            t.loads += c.loads;
+            t.stores += c.stores;
+            t.atomics += c.atomics;
+            t.barriers += c.barriers;
+            t.traps += c.traps;
+            t.warps_spawned += c.warps_spawned;
+            t.warps_retired += c.warps_retired;
+        }
+        t
+    }
+}
+
+pub struct Machine {
+    pub config: Config,
+    pub cores: Vec<Core>,
+    pub shared: Shared,
+    /// Global barriers in progress: id -> (count, arrived (core, warp)).
+    global_barriers: BTreeMap<u32, (u32, Vec<(usize, usize)>)>,
+}
+
+impl Machine {
+    /// Load `elf` into a machine built from `config`, ready to run.
+    pub fn new(config: &Config, elf: &[u8]) -> SimResult<Machine> {
+        config
+            .validate()
+            .map_err(|e| SimError::new(ErrorKind::Setup(e.to_string())))?;
+        let image = loader::load(elf).map_err(|e| SimError::new(ErrorKind::Load(e.to_string())))?;
+        let geometry = Geometry::new(config);
+        check_layout(&image, &geometry)?;
+        let mut mem = Memory::new();
+        for seg in &image.segments {
+            mem.write_bytes(seg.vaddr, &seg.data);
+            let zeros = seg.memsz.saturating_sub(seg.data.len() as u32);
+            if zeros > 0 {
+                mem.write_bytes(seg.vaddr + seg.data.len() as u32, &vec![0; zeros as usize]);
+            }
+        }
+        let program = Program::new(&image);
+        let mut cores: Vec<Core> = (0..geometry.cores)
+            .map(|id| Core::new(id, geometry.warps, geometry.threads, geometry.local_size))
+            .collect();
+        let starters = match config.run.start {
+            StartCores::AllCores => cores.len(),
+            StartCores::FirstCore => 1,
+        };
+        for core in cores.iter_mut().take(starters) {
+            core.warps[0].launch(image.entry, 1);
+        }
+        Ok(Machine {
+            config: config.clone(),
+            cores,
+            shared: Shared {
+                mem,
+                program,
+                geometry,
+                cycle: 0,
+                console: Vec::new(),
+                exit_word: None,
+                tohost: image.symbol("tohost").map(|s| s.addr),
+                reservations: Vec::new(),
+            },
+            global_barriers: BTreeMap::new(),
+        })
+    }
+
+    /// Run until every warp has exited or the program ends the run.
+    ///
+    /// Functional scheduling: each cycle, each core executes one instruction of its next
+    /// ready warp (round robin). The cycle-level pipeline replaces this loop.
+    pub fn run(&mut self) -> SimResult<RunSummary> {
+        let max = self.config.run.max_cycles;
+        let mut ended = None;
+        while ended.is_none() && self.cores.iter().any(Core::is_live) {
+            if self.shared.cycle >= max {
+                return Err(SimError::new(ErrorKind::MaxCycles { cycles: max }));
+            }
+            let mut issued = false;
+            for c in 0..self.cores.len() {
+                let Some(w) = self.pick_warp(c) else { continue };
+                issued = true;
+                if let Some(code) = self.step(c, w)? {
+                    ended = Some(code);
+                    break;
+                }
+            }
+            self.shared.cycle += 1;
+            if !issued {
+                return Err(self.deadlock());
+            }
+        }
+        Ok(RunSummary {
+            exit_code: ended.or(self.shared.exit_word).unwrap_or(0),
+            cycles: self.shared.cycle,
+            per_core: self.cores.iter().map(|c| c.stats.clone()).collect(),
+            console: self.shared.console.clone(),
+        })
+    }
+
+    fn pick_warp(&mut self, c: usize) -> Option<usize> {
+        let core = &mut self.cores[c];
+        let n = core.warps.len();
+        let start = core.next_warp;
+        let w = (0..n)
+            .map(|k| (start + k) % n)
+            .find(|&w| core.warps[w].is_live() && core.warps[w].wait == WarpWait::Ready)?;
+        core.next_warp = (w + 1) % n;
+        Some(w)
+    }
+
+    /// Execute one instruction of warp `w` of core `c`; `Some(code)` if the run ends.
+    fn step(&mut self, c: usize, w: usize) -> SimResult<Option<u32>> {
+        let core = &mut self.cores[c];
+        let pc = core.warps[w].stack.pc();
+        let lanes = core.warps[w].stack.mask();
+        let site = |instr: String| Site {
+            core: c as u32,
+            warp: w as u32,
+            lanes,
+            pc,
+            instr,
+        };
+        let fetched = match self.shared.program.fetch(pc) {
+            Some(Ok(d)) => Ok(*d),
+            Some(Err(e)) => Err(*e),
+            None => {
+                let word = self.shared.mem.read_u32(pc & !3);
+                return Err(SimError::new(ErrorKind::Unmapped {
+                    what: "instruction fetch",
+                    addr: pc,
+                    reason: "outside the program's code",
+                })
+                .at(site(format!("{word:#010x}"))));
+            }
+        };
+        let d = match fetched {
+            Ok(d) => d,
+            Err(e) => {
+                core.illegal_word(w, e.word, e.reason)
+                    .map_err(|err| err.at(site(format!(".word {:#010x}", e.word))))?;
+                return Ok(None);
+            }
+        };
+        let effect = core
+            .execute(w, &d, &mut self.shared)
+            .map_err(|err| err.at(site(wsim_isa::disasm_plain(&d.instr, pc))))?;
+        let depth = core.warps[w].stack.depth() as u64;
+        core.stats.max_stack_depth = core.stats.max_stack_depth.max(depth);
+        match effect {
+            Effect::None => Ok(None),
+            Effect::Exit(code) => Ok(Some(code)),
+            Effect::GlobalBarrier { id, count } => {
+                let (_, arrived) = self
+                    .global_barriers
+                    .entry(id)
+                    .or_insert((count, Vec::new()));
+                arrived.push((c, w));
+                if arrived.len() as u32 >= count {
+                    let (_, released) = self.global_barriers.remove(&id).unwrap_or_default();
+                    for (rc, rw) in released {
+                        self.cores[rc].warps[rw].wait = WarpWait::Ready;
+                    }
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    /// The error for a machine in which no live warp can issue: each waiting warp's state.
+    fn deadlock(&self) -> SimError {
+        let mut warps = Vec::new();
+        for core in &self.cores {
+            for (w, warp) in core.warps.iter().enumerate() {
+                if !warp.is_live() {
+                    continue;
+                }
+                let pc = warp.stack.pc();
+                let place = self
+                    .shared
+                    .program
+                    .function_of(pc)
+                    .map(|f| format!(" in {f}"))
+                    .unwrap_or_default();
+                let state = match warp.wait {
+                    WarpWait::Barrier { id } if id & 0x8000_0000 != 0 => {
+                        let (count, arrived) =
+                            self.global_barriers.get(&id).cloned().unwrap_or_default();
+                        format!(
+                            "global barrier {:#x}: {} of {count} warps arrived",
+                            id,
+                            arrived.len()
+                        )
+                    }
+                    WarpWait::Barrier { id } => {
+                        let (count, arrived) = core.barriers.get(&id).copied().unwrap_or_default();
+                        format!(
+                            "local barrier {id}: {} of {count} warps arrived",
+                            arrived.count_ones()
+                        )
+                    }
+                    WarpWait::Ready => "ready".into(),
+                };
+                warps.push(format!(
+                    "core {} warp {w} (pc {pc:#010x}{place}, lanes {:#x}): waits on {state}",
+                    core.id,
+                    warp.stack.mask()
+                ));
+            }
+        }
+        SimError::new(ErrorKind::Deadlock { warps })
+    }
+}
+
+/// Loadable segments must not overlap local memory, the I/O words or the null guard.
+fn check_layout(image: &ElfImage, g: &Geometry) -> SimResult<()> {
+    for seg in &image.segments {
+        let (start, end) = (
+            u64::from(seg.vaddr),
+            u64::from(seg.vaddr) + u64::from(seg.memsz),
+        );
+        if start == end {
+            continue;
+        }
+        let overlaps = |lo: u64, hi: u64| start < hi && lo < end;
+        let conflict = if overlaps(
+            u64::from(g.local_base),
+            u64::from(g.local_base) + u64::from(g.local_size),
+        ) {
+            Some(format!(
+                "local memory [{:#x}, {:#x})",
+                g.local_base,
+                u64::from(g.local_base) + u64::from(g.local_size)
+            ))
+        } else if overlaps(u64::from(g.console), u64::from(g.console) + 4) {
+            Some(format!("the console word at {:#x}", g.console))
+        } else if overlaps(u64::from(g.exit), u64::from(g.exit) + 4) {
+            Some(format!("the exit word at {:#x}", g.exit))
+        } else if overlaps(0, u64::from(g.null_guard)) {
+            Some(format!("the null guard [0, {:#x})", g.null_guard))
+        } else {
+            None
+        };
+        if let Some(what) = conflict {
+            return Err(SimError::new(ErrorKind::Setup(format!(
+                "loadable segment [{start:#x}, {end:#x}) overlaps {what}"
+            ))));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,149 @@
+//! Sparse, paged, little-endian backing store for the whole 32-bit address space.
+//!
+//! A two-level table (1024 directories x 1024 pages of 4 KiB) so lookups are two indexed
+//! loads and iteration is in address order (determinism). Untouched memory reads as zero
+//! and costs nothing.
+
+/// Bytes per page.
+pub const PAGE_SIZE: usize = 4096;
+const PAGES_PER_DIR: usize = 1024;
+
+type Page = Box<[u8; PAGE_SIZE]>;
+
+#[derive(Default, Clone)]
+pub struct Memory {
+    dirs: Vec<Option<Box<[Option<Page>]>>>,
+}
+
+impl Memory {
+    pub fn new() -> Self {
+        Memory {
+            dirs: vec![None; 1024],
+        }
+    }
+
+    fn split(addr: u32) -> (usize, usize, usize) {
+        let a = addr as usize;
+        (
+            a >> 22,
+            (a >> 12) & (PAGES_PER_DIR - 1),
+            a & (PAGE_SIZE - 1),
+        )
+    }
+
+    fn page(&self, addr: u32) -> Option<&[u8; PAGE_SIZE]> {
+        let (d, p, _) = Self::split(addr);
+        self.dirs[d].as_ref()?[p].as_deref()
+    }
+
+    fn page_mut(&mut self, addr: u32) -> &mut [u8; PAGE_SIZE] {
+        let (d, p, _) = Self::split(addr);
+        let dir = self.dirs[d].get_or_insert_with(|| vec![None; PAGES_PER_DIR].into_boxed_slice());
+        dir[p].get_or_insert_with(|| Box::new([0; PAGE_SIZE]))
+    }
+
+    /// Read an aligned value of `width` bytes (1, 2 or 4), zero-extended.
+    #[inline]
+    pub fn read(&self, addr: u32, width: u8) -> u32 {
+        debug_assert!(addr.is_multiple_of(u32::from(width)));
+        let Some(page) = self.page(addr) else {
+            return 0;
+        };
+        let o = addr as usize & (PAGE_SIZE - 1);
+        match width {
+            1 => u32::from(page[o]),
+            2 => u32::from(u16::from_le_bytes([page[o], page[o + 1]])),
+            _ => u32::from_le_bytes([page[o], page[o + 1], page[o + 2], page[o + 3]]),
+        }
+    }
+
+    /// Write the low `width` bytes (1, 2 or 4) of `value` at an aligned address.
+    #[inline]
+    pub fn write(&mut self, addr: u32, width: u8, value: u32) {
+        debug_assert!(addr.is_multiple_of(u32::from(width)));
+        let o = addr as usize & (PAGE_SIZE - 1);
+        let page = self.page_mut(addr);
+        let bytes = value.to_le_bytes();
+        page[o..o + width as usize].copy_from_slice(&bytes[..width as usize]);
+    }
+
+    pub fn read_u32(&self, addr: u32) -> u32 {
+        self.read(addr, 4)
+    }
+
+    pub fn write_u32(&mut self, addr: u32, value: u32) {
+        self.write(addr, 4, value)
+    }
+
+    /// Copy bytes in at any alignment (program loading, host-side set-up).
+    pub fn write_bytes(&mut self, mut addr: u32, mut bytes: &[u8]) {
+        while !bytes.is_empty() {
+            let o = addr as usize & (PAGE_SIZE - 1);
+            let n = bytes.len().min(PAGE_SIZE - o);
+            self.page_mut(addr)[o..o + n].copy_from_slice(&bytes[..n]);
+            bytes = &bytes[n..];
+            addr = addr.wrapping_add(n as u32);
+        }
+    }
+
+    /// Copy bytes out at any alignment.
+    pub fn read_bytes(&self, mut addr: u32, out: &mut [u8]) {
+        let mut done = 0;
+        while done < out.len() {
+            let o = addr as usize & (PAGE_SIZE - 1);
+            let n = (out.len() - done).min(PAGE_SIZE - o);
+            match self.page(addr) {
+                Some(page) => out[done..done + n].copy_from_slice(&page[o..o + n]),
+                None => out[done..done + n].fill(0),
+            }
+            done += n;
+            addr = addr.wrapping_add(n as u32);
+        }
+    }
+
+    /// The touched pages in address order: (base address, contents).
+    pub fn pages(&self) -> impl Iterator<Item = (u32, &[u8; PAGE_SIZE])> + '_ {
+        self.dirs.iter().enumerate().flat_map(|(d, dir)| {
+            dir.iter().flat_map(move |pages| {
+                pages.iter().enumerate().filter_map(move |(p, page)| {
+                    page.as_deref()
+                        .map(|pg| (((d << 22) | (p << 12)) as u32, pg))
+                })
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn read_write_widths_little_endian() {
+        let mut m = Memory::new();
+        m.write(0x8000_0000, 4, 0x1122_3344);
+        assert_eq!(m.read(0x8000_0000, 1), 0x44);
+        assert_eq!(m.read(0x8000_0002, 2), 0x1122);
+        m.write(0x8000_0001, 1, 0xAA);
+        assert_eq!(m.read_u32(0x8000_0000), 0x1122_AA44);
+        assert_eq!(
+            m.read_u32(0x1234_5678 & !3),
+            0,
+            "untouched memory reads zero"
+        );
+    }
+
+    #[test]
+    fn bytes_cross_pages_and_wrap_top() {
+        let mut m = Memory::new();
+        let data: Vec<u8> = (0..10_000u32).map(|i| i as u8).collect();
+        m.write_bytes(0x1FFE, &data);
+        let mut back = vec![0; data.len()];
+        m.read_bytes(0x1FFE, &mut back);
+        assert_eq!(back, data);
+        m.write_u32(0xFFFF_FFFC, 7);
+        assert_eq!(m.read_u32(0xFFFF_FFFC), 7);
+        let bases: Vec<u32> = m.pages().map(|(a, _)| a).collect();
+        assert_eq!(bases, vec![0x1000, 0x2000, 0x3000, 0x4000, 0xFFFF_F000]);
+    }
+}

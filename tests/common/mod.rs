@@ -1,0 +1,61 @@
+//! Shared helpers of the end-to-end tests: build the programs once, run them on presets.
+
+#![allow(dead_code)] // each test binary uses a different subset
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use wsim_sim::{Config, Machine, RunSummary, SimError};
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Build `programs/` (incrementally) once per test binary; panics with the reason if the
+/// toolchain is missing, since every test here needs the programs.
+pub fn programs_dir() -> &'static Path {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let dir = root().join("programs");
+        let status = std::process::Command::new("make")
+            .args(["-s", "-C"])
+            .arg(&dir)
+            .status()
+            .expect("cannot run make");
+        assert!(
+            status.success(),
+            "building programs/ failed: install clang, lld and llvm (see README.md)"
+        );
+        dir.join("build")
+    })
+}
+
+pub fn program(name: &str) -> PathBuf {
+    programs_dir().join(format!("{name}.elf"))
+}
+
+pub fn preset(name: &str) -> Config {
+    let path = root().join("configs").join(format!("{name}.toml"));
+    let text = std::fs::read_to_string(&path).expect("preset exists");
+    Config::from_toml(&text, &path.display().to_string()).expect("preset is valid")
+}
+
+/// Run a built program on a configuration; the machine is returned for inspection.
+pub fn run(name: &str, config: &Config) -> (Machine, Result<RunSummary, SimError>) {
+    let bytes = std::fs::read(program(name)).unwrap_or_else(|e| panic!("{name}.elf: {e}"));
+    let mut machine = Machine::new(config, &bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let result = machine.run();
+    (machine, result)
+}
+
+/// Run and require a clean exit with status 0.
+pub fn run_ok(name: &str, config: &Config) -> (Machine, RunSummary) {
+    let (machine, result) = run(name, config);
+    let console = String::from_utf8_lossy(&machine.shared.console).into_owned();
+    let summary = result.unwrap_or_else(|e| panic!("{name} failed: {e}\nconsole:\n{console}"));
+    assert_eq!(
+        summary.exit_code, 0,
+        "{name} exit status; console:\n{console}"
+    );
+    (machine, summary)
+}

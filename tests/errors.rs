@@ -1,0 +1,140 @@
+//! Programs that go wrong get a clear error naming what and where, and the process exits
+//! non-zero without panicking.
+
+mod common;
+
+use std::process::Command;
+
+use common::{preset, program, run};
+use wsim_sim::error::ErrorKind;
+
+fn error_of(name: &str, overrides: &[&str]) -> wsim_sim::SimError {
+    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    let config = preset("vortex").with_overrides(&overrides).unwrap();
+    match run(name, &config).1 {
+        Ok(summary) => panic!("{name} ran to exit status {}", summary.exit_code),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn illegal_instruction_names_the_site() {
+    let e = error_of("errors/illegal", &[]);
+    assert!(
+        matches!(e.kind, ErrorKind::IllegalInstruction { word: 0, .. }),
+        "{e}"
+    );
+    let site = e.site.as_ref().expect("a site");
+    assert_eq!(
+        (site.core, site.warp, site.lanes, site.pc),
+        (0, 0, 1, 0x8000_0004)
+    );
+    assert_eq!(site.instr, ".word 0x00000000");
+}
+
+#[test]
+fn misaligned_access_names_address_and_instruction() {
+    let e = error_of("errors/misaligned", &[]);
+    assert!(
+        matches!(e.kind, ErrorKind::Misaligned { what: "load", width: 4, addr } if addr % 4 == 2),
+        "{e}"
+    );
+    assert_eq!(e.site.unwrap().instr, "lw\ta1, 2(a0)");
+}
+
+#[test]
+fn null_pointer_is_unmapped() {
+    let e = error_of("errors/null", &[]);
+    assert!(
+        matches!(
+            e.kind,
+            ErrorKind::Unmapped {
+                what: "store",
+                addr: 8,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("null"), "{e}");
+}
+
+#[test]
+fn barrier_deadlock_reports_every_warp() {
+    let e = error_of("errors/deadlock", &[]);
+    let ErrorKind::Deadlock { warps } = &e.kind else {
+        panic!("{e}")
+    };
+    assert_eq!(warps.len(), 2, "{e}");
+    for w in warps {
+        assert!(
+            w.contains("in _start") && w.contains("local barrier 1: 2 of 3 warps arrived"),
+            "{w}"
+        );
+    }
+}
+
+#[test]
+fn runaway_program_stops_at_max_cycles() {
+    let e = error_of("errors/forever", &["run.max_cycles=5000"]);
+    assert_eq!(e.kind, ErrorKind::MaxCycles { cycles: 5000 });
+}
+
+#[test]
+fn unhandled_system_call_is_an_error() {
+    let e = error_of("errors/ecall", &[]);
+    assert!(e.to_string().contains("ecall with a7 = 64"), "{e}");
+}
+
+#[test]
+fn segments_must_not_overlap_local_memory() {
+    let config = preset("vortex")
+        .with_overrides(&["local_mem.base=0x80000000".into()])
+        .unwrap();
+    let bytes = std::fs::read(program("vecadd")).unwrap();
+    let e = wsim_sim::Machine::new(&config, &bytes)
+        .err()
+        .expect("a layout error");
+    assert!(e.to_string().contains("overlaps local memory"), "{e}");
+}
+
+#[test]
+fn cli_rejects_non_elf_and_reports_errors_with_status_2() {
+    let wsim = env!("CARGO_BIN_EXE_wsim");
+    let text = common::root().join("README.md");
+    for cmd in ["run", "disasm"] {
+        let out = Command::new(wsim).arg(cmd).arg(&text).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{cmd}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("not an ELF file"), "{cmd}: {err}");
+        assert_eq!(err.lines().count(), 1, "one line: {err}");
+    }
+    let out = Command::new(wsim)
+        .arg("run")
+        .arg(program("errors/misaligned"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("at core 0 warp 0 lanes 0x00000001 pc 0x80000008: lw"),
+        "{err}"
+    );
+}
+
+#[test]
+fn cli_exit_status_is_the_programs() {
+    let wsim = env!("CARGO_BIN_EXE_wsim");
+    let out = Command::new(wsim)
+        .args(["run", "--config"])
+        .arg(common::root().join("configs/tiny.toml"))
+        .arg(program("vecadd"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("vecadd: OK") && stdout.contains("warp instructions"),
+        "{stdout}"
+    );
+}

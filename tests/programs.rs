@@ -1,0 +1,133 @@
+//! Every program in programs/ runs to completion with its expected exit status, on the
+//! tiny configuration and on the dissertation's (2 clusters x 3 cores, 32 warps x 32
+//! threads). The programs check their own results and name the first failing check in
+//! their exit status.
+
+mod common;
+
+use common::{preset, programs_dir, run, run_ok};
+use wsim_sim::config::StartCores;
+
+/// Programs that run on every core and check themselves.
+const KERNELS: &[&str] = &[
+    "hello",
+    "vecadd",
+    "simt_divergence",
+    "simt_explicit",
+    "atomics",
+    "barriers",
+    "fp_conformance",
+];
+
+/// ISA self-tests: single-threaded, started on core 0 only.
+const ISA_TESTS: &[&str] = &["isa_rv32i", "isa_m", "isa_a", "isa_f", "isa_zicsr"];
+
+/// Conformance-style (riscv-tests `-p` environment) tests, reporting through `tohost`.
+const RV_TESTS: &[&str] = &[
+    "rvtest/add",
+    "rvtest/lw_sw",
+    "rvtest/mul_div",
+    "rvtest/amoadd",
+    "rvtest/fadd_fcvt",
+    "rvtest/ecall",
+    "rvtest/illegal",
+];
+
+/// Programs that must fail in a particular way: tests/errors.rs runs them.
+const ERROR_PROGRAMS: &[&str] = &[
+    "errors/illegal",
+    "errors/misaligned",
+    "errors/null",
+    "errors/deadlock",
+    "errors/forever",
+    "errors/ecall",
+];
+
+fn single_core(name: &str) -> wsim_sim::Config {
+    let mut c = preset(name);
+    c.run.start = StartCores::FirstCore;
+    c
+}
+
+#[test]
+fn kernels_on_tiny() {
+    for p in KERNELS {
+        run_ok(p, &preset("tiny"));
+    }
+}
+
+#[test]
+fn kernels_on_sparseweaver() {
+    for p in KERNELS {
+        run_ok(p, &preset("sparseweaver"));
+    }
+}
+
+#[test]
+fn isa_self_tests() {
+    for cfg in ["tiny", "sparseweaver"] {
+        for p in ISA_TESTS.iter().chain(RV_TESTS) {
+            run_ok(p, &single_core(cfg));
+        }
+    }
+}
+
+#[test]
+fn every_built_program_is_tested() {
+    let dir = programs_dir();
+    let listed: Vec<&str> = KERNELS
+        .iter()
+        .chain(ISA_TESTS)
+        .chain(RV_TESTS)
+        .chain(ERROR_PROGRAMS)
+        .copied()
+        .collect();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "elf") {
+                let rel = path.strip_prefix(dir).unwrap().with_extension("");
+                let name = rel.to_string_lossy().replace('\\', "/");
+                assert!(
+                    listed.contains(&name.as_str()),
+                    "{name}.elf is built but no test runs it"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn divergence_is_visible_in_the_statistics() {
+    let (_, summary) = run_ok("simt_divergence", &preset("tiny"));
+    let total = summary.total();
+    assert!(total.divergent_branches > 0);
+    assert!(
+        total.max_stack_depth >= 3,
+        "nested divergence: depth {}",
+        total.max_stack_depth
+    );
+    assert!(total.thread_instructions < total.instructions * 4);
+}
+
+#[test]
+fn runs_are_deterministic() {
+    for p in ["simt_divergence", "atomics"] {
+        let (m1, r1) = run(p, &preset("tiny"));
+        let (m2, r2) = run(p, &preset("tiny"));
+        assert_eq!(r1, r2, "{p}: summaries differ");
+        let pages1: Vec<_> = m1.shared.mem.pages().collect();
+        let pages2: Vec<_> = m2.shared.mem.pages().collect();
+        assert!(pages1 == pages2, "{p}: final memory differs");
+        for (c1, c2) in m1.cores.iter().zip(&m2.cores) {
+            assert!(
+                c1.local == c2.local,
+                "{p}: local memory of core {} differs",
+                c1.id
+            );
+        }
+    }
+}
