@@ -31,6 +31,7 @@ const RV_TESTS: &[&str] = &[
     "rvtest/fadd_fcvt",
     "rvtest/ecall",
     "rvtest/illegal",
+    "rvtest/ma_data",
 ];
 
 /// Programs that must fail in a particular way: tests/errors.rs runs them.

@@ -42,6 +42,10 @@ struct Trap {
     error: ErrorKind,
 }
 
+/// The result of executing part of an instruction: `Err(Ok(trap))` is a trap to take
+/// (or an error if no handler is installed), `Err(Err(e))` a fatal error.
+type Exec<T> = Result<T, Result<Trap, SimError>>;
+
 enum Access {
     Load,
     Store,
@@ -103,7 +107,6 @@ impl Core {
         warp.stack.jump(vector)
     }
 
-    /// `Err(Ok(trap))` is a trap to take, `Err(Err(e))` a fatal error.
     fn execute_inner(
         &mut self,
         w: usize,
@@ -111,7 +114,7 @@ impl Core {
         mask: u32,
         i: &Instr,
         sh: &mut Shared,
-    ) -> Result<Effect, Result<Trap, SimError>> {
+    ) -> Exec<Effect> {
         let next = pc.wrapping_add(4);
         let warp = &mut self.warps[w];
         macro_rules! rr {
@@ -232,7 +235,7 @@ impl Core {
                 };
                 for l in lanes(mask) {
                     let addr = self.warps[w].x(i.rs1, l).wrapping_add(i.imm as u32);
-                    let raw = self.load(addr, width, Access::Load, sh)?;
+                    let raw = self.load_data(w, addr, width, sh)?;
                     let v = match (width, signed) {
                         (1, true) => raw as u8 as i8 as u32,
                         (2, true) => raw as u16 as i16 as u32,
@@ -261,7 +264,7 @@ impl Core {
                     } else {
                         warp.x(i.rs2, l)
                     };
-                    if let Some(code) = self.store(addr, width, v, sh)? {
+                    if let Some(code) = self.store_data(w, addr, width, v, sh)? {
                         self.warps[w].stack.jump(next).map_err(Err)?;
                         return Ok(Effect::Exit(code));
                     }
@@ -569,21 +572,14 @@ impl Core {
         Ok(Effect::None)
     }
 
-    fn jump_checked(&mut self, w: usize, target: u32) -> Result<(), Result<Trap, SimError>> {
+    fn jump_checked(&mut self, w: usize, target: u32) -> Exec<()> {
         if !target.is_multiple_of(4) {
             return Err(Ok(misaligned_target(target)));
         }
         self.warps[w].stack.jump(target).map_err(Err)
     }
 
-    fn jalr(
-        &mut self,
-        w: usize,
-        pc: u32,
-        mask: u32,
-        i: &Instr,
-        sh: &mut Shared,
-    ) -> Result<Effect, Result<Trap, SimError>> {
+    fn jalr(&mut self, w: usize, pc: u32, mask: u32, i: &Instr, sh: &mut Shared) -> Exec<Effect> {
         let warp = &mut self.warps[w];
         let mut targets = [0u32; 32];
         for l in lanes(mask) {
@@ -643,13 +639,7 @@ impl Core {
         Ok(Effect::None)
     }
 
-    fn csr_op(
-        &mut self,
-        w: usize,
-        mask: u32,
-        i: &Instr,
-        sh: &Shared,
-    ) -> Result<(), Result<Trap, SimError>> {
+    fn csr_op(&mut self, w: usize, mask: u32, i: &Instr, sh: &Shared) -> Exec<()> {
         let num = i.imm as u16;
         let immediate = matches!(i.op, Op::Csrrwi | Op::Csrrsi | Op::Csrrci);
         let writes = matches!(i.op, Op::Csrrw | Op::Csrrwi) || i.rs1 != 0;
@@ -770,13 +760,47 @@ impl Core {
         (self.id * g.warps + w as u32) * g.threads + l as u32
     }
 
-    fn load(
+    /// Whether warp `w` performs misaligned loads and stores rather than faulting: when it
+    /// installed a trap handler, i.e. runs a machine-mode environment such as riscv-tests',
+    /// which expects them to work as on Spike. In a kernel they are errors (almost always
+    /// bugs). Atomics must always be aligned.
+    fn misaligned_supported(&self, w: usize, addr: u32, width: u8) -> bool {
+        !addr.is_multiple_of(u32::from(width)) && self.warps[w].trap.mtvec != 0
+    }
+
+    /// A load or a misaligned one split into bytes.
+    fn load_data(&mut self, w: usize, addr: u32, width: u8, sh: &mut Shared) -> Exec<u32> {
+        if !self.misaligned_supported(w, addr, width) {
+            return self.load(addr, width, Access::Load, sh);
+        }
+        let mut value = 0;
+        for k in 0..u32::from(width) {
+            value |= self.load(addr.wrapping_add(k), 1, Access::Load, sh)? << (8 * k);
+        }
+        Ok(value)
+    }
+
+    /// A store or a misaligned one split into bytes; `Some(code)` if it ends the run.
+    fn store_data(
         &mut self,
+        w: usize,
         addr: u32,
         width: u8,
-        access: Access,
+        value: u32,
         sh: &mut Shared,
-    ) -> Result<u32, Result<Trap, SimError>> {
+    ) -> Exec<Option<u32>> {
+        if !self.misaligned_supported(w, addr, width) {
+            return self.store(addr, width, value, sh);
+        }
+        for k in 0..u32::from(width) {
+            if let Some(code) = self.store(addr.wrapping_add(k), 1, value >> (8 * k), sh)? {
+                return Ok(Some(code));
+            }
+        }
+        Ok(None)
+    }
+
+    fn load(&mut self, addr: u32, width: u8, access: Access, sh: &mut Shared) -> Exec<u32> {
         self.check_access(addr, width, &access, sh)?;
         if let Some(off) = sh.geometry.local_offset(addr, width) {
             let b = &self.local[off..off + width as usize];
@@ -790,13 +814,7 @@ impl Core {
     }
 
     /// Store; `Some(code)` when the store ends the run (riscv-tests' `tohost`).
-    fn store(
-        &mut self,
-        addr: u32,
-        width: u8,
-        value: u32,
-        sh: &mut Shared,
-    ) -> Result<Option<u32>, Result<Trap, SimError>> {
+    fn store(&mut self, addr: u32, width: u8, value: u32, sh: &mut Shared) -> Exec<Option<u32>> {
         self.check_access(addr, width, &Access::Store, sh)?;
         if let Some(off) = sh.geometry.local_offset(addr, width) {
             self.local[off..off + width as usize]
@@ -807,13 +825,7 @@ impl Core {
         sh.store(addr, width, value).map_err(Err)
     }
 
-    fn check_access(
-        &self,
-        addr: u32,
-        width: u8,
-        access: &Access,
-        sh: &Shared,
-    ) -> Result<(), Result<Trap, SimError>> {
+    fn check_access(&self, addr: u32, width: u8, access: &Access, sh: &Shared) -> Exec<()> {
         if !addr.is_multiple_of(u32::from(width)) {
             let cause = if matches!(access, Access::Load) {
                 CAUSE_MISALIGNED_LOAD
