@@ -31,14 +31,31 @@ pub struct MachineArgs {
 }
 
 #[derive(Subcommand)]
+enum ConfigCommand {
+    /// Print the resolved configuration (TOML) and its hash.
+    Show {
+        #[command(flatten)]
+        machine: MachineArgs,
+    },
+}
+
+#[derive(Subcommand)]
 enum Command {
     /// Run a program and print its console output, exit status and a summary. The
     /// process exits with the program's exit status (2 if the simulation itself fails).
     Run {
         #[command(flatten)]
         machine: MachineArgs,
+        /// Also write every statistic as JSON (schema `wsim-stats/1`) to this file.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
         /// The program: a 32-bit RISC-V ELF executable.
         elf: PathBuf,
+    },
+    /// Configuration commands.
+    Config {
+        #[command(subcommand)]
+        command: ConfigCommand,
     },
     /// Print the disassembly of a program's code sections, with symbols as labels.
     Disasm {
@@ -50,7 +67,13 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Run { machine, elf } => run::run(&machine, &elf),
+        Command::Run { machine, json, elf } => run::run(&machine, &elf, json.as_ref()),
+        Command::Config {
+            command: ConfigCommand::Show { machine },
+        } => run::resolve_config(&machine).map(|config| {
+            print!("# config hash {}\n{}", config.hash(), config.to_toml());
+            ExitCode::SUCCESS
+        }),
         Command::Disasm { elf } => disasm::run(&elf),
     };
     match result {

@@ -1,11 +1,16 @@
 //! `wsim run`: load, run, report.
 
+use std::fmt::Write as _;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use wsim_sim::{Config, Machine};
+use wsim_sim::mem::cache::CacheStats;
+use wsim_sim::mem::hierarchy::HierarchyStats;
+use wsim_sim::report::{HostTime, Report};
+use wsim_sim::stats::SlotReason;
+use wsim_sim::{Config, Machine, RunSummary};
 
 use crate::MachineArgs;
 
@@ -22,7 +27,7 @@ pub fn resolve_config(args: &MachineArgs) -> anyhow::Result<Config> {
     Ok(base.with_overrides(&args.overrides)?)
 }
 
-pub fn run(args: &MachineArgs, elf: &Path) -> anyhow::Result<ExitCode> {
+pub fn run(args: &MachineArgs, elf: &Path, json: Option<&PathBuf>) -> anyhow::Result<ExitCode> {
     let config = resolve_config(args)?;
     let bytes = std::fs::read(elf).with_context(|| format!("cannot read {}", elf.display()))?;
     let mut machine =
@@ -33,47 +38,182 @@ pub fn run(args: &MachineArgs, elf: &Path) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     out.write_all(&machine.shared.console)?;
     let summary = result.map_err(|e| anyhow::anyhow!("{}: {e}", elf.display()))?;
-    let total = summary.total();
-    let g = &machine.shared.geometry;
-    writeln!(out, "--- wsim: {} ---", elf.display())?;
-    writeln!(out, "exit status         {}", summary.exit_code)?;
-    writeln!(
-        out,
-        "machine             {} cores x {} warps x {} threads (config {})",
-        g.cores,
-        g.warps,
-        g.threads,
-        config.hash()
-    )?;
-    writeln!(out, "cycles              {}", summary.cycles)?;
-    writeln!(out, "warp instructions   {}", total.instructions)?;
-    writeln!(out, "thread instructions {}", total.thread_instructions)?;
-    if total.instructions > 0 {
-        let efficiency =
-            total.thread_instructions as f64 / (total.instructions as f64 * f64::from(g.threads));
-        writeln!(out, "SIMT efficiency     {:.1}%", 100.0 * efficiency)?;
+    let host = HostTime::new(seconds, &summary);
+    let name = elf.display().to_string();
+    if let Some(path) = json {
+        let report = Report::new(&config, &name, &summary, Some(host.clone()));
+        std::fs::write(path, report.to_json())
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
-    writeln!(
-        out,
-        "branches            {} ({} divergent, max SIMT stack depth {})",
-        total.branches, total.divergent_branches, total.max_stack_depth
-    )?;
-    for (id, c) in summary.per_core.iter().enumerate() {
-        writeln!(
-            out,
-            "core {id:<3}            {} warp instr, {} thread instr, {} loads, {} stores, {} atomics, {} barriers",
-            c.instructions, c.thread_instructions, c.loads, c.stores, c.atomics, c.barriers
-        )?;
-    }
-    if seconds > 0.0 {
-        writeln!(
-            out,
-            "host                {:.3} s, {:.0} warp instr/s",
-            seconds,
-            total.instructions as f64 / seconds
-        )?;
-    }
+    out.write_all(terminal_report(&config, &name, &summary, &host).as_bytes())?;
     Ok(exit_code(summary.exit_code))
+}
+
+/// The compact terminal report.
+fn terminal_report(config: &Config, name: &str, s: &RunSummary, host: &HostTime) -> String {
+    let t = s.total();
+    let g = &config.gpu;
+    let pct = |a: u64, b: u64| {
+        if b == 0 {
+            0.0
+        } else {
+            100.0 * a as f64 / b as f64
+        }
+    };
+    let mut r = String::new();
+    let _ = writeln!(r, "--- wsim: {name} ---");
+    let _ = writeln!(r, "{:<22}{}", "exit status", s.exit_code);
+    let _ = writeln!(
+        r,
+        "{:<22}{} clusters x {} cores x {} warps x {} threads, {} issue slot(s)/core, config {}",
+        "machine",
+        g.clusters,
+        g.cores_per_cluster,
+        g.warps_per_core,
+        g.threads_per_warp,
+        s.slices,
+        config.hash()
+    );
+    let _ = writeln!(r, "{:<22}{}", "cycles", s.cycles);
+    let _ = writeln!(
+        r,
+        "{:<22}{} warp, {} thread",
+        "instructions", t.instructions, t.thread_instructions
+    );
+    let ipc = if s.cycles == 0 {
+        0.0
+    } else {
+        t.instructions as f64 / s.cycles as f64
+    };
+    let eff = pct(
+        t.thread_instructions,
+        t.instructions * u64::from(g.threads_per_warp),
+    );
+    let _ = writeln!(
+        r,
+        "{:<22}{ipc:.3} (all cores), SIMT efficiency {eff:.1}%",
+        "IPC"
+    );
+    let _ = writeln!(
+        r,
+        "{:<22}{} ({} divergent), max SIMT stack depth {}",
+        "branches",
+        t.branches,
+        t.divergent_branches,
+        s.max_stack_depth()
+    );
+    let slots = t.slots.total();
+    let _ = writeln!(r, "issue slots ({slots}):");
+    for reason in SlotReason::ALL {
+        let n = t.slots.get(reason);
+        if n > 0 {
+            let _ = writeln!(
+                r,
+                "  {:<20}{:>14} {:>6.1}%",
+                reason.name(),
+                n,
+                pct(n, slots)
+            );
+        }
+    }
+    let _ = writeln!(
+        r,
+        "{:<22}alu {} mul {} div {} fpu {} lsu {} sfu {}",
+        "units", t.alu, t.mul, t.div, t.fpu, t.lsu, t.sfu
+    );
+    let _ = writeln!(
+        r,
+        "{:<22}{} loads, {} stores, {} atomics, {} line requests, {} local ({} conflict cycles)",
+        "memory",
+        t.loads,
+        t.stores,
+        t.atomics,
+        t.dcache_requests,
+        t.local_accesses,
+        t.local_bank_conflict_cycles
+    );
+    memory_report(&mut r, &s.memory, s.cycles);
+    let mut phases: std::collections::BTreeMap<u32, wsim_sim::stats::CoreCounters> =
+        Default::default();
+    for core in &s.cores {
+        for (p, c) in &core.phases {
+            phases.entry(*p).or_default().merge(c);
+        }
+    }
+    if phases.len() > 1 {
+        let _ = writeln!(r, "phases:");
+        for (p, c) in &phases {
+            let _ = writeln!(
+                r,
+                "  phase {p:<4} {:>12} core-cycles {:>12} warp instr {:>6.1}% issued",
+                c.cycles,
+                c.instructions,
+                pct(c.slots.get(SlotReason::Issued), c.slots.total())
+            );
+        }
+    }
+    let _ = writeln!(
+        r,
+        "{:<22}{:.3} s, {:.0} cycles/s, {:.0} warp instr/s",
+        "host", host.seconds, host.cycles_per_second, host.warp_instructions_per_second
+    );
+    r
+}
+
+/// Cache hit rates and stalls, DRAM traffic.
+fn memory_report(r: &mut String, m: &HierarchyStats, cycles: u64) {
+    let merged = |caches: &[CacheStats]| {
+        let mut t = CacheStats::default();
+        for c in caches {
+            t.accesses += c.accesses;
+            t.hits += c.hits;
+            t.misses += c.misses;
+            t.mshr_merges += c.mshr_merges;
+            t.mshr_full_stalls += c.mshr_full_stalls;
+            t.bank_stalls += c.bank_stalls;
+            t.port_stalls += c.port_stalls;
+            t.queue_full_stalls += c.queue_full_stalls;
+            t.writebacks += c.writebacks;
+        }
+        t
+    };
+    let l3 = m.l3.iter().cloned().collect::<Vec<_>>();
+    for (name, c) in [
+        ("l1i", merged(&m.l1i)),
+        ("l1d", merged(&m.l1d)),
+        ("l2", merged(&m.l2)),
+        ("l3", merged(&l3)),
+    ] {
+        if c.accesses == 0 {
+            continue;
+        }
+        let _ = writeln!(
+            r,
+            "{name:<22}{:>6.1}% hits of {}, {} mshr merges, stalls: {} mshr full, {} bank, {} port, {} queue",
+            100.0 * c.hit_rate(),
+            c.accesses,
+            c.mshr_merges,
+            c.mshr_full_stalls,
+            c.bank_stalls,
+            c.port_stalls,
+            c.queue_full_stalls
+        );
+    }
+    let d = &m.dram;
+    if d.completed > 0 {
+        let _ = writeln!(
+            r,
+            "{:<22}{} reads, {} writes, {} bytes, {:.2} B/cycle, row hits {:.1}%, latency {:.1}, queue {:.2}",
+            "dram",
+            d.reads,
+            d.writes,
+            d.bytes,
+            d.bandwidth_bytes_per_cycle(cycles),
+            100.0 * d.row_hit_rate(),
+            d.avg_latency(),
+            d.avg_queue_occupancy()
+        );
+    }
 }
 
 /// The process exit status for a program's: its low byte, but never 0 for a failure.

@@ -134,7 +134,7 @@ fn cli_exit_status_is_the_programs() {
     assert_eq!(out.status.code(), Some(0));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        stdout.contains("vecadd: OK") && stdout.contains("warp instructions"),
+        stdout.contains("vecadd: OK") && stdout.contains("issue slots"),
         "{stdout}"
     );
 }

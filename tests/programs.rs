@@ -7,6 +7,7 @@ mod common;
 
 use common::{preset, programs_dir, run, run_ok};
 use wsim_sim::config::StartCores;
+use wsim_sim::stats::SlotReason;
 
 /// Programs that run on every core and check themselves.
 const KERNELS: &[&str] = &[
@@ -32,6 +33,14 @@ const RV_TESTS: &[&str] = &[
     "rvtest/ecall",
     "rvtest/illegal",
     "rvtest/ma_data",
+];
+
+/// Timing-model microbenchmarks: tests/microbench.rs runs them.
+const MICROBENCHMARKS: &[&str] = &[
+    "ubench_chase",
+    "ubench_stride",
+    "ubench_shared",
+    "ubench_stream",
 ];
 
 /// Programs that must fail in a particular way: tests/errors.rs runs them.
@@ -81,6 +90,7 @@ fn every_built_program_is_tested() {
         .chain(ISA_TESTS)
         .chain(RV_TESTS)
         .chain(ERROR_PROGRAMS)
+        .chain(MICROBENCHMARKS)
         .copied()
         .collect();
     let mut stack = vec![dir.to_path_buf()];
@@ -106,12 +116,41 @@ fn divergence_is_visible_in_the_statistics() {
     let (_, summary) = run_ok("simt_divergence", &preset("tiny"));
     let total = summary.total();
     assert!(total.divergent_branches > 0);
-    assert!(
-        total.max_stack_depth >= 3,
-        "nested divergence: depth {}",
-        total.max_stack_depth
-    );
+    let depth = summary.max_stack_depth();
+    assert!(depth >= 3, "nested divergence: depth {depth}");
     assert!(total.thread_instructions < total.instructions * 4);
+}
+
+/// Every issue slot of every core in every cycle has exactly one reason.
+fn check_accounting(name: &str, summary: &wsim_sim::RunSummary) {
+    for (id, core) in summary.cores.iter().enumerate() {
+        let t = core.total();
+        assert_eq!(t.cycles, summary.cycles, "{name}: core {id} cycles");
+        assert_eq!(
+            t.slots.total(),
+            summary.cycles * summary.slices as u64,
+            "{name}: core {id}: slot reasons must sum to cycles x slots"
+        );
+        assert_eq!(
+            t.slots.get(SlotReason::Issued),
+            t.instructions,
+            "{name}: core {id}"
+        );
+    }
+}
+
+#[test]
+fn every_issue_slot_is_accounted_for() {
+    for cfg in ["tiny", "sparseweaver"] {
+        for p in KERNELS {
+            let (_, summary) = run_ok(p, &preset(cfg));
+            check_accounting(p, &summary);
+        }
+        for p in ISA_TESTS.iter().chain(RV_TESTS) {
+            let (_, summary) = run_ok(p, &single_core(cfg));
+            check_accounting(p, &summary);
+        }
+    }
 }
 
 #[test]

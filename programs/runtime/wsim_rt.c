@@ -114,6 +114,10 @@ void wsim_spawn(uint32_t grid, wsim_kernel_t kernel, void *arg) {
     if (nw > 1)
         vx_wspawn(nw, __wsim_spawn_stub);
     __wsim_spawn_warp0();
+    /* The barrier at the end of __wsim_spawn_lane releases the spawned warps a few
+     * instructions before they retire; wait until they have, or the next launch's
+     * vx_wspawn would find them still running and skip them. */
+    while (vx_active_warps() != 1) {}
     wsim_global_barrier();
 }
 

@@ -6,6 +6,8 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+use crate::mem::hierarchy::MemConfig;
+
 /// The whole configuration. Every section has defaults (the Vortex SimX reference), so a
 /// file only states what it changes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -13,7 +15,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Default)]
 pub struct Config {
     pub gpu: GpuConfig,
+    pub core: CoreConfig,
     pub local_mem: LocalMemConfig,
+    /// Caches, links and DRAM: `[memory.l1i]`, `[memory.l1d]`, `[memory.l2]`, `[memory.l3]`,
+    /// `[memory.l1_link]`, `[memory.l2_link]`, `[memory.l3_link]`, `[memory.dram]`.
+    pub memory: MemConfig,
     pub io: IoConfig,
     pub run: RunConfig,
 }
@@ -28,6 +34,72 @@ pub struct GpuConfig {
     pub threads_per_warp: u32,
 }
 
+/// The core pipeline: front end, scheduler, functional units.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CoreConfig {
+    /// Issue slots per cycle; warp `w` issues in slice `w % slices`. 0: one slice per 16
+    /// warps, as Vortex.
+    pub issue_slices: u32,
+    /// Warp selection among ready warps.
+    pub scheduler: Scheduler,
+    /// Decoded instructions buffered per warp.
+    pub ibuffer: u32,
+    /// Cycles from an instruction-cache hit to the instruction buffer (decode).
+    pub decode_latency: u32,
+    /// Register-file banks (register `r` is in bank `r % banks`); each extra source read
+    /// from an already-used bank costs a cycle.
+    pub register_banks: u32,
+    pub latency: LatencyConfig,
+    pub lanes: LanesConfig,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scheduler {
+    /// Greedy-then-oldest: keep issuing from the last warp while it can, else the oldest.
+    Gto,
+    /// Round robin from the warp after the last one issued.
+    Rr,
+}
+
+/// Cycles from issue to result for each class of operation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LatencyConfig {
+    pub alu: u32,
+    /// Branches and jumps: cycles until the warp's next PC is known.
+    pub branch: u32,
+    pub mul: u32,
+    /// div/rem; not pipelined.
+    pub div: u32,
+    /// fadd, fsub, fmul, fused multiply-add.
+    pub fpu_fma: u32,
+    /// fdiv and fsqrt; not pipelined.
+    pub fpu_div: u32,
+    /// Conversions between integer and float.
+    pub fpu_cvt: u32,
+    /// Compares, min/max, sign injection, moves, fclass.
+    pub fpu_misc: u32,
+    /// CSR access, warp control, vote and shuffle.
+    pub sfu: u32,
+    /// Address generation and coalescing before the data cache.
+    pub lsu: u32,
+    /// Local (shared) memory access without bank conflicts.
+    pub local_mem: u32,
+}
+
+/// Lanes per functional unit (0: as many as threads per warp). A warp instruction with
+/// `n` active lanes occupies a unit with `l` lanes for `ceil(n / l)` cycles.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LanesConfig {
+    pub alu: u32,
+    pub fpu: u32,
+    pub lsu: u32,
+    pub sfu: u32,
+}
+
 /// Per-core shared (local) memory, mapped at the same address in every core.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -36,6 +108,8 @@ pub struct LocalMemConfig {
     pub base: u32,
     /// Bytes.
     pub size: u32,
+    /// Word-interleaved banks (0: one per thread of a warp).
+    pub banks: u32,
 }
 
 /// Memory-mapped I/O words.
@@ -85,6 +159,40 @@ impl Default for LocalMemConfig {
         LocalMemConfig {
             base: 0xFF00_0000,
             size: 16 * 1024,
+            banks: 0,
+        }
+    }
+}
+
+impl Default for CoreConfig {
+    fn default() -> Self {
+        CoreConfig {
+            issue_slices: 0,
+            scheduler: Scheduler::Gto,
+            ibuffer: 4,
+            decode_latency: 1,
+            register_banks: 4,
+            latency: LatencyConfig::default(),
+            lanes: LanesConfig::default(),
+        }
+    }
+}
+
+/// Vortex SimX v3's latencies.
+impl Default for LatencyConfig {
+    fn default() -> Self {
+        LatencyConfig {
+            alu: 2,
+            branch: 2,
+            mul: 2,
+            div: 34,
+            fpu_fma: 10,
+            fpu_div: 19,
+            fpu_cvt: 7,
+            fpu_misc: 4,
+            sfu: 4,
+            lsu: 2,
+            local_mem: 2,
         }
     }
 }
@@ -178,6 +286,51 @@ impl Config {
                 "gpu.threads_per_warp = {} must be 1..=32",
                 g.threads_per_warp
             ));
+        }
+        let c = &self.core;
+        if c.ibuffer == 0 {
+            problem("core.ibuffer must be at least 1".into());
+        }
+        if c.register_banks == 0 {
+            problem("core.register_banks must be at least 1".into());
+        }
+        let l = &c.latency;
+        for (name, v) in [
+            ("alu", l.alu),
+            ("branch", l.branch),
+            ("mul", l.mul),
+            ("div", l.div),
+            ("fpu_fma", l.fpu_fma),
+            ("fpu_div", l.fpu_div),
+            ("fpu_cvt", l.fpu_cvt),
+            ("fpu_misc", l.fpu_misc),
+            ("sfu", l.sfu),
+            ("lsu", l.lsu),
+            ("local_mem", l.local_mem),
+        ] {
+            if v == 0 {
+                problem(format!("core.latency.{name} must be positive"));
+            }
+        }
+        let lanes = &c.lanes;
+        for (name, v) in [
+            ("alu", lanes.alu),
+            ("fpu", lanes.fpu),
+            ("lsu", lanes.lsu),
+            ("sfu", lanes.sfu),
+        ] {
+            if v > g.threads_per_warp {
+                problem(format!(
+                    "core.lanes.{name} = {v} exceeds gpu.threads_per_warp = {}",
+                    g.threads_per_warp
+                ));
+            }
+        }
+        if self.local_mem.banks > 64 {
+            problem("local_mem.banks must be at most 64".into());
+        }
+        if let Err(e) = self.memory.validate("memory") {
+            problem(e);
         }
         let lm = &self.local_mem;
         if !lm.size.is_multiple_of(4) || !lm.base.is_multiple_of(4) {

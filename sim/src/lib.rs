@@ -11,6 +11,8 @@ pub mod loader;
 pub mod machine;
 pub mod mem;
 pub mod program;
+pub mod report;
+pub mod stats;
 
 pub use config::Config;
 pub use error::{SimError, SimResult};

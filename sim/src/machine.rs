@@ -4,12 +4,15 @@
 use std::collections::BTreeMap;
 
 use crate::config::{Config, StartCores};
+use crate::core::pipeline::{MemoryPort, PortKind, PortRequest, Retry};
 use crate::core::warp::WarpWait;
-use crate::core::{Core, CoreStats, Effect};
-use crate::error::{ErrorKind, SimError, SimResult, Site};
+use crate::core::{Core, Effect};
+use crate::error::{ErrorKind, SimError, SimResult};
 use crate::loader::{self, ElfImage};
+use crate::mem::hierarchy::{AccessKind, HierarchyStats, MemAccess, MemoryHierarchy, Reject};
 use crate::mem::Memory;
 use crate::program::Program;
+use crate::stats::{CoreCounters, CoreStats};
 
 /// The machine's shape and address map, as instructions need it.
 #[derive(Clone, Debug)]
@@ -119,34 +122,59 @@ impl Shared {
 }
 
 /// How a run ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RunSummary {
     /// The program's exit status.
     pub exit_code: u32,
     pub cycles: u64,
-    pub per_core: Vec<CoreStats>,
+    /// Issue slots per core per cycle.
+    pub slices: usize,
+    pub cores: Vec<CoreStats>,
+    pub memory: HierarchyStats,
     pub console: Vec<u8>,
 }
 
 impl RunSummary {
-    pub fn total(&self) -> CoreStats {
-        let mut t = CoreStats::default();
-        for c in &self.per_core {
-            t.instructions += c.instructions;
-            t.thread_instructions += c.thread_instructions;
-            t.branches += c.branches;
-            t.divergent_branches += c.divergent_branches;
-            t.unknown_indirect_divergence += c.unknown_indirect_divergence;
-            t.max_stack_depth = t.max_stack_depth.max(c.max_stack_depth);
-            t.loads += c.loads;
-            t.stores += c.stores;
-            t.atomics += c.atomics;
-            t.barriers += c.barriers;
-            t.traps += c.traps;
-            t.warps_spawned += c.warps_spawned;
-            t.warps_retired += c.warps_retired;
+    /// Every core's counters, all phases.
+    pub fn total(&self) -> CoreCounters {
+        let mut t = CoreCounters::default();
+        for c in &self.cores {
+            t.merge(&c.total());
         }
         t
+    }
+
+    /// The deepest SIMT stack of any warp.
+    pub fn max_stack_depth(&self) -> u64 {
+        self.cores
+            .iter()
+            .map(|c| c.max_stack_depth)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// The cores' view of the memory hierarchy.
+struct Port<'a>(&'a mut MemoryHierarchy);
+
+impl MemoryPort for Port<'_> {
+    fn send(&mut self, now: u64, core: u32, req: PortRequest) -> Result<(), Retry> {
+        let kind = match req.kind {
+            PortKind::Fetch => AccessKind::Fetch,
+            PortKind::Read => AccessKind::Read,
+            PortKind::Write => AccessKind::Write,
+            PortKind::Atomic => AccessKind::Atomic,
+        };
+        let access = MemAccess {
+            id: req.id,
+            core,
+            addr: req.line,
+            kind,
+        };
+        self.0.access(now, access).map_err(|reject| match reject {
+            Reject::MshrFull => Retry::AfterCompletion,
+            Reject::BankConflict | Reject::QueueFull | Reject::PortBusy => Retry::NextCycle,
+        })
     }
 }
 
@@ -154,6 +182,7 @@ pub struct Machine {
     pub config: Config,
     pub cores: Vec<Core>,
     pub shared: Shared,
+    pub memory: MemoryHierarchy,
     /// Global barriers in progress: id -> (count, arrived (core, warp)).
     global_barriers: BTreeMap<u32, (u32, Vec<(usize, usize)>)>,
 }
@@ -177,7 +206,7 @@ impl Machine {
         }
         let program = Program::new(&image);
         let mut cores: Vec<Core> = (0..geometry.cores)
-            .map(|id| Core::new(id, geometry.warps, geometry.threads, geometry.local_size))
+            .map(|id| Core::new(id, config))
             .collect();
         let starters = match config.run.start {
             StartCores::AllCores => cores.len(),
@@ -189,6 +218,11 @@ impl Machine {
         Ok(Machine {
             config: config.clone(),
             cores,
+            memory: MemoryHierarchy::new(
+                &config.memory,
+                config.gpu.clusters,
+                config.gpu.cores_per_cluster,
+            ),
             shared: Shared {
                 mem,
                 program,
@@ -205,102 +239,104 @@ impl Machine {
 
     /// Run until every warp has exited or the program ends the run.
     ///
-    /// Functional scheduling: each cycle, each core executes one instruction of its next
-    /// ready warp (round robin). The cycle-level pipeline replaces this loop.
+    /// Each simulated cycle ticks the memory hierarchy, delivers its completions and runs
+    /// every core's pipeline. When no core made progress, the loop jumps to the next cycle
+    /// at which anything can happen and accounts the skipped issue slots in bulk: they
+    /// would all have had the same reasons.
     pub fn run(&mut self) -> SimResult<RunSummary> {
         let max = self.config.run.max_cycles;
         let mut ended = None;
+        let mut done = Vec::new();
         while ended.is_none() && self.cores.iter().any(Core::is_live) {
-            if self.shared.cycle >= max {
+            let now = self.shared.cycle;
+            if now >= max {
                 return Err(SimError::new(ErrorKind::MaxCycles { cycles: max }));
             }
-            let mut issued = false;
+            done.clear();
+            self.memory.tick(now, &mut done);
+            let mut progressed = !done.is_empty();
+            for c in &done {
+                let core = &mut self.cores[c.core as usize];
+                core.complete(c.id, now);
+                core.sleep_until = 0;
+            }
             for c in 0..self.cores.len() {
-                let Some(w) = self.pick_warp(c) else { continue };
-                issued = true;
-                if let Some(code) = self.step(c, w)? {
-                    ended = Some(code);
-                    break;
+                let core = &mut self.cores[c];
+                if now < core.sleep_until {
+                    core.skip(1);
+                    continue;
+                }
+                let out = core.cycle(now, &mut self.shared, &mut Port(&mut self.memory))?;
+                if out.progressed {
+                    progressed = true;
+                } else {
+                    // Nothing can change here before this (or a completion, or a release).
+                    core.sleep_until = core.next_wakeup(now).unwrap_or(u64::MAX);
+                }
+                for (w, effect) in out.effects {
+                    match effect {
+                        Effect::None => {}
+                        Effect::Exit(code) => ended = ended.or(Some(code)),
+                        Effect::GlobalBarrier { id, count } => self.arrive_global(c, w, id, count),
+                    }
                 }
             }
-            self.shared.cycle += 1;
-            if !issued {
-                return Err(self.deadlock());
+            self.shared.cycle = now + 1;
+            if !progressed && ended.is_none() {
+                self.skip_idle(now)?;
             }
+        }
+        for core in &mut self.cores {
+            core.flush_counters();
         }
         Ok(RunSummary {
             exit_code: ended.or(self.shared.exit_word).unwrap_or(0),
             cycles: self.shared.cycle,
-            per_core: self.cores.iter().map(|c| c.stats.clone()).collect(),
+            slices: self.cores.first().map_or(0, |c| c.pipe.slices()),
+            cores: self.cores.iter().map(|c| c.stats.clone()).collect(),
+            memory: self.memory.stats(),
             console: self.shared.console.clone(),
         })
     }
 
-    fn pick_warp(&mut self, c: usize) -> Option<usize> {
-        let core = &mut self.cores[c];
-        let n = core.warps.len();
-        let start = core.next_warp;
-        let w = (0..n)
-            .map(|k| (start + k) % n)
-            .find(|&w| core.warps[w].is_live() && core.warps[w].wait == WarpWait::Ready)?;
-        core.next_warp = (w + 1) % n;
-        Some(w)
+    /// After cycle `now` changed nothing: jump to the next cycle at which something can.
+    fn skip_idle(&mut self, now: u64) -> SimResult<()> {
+        let next = self
+            .cores
+            .iter()
+            .map(|c| c.sleep_until)
+            .filter(|&t| t != u64::MAX)
+            .chain(self.memory.next_event(now))
+            .min();
+        let Some(next) = next else {
+            return if self.cores.iter().any(Core::is_live) {
+                Err(self.deadlock())
+            } else {
+                Ok(())
+            };
+        };
+        let next = next.min(self.config.run.max_cycles);
+        if next > now + 1 {
+            for core in &mut self.cores {
+                core.skip(next - now - 1);
+            }
+            self.shared.cycle = next;
+        }
+        Ok(())
     }
 
-    /// Execute one instruction of warp `w` of core `c`; `Some(code)` if the run ends.
-    fn step(&mut self, c: usize, w: usize) -> SimResult<Option<u32>> {
-        let core = &mut self.cores[c];
-        let pc = core.warps[w].stack.pc();
-        let lanes = core.warps[w].stack.mask();
-        let site = |instr: String| Site {
-            core: c as u32,
-            warp: w as u32,
-            lanes,
-            pc,
-            instr,
-        };
-        let fetched = match self.shared.program.fetch(pc) {
-            Some(Ok(d)) => Ok(*d),
-            Some(Err(e)) => Err(*e),
-            None => {
-                let word = self.shared.mem.read_u32(pc & !3);
-                return Err(SimError::new(ErrorKind::Unmapped {
-                    what: "instruction fetch",
-                    addr: pc,
-                    reason: "outside the program's code",
-                })
-                .at(site(format!("{word:#010x}"))));
-            }
-        };
-        let d = match fetched {
-            Ok(d) => d,
-            Err(e) => {
-                core.illegal_word(w, e.word, e.reason)
-                    .map_err(|err| err.at(site(format!(".word {:#010x}", e.word))))?;
-                return Ok(None);
-            }
-        };
-        let effect = core
-            .execute(w, &d, &mut self.shared)
-            .map_err(|err| err.at(site(wsim_isa::disasm_plain(&d.instr, pc))))?;
-        let depth = core.warps[w].stack.depth() as u64;
-        core.stats.max_stack_depth = core.stats.max_stack_depth.max(depth);
-        match effect {
-            Effect::None => Ok(None),
-            Effect::Exit(code) => Ok(Some(code)),
-            Effect::GlobalBarrier { id, count } => {
-                let (_, arrived) = self
-                    .global_barriers
-                    .entry(id)
-                    .or_insert((count, Vec::new()));
-                arrived.push((c, w));
-                if arrived.len() as u32 >= count {
-                    let (_, released) = self.global_barriers.remove(&id).unwrap_or_default();
-                    for (rc, rw) in released {
-                        self.cores[rc].warps[rw].wait = WarpWait::Ready;
-                    }
-                }
-                Ok(None)
+    fn arrive_global(&mut self, c: usize, w: usize, id: u32, count: u32) {
+        let (_, arrived) = self
+            .global_barriers
+            .entry(id)
+            .or_insert((count, Vec::new()));
+        arrived.push((c, w));
+        if arrived.len() as u32 >= count {
+            let (_, released) = self.global_barriers.remove(&id).unwrap_or_default();
+            for (rc, rw) in released {
+                self.cores[rc].warps[rw].wait = WarpWait::Ready;
+                self.cores[rc].pipe.wake(rw);
+                self.cores[rc].sleep_until = 0;
             }
         }
     }

@@ -68,8 +68,8 @@ impl Core {
         let pc = self.warps[w].stack.pc();
         let mask = self.warps[w].stack.mask();
         self.warps[w].instret += 1;
-        self.stats.instructions += 1;
-        self.stats.thread_instructions += u64::from(mask.count_ones());
+        self.counters.instructions += 1;
+        self.counters.thread_instructions += u64::from(mask.count_ones());
         match self.execute_inner(w, pc, mask, &d.instr, sh) {
             Ok(effect) => Ok(effect),
             Err(Err(e)) => Err(e),
@@ -80,6 +80,9 @@ impl Core {
     /// Raise an illegal-instruction condition for a word that did not decode.
     pub fn illegal_word(&mut self, w: usize, word: u32, reason: &str) -> SimResult<()> {
         let pc = self.warps[w].stack.pc();
+        // It issued (and traps): it takes its slot like any instruction.
+        self.counters.instructions += 1;
+        self.counters.thread_instructions += u64::from(self.warps[w].stack.mask().count_ones());
         let trap = Trap {
             cause: CAUSE_ILLEGAL,
             tval: word,
@@ -102,7 +105,7 @@ impl Core {
         // MPIE <- MIE, MIE <- 0, MPP <- M.
         let mie = (warp.trap.mstatus >> 3) & 1;
         warp.trap.mstatus = (warp.trap.mstatus & !0x88) | (mie << 7) | (3 << 11);
-        self.stats.traps += 1;
+        self.counters.traps += 1;
         let vector = warp.trap.mtvec & !3;
         warp.stack.jump(vector)
     }
@@ -188,7 +191,7 @@ impl Core {
                     taken |= u32::from(t) << l;
                 }
                 let target = pc.wrapping_add(i.imm as u32);
-                self.stats.branches += 1;
+                self.counters.branches += 1;
                 if taken == mask {
                     self.jump_checked(w, target)?;
                 } else if taken == 0 {
@@ -197,7 +200,7 @@ impl Core {
                     if !target.is_multiple_of(4) {
                         return Err(Ok(misaligned_target(target)));
                     }
-                    self.stats.divergent_branches += 1;
+                    self.counters.divergent_branches += 1;
                     let rejoin = sh.program.rejoin(pc);
                     self.warps[w]
                         .stack
@@ -248,7 +251,7 @@ impl Core {
                         warp.set_x(i.rd, l, v);
                     }
                 }
-                self.stats.loads += 1;
+                self.counters.loads += 1;
             }
             Op::Sb | Op::Sh | Op::Sw | Op::Fsw => {
                 let width = match i.op {
@@ -269,7 +272,7 @@ impl Core {
                         return Ok(Effect::Exit(code));
                     }
                 }
-                self.stats.stores += 1;
+                self.counters.stores += 1;
             }
             Op::LrW
             | Op::ScW
@@ -318,7 +321,7 @@ impl Core {
                     };
                     self.warps[w].set_x(i.rd, l, result);
                 }
-                self.stats.atomics += 1;
+                self.counters.atomics += 1;
             }
             Op::Fence => {}
             Op::FenceI => sh.refresh_code(),
@@ -436,9 +439,6 @@ impl Core {
                 let new = warp.x(i.rs1, lane) & sh.geometry.lane_mask();
                 if new == 0 {
                     warp.stack.retire(mask).map_err(Err)?;
-                    if !warp.is_live() {
-                        self.stats.warps_retired += 1;
-                    }
                     return Ok(Effect::None);
                 }
                 warp.stack.set_mask(new);
@@ -450,7 +450,7 @@ impl Core {
                 for other in self.warps.iter_mut().take(count).skip(1) {
                     if !other.is_live() {
                         other.launch(start, 1);
-                        self.stats.warps_spawned += 1;
+                        self.counters.warps_spawned += 1;
                     }
                 }
             }
@@ -522,7 +522,7 @@ impl Core {
                 let lane = mask.trailing_zeros() as usize;
                 let (id, count) = (warp.x(i.rs1, lane), warp.x(i.rs2, lane));
                 warp.stack.jump(next).map_err(Err)?;
-                self.stats.barriers += 1;
+                self.counters.barriers += 1;
                 if id & 0x8000_0000 != 0 {
                     self.warps[w].wait = WarpWait::Barrier { id };
                     return Ok(Effect::GlobalBarrier { id, count });
@@ -615,7 +615,7 @@ impl Core {
             .map_err(Err);
         }
         groups.sort_unstable();
-        self.stats.divergent_branches += 1;
+        self.counters.divergent_branches += 1;
         let rejoin = if is_call {
             // Each path runs its callee and comes back to the instruction after the call.
             Rejoin::At(pc.wrapping_add(4))
@@ -631,7 +631,7 @@ impl Core {
             if all_known {
                 sh.program.rejoin(pc)
             } else {
-                self.stats.unknown_indirect_divergence += 1;
+                self.counters.unknown_indirect_divergence += 1;
                 Rejoin::FunctionExit
             }
         };
@@ -748,7 +748,7 @@ impl Core {
             csr::SATP => t.satp = v,
             csr::PMPCFG0 => t.pmpcfg0 = v,
             csr::PMPADDR0 => t.pmpaddr0 = v,
-            csr::WSIM_PHASE => self.phase = v,
+            csr::WSIM_PHASE => self.set_phase(v),
             // misa and the counters ignore writes (WARL / not modelled as writable).
             _ => {}
         }
@@ -802,6 +802,7 @@ impl Core {
 
     fn load(&mut self, addr: u32, width: u8, access: Access, sh: &mut Shared) -> Exec<u32> {
         self.check_access(addr, width, &access, sh)?;
+        self.touched.push(addr);
         if let Some(off) = sh.geometry.local_offset(addr, width) {
             let b = &self.local[off..off + width as usize];
             return Ok(match width {
@@ -816,6 +817,7 @@ impl Core {
     /// Store; `Some(code)` when the store ends the run (riscv-tests' `tohost`).
     fn store(&mut self, addr: u32, width: u8, value: u32, sh: &mut Shared) -> Exec<Option<u32>> {
         self.check_access(addr, width, &Access::Store, sh)?;
+        self.touched.push(addr);
         if let Some(off) = sh.geometry.local_offset(addr, width) {
             self.local[off..off + width as usize]
                 .copy_from_slice(&value.to_le_bytes()[..width as usize]);
@@ -870,6 +872,7 @@ impl Core {
             let (_, released) = self.barriers.remove(&id).unwrap_or_default();
             for k in lanes(released) {
                 self.warps[k].wait = WarpWait::Ready;
+                self.pipe.wake(k);
             }
         } else {
             self.warps[w].wait = WarpWait::Barrier { id };

@@ -1,69 +1,77 @@
-//! A core: its warps, its local (shared) memory and barriers, and the functional
-//! execution of their instructions. The pipeline that times them joins here.
+//! A core: its warps, their functional execution (`exec`), the pipeline that times them
+//! (`pipeline`), its local (shared) memory and barriers, and its statistics.
 
 mod exec;
 pub mod fpu;
+pub mod pipeline;
 pub mod simt_stack;
 pub mod warp;
 
 use std::collections::BTreeMap;
 
 pub use exec::Effect;
+use pipeline::Pipeline;
 use warp::Warp;
 
-/// Counts a core keeps while it runs.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CoreStats {
-    /// Warp instructions executed.
-    pub instructions: u64,
-    /// Thread instructions: active lanes summed over warp instructions.
-    pub thread_instructions: u64,
-    pub branches: u64,
-    /// Branches and indirect jumps whose lanes went different ways.
-    pub divergent_branches: u64,
-    /// Divergent indirect jumps to targets the static analysis did not find.
-    pub unknown_indirect_divergence: u64,
-    /// Deepest SIMT stack seen.
-    pub max_stack_depth: u64,
-    pub loads: u64,
-    pub stores: u64,
-    pub atomics: u64,
-    pub barriers: u64,
-    pub traps: u64,
-    pub warps_spawned: u64,
-    pub warps_retired: u64,
-}
+use crate::stats::{CoreCounters, CoreStats};
 
 pub struct Core {
     /// Global core id.
     pub id: u32,
     pub warps: Vec<Warp>,
-    /// Local (shared) memory contents.
+    /// Local (shared) memory contents and where they are mapped.
     pub local: Vec<u8>,
+    local_base: u32,
     /// Local barriers in progress: id -> (count, warps arrived as a bit per warp).
     pub barriers: BTreeMap<u32, (u32, u32)>,
     /// Statistics phase set by the program through CSR 0x7C0.
     pub phase: u32,
+    /// Counters of the current phase; folded into `stats` when the phase changes.
+    pub counters: CoreCounters,
     pub stats: CoreStats,
-    /// Next warp the scheduler looks at.
-    pub next_warp: usize,
+    pub pipe: Pipeline,
+    /// The core cannot change state before this cycle unless a memory completion or a
+    /// barrier release wakes it (0: awake).
+    pub sleep_until: u64,
+    /// Addresses the instruction being executed accessed, for the timing model.
+    touched: Vec<u32>,
 }
 
 impl Core {
-    pub fn new(id: u32, warps: u32, threads: u32, local_size: u32) -> Self {
+    pub fn new(id: u32, config: &crate::Config) -> Self {
+        let g = &config.gpu;
         Core {
             id,
-            warps: (0..warps).map(|_| Warp::new(threads)).collect(),
-            local: vec![0; local_size as usize],
+            warps: (0..g.warps_per_core)
+                .map(|_| Warp::new(g.threads_per_warp))
+                .collect(),
+            local: vec![0; config.local_mem.size as usize],
+            local_base: config.local_mem.base,
             barriers: BTreeMap::new(),
             phase: 0,
+            counters: CoreCounters::default(),
             stats: CoreStats::default(),
-            next_warp: 0,
+            pipe: Pipeline::new(config),
+            sleep_until: 0,
+            touched: Vec::with_capacity(64),
         }
     }
 
     /// Whether any warp of the core has live lanes.
     pub fn is_live(&self) -> bool {
         self.warps.iter().any(Warp::is_live)
+    }
+
+    fn set_phase(&mut self, phase: u32) {
+        if phase != self.phase {
+            self.flush_counters();
+            self.phase = phase;
+        }
+    }
+
+    /// Fold the current phase's counters into the statistics.
+    pub fn flush_counters(&mut self) {
+        let counters = std::mem::take(&mut self.counters);
+        self.stats.phase(self.phase).merge(&counters);
     }
 }

@@ -1,0 +1,944 @@
+//! The timing of a core: fetch through the instruction cache into per-warp instruction
+//! buffers, issue with a scoreboard and greedy-then-oldest (or round-robin) selection per
+//! issue slice, functional units with latencies, lanes and initiation intervals, the LSU's
+//! coalescer and local-memory banks. Every issue slot of every cycle gets one
+//! [`SlotReason`].
+//!
+//! Execution happens at issue ([`Core::execute`]): the functional result is known at once
+//! and this module decides when it becomes visible (the scoreboard's ready times), so
+//! timing never changes what a program computes.
+
+use std::cell::Cell;
+use std::collections::VecDeque;
+
+use wsim_isa::{Decoded, Flow, FpuClass, LsuKind, RegFile, RegRef, SfuKind, Unit};
+
+use super::warp::WarpWait;
+use super::{Core, Effect};
+use crate::config::{Config, Scheduler};
+use crate::error::{ErrorKind, SimError, SimResult, Site};
+use crate::machine::Shared;
+use crate::stats::SlotReason;
+
+/// The kind of a request the core sends to the memory hierarchy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PortKind {
+    Fetch,
+    Read,
+    Write,
+    Atomic,
+}
+
+/// A line-sized request from the core. `id` comes back in the completion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PortRequest {
+    pub id: u64,
+    pub line: u32,
+    pub kind: PortKind,
+}
+
+/// When a refused request can be tried again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Retry {
+    NextCycle,
+    /// Only after one of this core's requests completes (its L1 has no free MSHR).
+    AfterCompletion,
+}
+
+/// What a core needs from the memory hierarchy: it accepts a request, or says when to retry.
+pub trait MemoryPort {
+    fn send(&mut self, now: u64, core: u32, req: PortRequest) -> Result<(), Retry>;
+}
+
+/// Unit that produced a pending register, for scoreboard stall attribution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Producer {
+    Memory,
+    Alu,
+    Fpu,
+    Sfu,
+}
+
+impl Producer {
+    fn stall(self) -> SlotReason {
+        match self {
+            Producer::Memory => SlotReason::ScoreboardMemory,
+            Producer::Alu => SlotReason::ScoreboardAlu,
+            Producer::Fpu => SlotReason::ScoreboardFpu,
+            Producer::Sfu => SlotReason::ScoreboardSfu,
+        }
+    }
+}
+
+/// Not yet known (a load in flight, a branch not yet issued).
+const NEVER: u64 = u64::MAX;
+const FETCH_TAG: u64 = 1 << 62;
+const STORE_TAG: u64 = 2 << 62;
+const LOAD_TAG: u64 = 3 << 62;
+const TAG_MASK: u64 = 3 << 62;
+
+/// Front-end and scoreboard state of one warp.
+#[derive(Clone, Debug)]
+struct WarpTiming {
+    /// The warp's timing state belongs to its current launch.
+    started: bool,
+    /// Launch order, for greedy-then-oldest.
+    age: u64,
+    fetch_pc: u32,
+    /// A fetched branch, jump or warp-control instruction has not resolved yet.
+    control_pending: bool,
+    /// When it resolves (`NEVER` until it issues).
+    resolve_at: u64,
+    /// Fetched instructions: (pc, cycle it is decoded and ready to issue, the decoded
+    /// instruction if the word decodes).
+    ibuf: VecDeque<(u32, u64, Option<Decoded>)>,
+    /// The instruction line held by the warp's fetch buffer.
+    line: Option<u32>,
+    /// Waiting for the instruction cache to deliver this line.
+    fetch_miss: bool,
+    pending_line: u32,
+    /// Why the warp cannot issue and the cycle before which that answer stands (0: ask
+    /// again). Cleared by every event that can change it, so a core whose warps all wait
+    /// does not re-examine them every cycle.
+    blocked: Cell<(u64, SlotReason)>,
+    x_ready: [u64; 32],
+    f_ready: [u64; 32],
+    x_producer: [Producer; 32],
+    f_producer: [Producer; 32],
+}
+
+impl WarpTiming {
+    fn new(ibuffer: usize) -> Self {
+        WarpTiming {
+            started: false,
+            age: 0,
+            fetch_pc: 0,
+            control_pending: false,
+            resolve_at: NEVER,
+            ibuf: VecDeque::with_capacity(ibuffer),
+            line: None,
+            fetch_miss: false,
+            pending_line: 0,
+            blocked: Cell::new((0, SlotReason::Issued)),
+            x_ready: [0; 32],
+            f_ready: [0; 32],
+            x_producer: [Producer::Alu; 32],
+            f_producer: [Producer::Alu; 32],
+        }
+    }
+
+    #[inline]
+    fn ready_at(&self, r: RegRef) -> (u64, Producer) {
+        let n = r.num as usize;
+        match r.file {
+            RegFile::Int => (self.x_ready[n], self.x_producer[n]),
+            RegFile::Float => (self.f_ready[n], self.f_producer[n]),
+        }
+    }
+
+    #[inline]
+    fn set_ready(&mut self, r: RegRef, at: u64, producer: Producer) {
+        let n = r.num as usize;
+        match r.file {
+            RegFile::Int => {
+                self.x_ready[n] = at;
+                self.x_producer[n] = producer;
+            }
+            RegFile::Float => {
+                self.f_ready[n] = at;
+                self.f_producer[n] = producer;
+            }
+        }
+    }
+}
+
+/// A load or atomic waiting for its line requests.
+#[derive(Clone, Copy, Debug)]
+struct LoadTracker {
+    warp: usize,
+    dst: Option<RegRef>,
+    remaining: u32,
+}
+
+/// Functional units of a core: the cycle each can accept its next instruction.
+#[derive(Clone, Debug, Default)]
+struct Units {
+    alu: u64,
+    mul: u64,
+    div: u64,
+    fpu: u64,
+    fpu_div: u64,
+    lsu: u64,
+    sfu: u64,
+}
+
+impl Units {
+    fn slot(&mut self, unit: Unit) -> &mut u64 {
+        match unit {
+            Unit::Alu => &mut self.alu,
+            Unit::Mul => &mut self.mul,
+            Unit::Div => &mut self.div,
+            Unit::Fpu(FpuClass::Div | FpuClass::Sqrt) => &mut self.fpu_div,
+            Unit::Fpu(_) => &mut self.fpu,
+            Unit::Lsu(_) => &mut self.lsu,
+            Unit::Sfu(_) => &mut self.sfu,
+        }
+    }
+}
+
+/// Pipeline parameters resolved from the configuration.
+#[derive(Clone, Debug)]
+struct Params {
+    slices: usize,
+    scheduler: Scheduler,
+    ibuffer: usize,
+    decode: u64,
+    register_banks: u32,
+    alu_lanes: u32,
+    fpu_lanes: u32,
+    lsu_lanes: u32,
+    sfu_lanes: u32,
+    local_banks: u32,
+    line: u32,
+    lat: crate::config::LatencyConfig,
+}
+
+/// Line requests the LSU may hold before it stops accepting instructions.
+const LSU_QUEUE: usize = 64;
+
+pub struct Pipeline {
+    p: Params,
+    warps: Vec<WarpTiming>,
+    /// Per slice: its warps (`w % slices == slice`) and the one that issued last.
+    slice_warps: Vec<Vec<usize>>,
+    last_issued: Vec<Option<usize>>,
+    units: Units,
+    next_fetch: usize,
+    next_age: u64,
+    /// Line requests waiting to enter the data cache: (earliest cycle, request).
+    lsu_queue: VecDeque<(u64, PortRequest)>,
+    /// The head of the LSU queue or an instruction fetch was refused until a completion.
+    lsu_waits_completion: bool,
+    fetch_waits_completion: bool,
+    /// Warps may have started or retired: match the timing state to them.
+    membership_changed: bool,
+    /// The earliest cycle a pending branch or warp-control instruction resolves.
+    next_resolve: u64,
+    loads: Vec<Option<LoadTracker>>,
+    free_loads: Vec<usize>,
+    /// Scratch: the lines of the instruction being issued.
+    lines: Vec<u32>,
+    /// Reasons of the last cycle's slots, reused for skipped cycles.
+    reasons: Vec<SlotReason>,
+}
+
+impl Pipeline {
+    pub fn new(config: &Config) -> Self {
+        let g = &config.gpu;
+        let c = &config.core;
+        let lanes = |l: u32| if l == 0 { g.threads_per_warp } else { l };
+        let slices = if c.issue_slices == 0 {
+            g.warps_per_core.div_ceil(16)
+        } else {
+            c.issue_slices.min(g.warps_per_core)
+        } as usize;
+        let p = Params {
+            slices,
+            scheduler: c.scheduler,
+            ibuffer: c.ibuffer as usize,
+            decode: u64::from(c.decode_latency),
+            register_banks: c.register_banks,
+            alu_lanes: lanes(c.lanes.alu),
+            fpu_lanes: lanes(c.lanes.fpu),
+            lsu_lanes: lanes(c.lanes.lsu),
+            sfu_lanes: lanes(c.lanes.sfu),
+            local_banks: lanes(config.local_mem.banks),
+            line: config.memory.l1d.line,
+            lat: c.latency.clone(),
+        };
+        Pipeline {
+            warps: (0..g.warps_per_core)
+                .map(|_| WarpTiming::new(p.ibuffer))
+                .collect(),
+            slice_warps: (0..slices)
+                .map(|s| (s..g.warps_per_core as usize).step_by(slices).collect())
+                .collect(),
+            last_issued: vec![None; slices],
+            units: Units::default(),
+            next_fetch: 0,
+            next_age: 0,
+            lsu_queue: VecDeque::new(),
+            lsu_waits_completion: false,
+            fetch_waits_completion: false,
+            membership_changed: true,
+            next_resolve: NEVER,
+            loads: Vec::new(),
+            free_loads: Vec::new(),
+            lines: Vec::with_capacity(32),
+            reasons: vec![SlotReason::NoActiveWarp; slices],
+            p,
+        }
+    }
+
+    /// Issue slots per cycle.
+    pub fn slices(&self) -> usize {
+        self.p.slices
+    }
+}
+
+/// What one core did in one cycle.
+#[derive(Debug, Default)]
+pub struct CycleOutcome {
+    /// Something changed (an instruction issued or fetched, a branch resolved, a request
+    /// entered the memory system): the next cycle must be simulated.
+    pub progressed: bool,
+    pub effects: Vec<(usize, Effect)>,
+}
+
+impl Core {
+    /// A memory request of this core completed at `now`.
+    pub fn complete(&mut self, id: u64, now: u64) {
+        self.pipe.lsu_waits_completion = false;
+        self.pipe.fetch_waits_completion = false;
+        let index = (id & !TAG_MASK) as usize;
+        match id & TAG_MASK {
+            FETCH_TAG => {
+                let t = &mut self.pipe.warps[index];
+                t.fetch_miss = false;
+                t.line = Some(t.pending_line);
+                self.pipe.wake(index);
+            }
+            LOAD_TAG => {
+                let Some(tracker) = self.pipe.loads.get_mut(index).and_then(Option::as_mut) else {
+                    return;
+                };
+                tracker.remaining -= 1;
+                if tracker.remaining == 0 {
+                    let t = *tracker;
+                    self.pipe.loads[index] = None;
+                    self.pipe.free_loads.push(index);
+                    if let Some(dst) = t.dst {
+                        self.pipe.warps[t.warp].set_ready(dst, now, Producer::Memory);
+                    }
+                    self.pipe.wake(t.warp);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Simulate cycle `now` of this core.
+    pub fn cycle(
+        &mut self,
+        now: u64,
+        sh: &mut Shared,
+        port: &mut dyn MemoryPort,
+    ) -> SimResult<CycleOutcome> {
+        let mut out = CycleOutcome::default();
+        self.counters.cycles += 1;
+        self.start_new_warps();
+        self.resolve_control(now, &mut out);
+        self.drain_lsu(now, port, &mut out);
+        for slice in 0..self.pipe.p.slices {
+            let reason = match self.select(slice, now) {
+                Ok(w) => {
+                    self.issue(w, now, sh, &mut out)?;
+                    SlotReason::Issued
+                }
+                Err(reason) => reason,
+            };
+            self.pipe.reasons[slice] = reason;
+            self.counters.slots.add(reason, 1);
+        }
+        self.fetch(now, sh, port, &mut out);
+        Ok(out)
+    }
+
+    /// Account `n` cycles in which nothing changes: each slot keeps its last reason.
+    pub fn skip(&mut self, n: u64) {
+        self.counters.cycles += n;
+        for &r in &self.pipe.reasons {
+            self.counters.slots.add(r, n);
+        }
+    }
+
+    /// The earliest cycle after `now` at which this core can make progress by itself
+    /// (memory completions aside), or `None` if only a completion or a barrier release
+    /// can wake it.
+    pub fn next_wakeup(&self, now: u64) -> Option<u64> {
+        let pipe = &self.pipe;
+        if pipe.membership_changed {
+            return Some(now + 1);
+        }
+        let mut next = pipe.next_resolve;
+        if let Some(&(at, _)) = pipe.lsu_queue.front() {
+            if !pipe.lsu_waits_completion {
+                next = next.min(at.max(now + 1));
+            }
+        }
+        for (w, t) in pipe.warps.iter().enumerate() {
+            if !t.started {
+                continue;
+            }
+            let buffered = t.line == Some(line_of(t.fetch_pc, pipe.p.line));
+            if self.can_fetch(w) && (buffered || !pipe.fetch_waits_completion) {
+                // It fetches from its line buffer or (re)tries the instruction cache.
+                return Some(now + 1);
+            }
+            // This cycle's issue stage examined every live warp and cached why it waits
+            // and until when.
+            next = next.min(t.blocked.get().0);
+        }
+        (next != NEVER).then_some(next.max(now + 1))
+    }
+
+    fn start_new_warps(&mut self) {
+        if !std::mem::take(&mut self.pipe.membership_changed) {
+            return;
+        }
+        for (w, warp) in self.warps.iter().enumerate() {
+            let t = &mut self.pipe.warps[w];
+            match (warp.is_live(), t.started) {
+                (true, false) => {
+                    *t = WarpTiming::new(self.pipe.p.ibuffer);
+                    t.started = true;
+                    t.age = self.pipe.next_age;
+                    t.fetch_pc = warp.stack.pc();
+                    self.pipe.next_age += 1;
+                }
+                (false, true) => t.started = false,
+                _ => {}
+            }
+        }
+    }
+
+    fn resolve_control(&mut self, now: u64, out: &mut CycleOutcome) {
+        if now < self.pipe.next_resolve {
+            return;
+        }
+        let mut next = NEVER;
+        for (w, t) in self.pipe.warps.iter_mut().enumerate() {
+            if !t.control_pending || t.resolve_at == NEVER {
+                continue;
+            }
+            if t.resolve_at > now {
+                next = next.min(t.resolve_at);
+                continue;
+            }
+            t.blocked.set((0, SlotReason::Issued));
+            t.control_pending = false;
+            t.resolve_at = NEVER;
+            t.ibuf.clear();
+            if self.warps[w].is_live() {
+                t.fetch_pc = self.warps[w].stack.pc();
+            }
+            out.progressed = true;
+        }
+        self.pipe.next_resolve = next;
+    }
+
+    fn drain_lsu(&mut self, now: u64, port: &mut dyn MemoryPort, out: &mut CycleOutcome) {
+        while let Some(&(at, req)) = self.pipe.lsu_queue.front() {
+            if at > now {
+                break;
+            }
+            if let Err(retry) = port.send(now, self.id, req) {
+                self.pipe.lsu_waits_completion = retry == Retry::AfterCompletion;
+                break;
+            }
+            self.pipe.lsu_queue.pop_front();
+            if self.pipe.lsu_queue.len() == LSU_QUEUE - 1 {
+                // Warps held back by the full queue may issue again.
+                for w in 0..self.pipe.warps.len() {
+                    self.pipe.wake(w);
+                }
+            }
+            out.progressed = true;
+        }
+    }
+
+    fn can_fetch(&self, w: usize) -> bool {
+        let t = &self.pipe.warps[w];
+        t.started
+            && !t.control_pending
+            && !t.fetch_miss
+            && t.ibuf.len() < self.pipe.p.ibuffer
+            && self.warps[w].is_live()
+    }
+
+    /// One instruction fetch per core per cycle, round robin over the warps that can.
+    fn fetch(&mut self, now: u64, sh: &Shared, port: &mut dyn MemoryPort, out: &mut CycleOutcome) {
+        let n = self.warps.len();
+        let Some(w) = (0..n)
+            .map(|k| (self.pipe.next_fetch + k) % n)
+            .find(|&w| self.can_fetch(w))
+        else {
+            return;
+        };
+        self.pipe.next_fetch = (w + 1) % n;
+        let line_size = self.pipe.p.line;
+        let decode = self.pipe.p.decode;
+        let t = &mut self.pipe.warps[w];
+        let line = line_of(t.fetch_pc, line_size);
+        if t.line == Some(line) {
+            let decoded = match sh.program.fetch(t.fetch_pc) {
+                Some(Ok(d)) => Some(*d),
+                _ => None,
+            };
+            if decoded.is_some_and(|d| d.info.flow != Flow::None) {
+                t.control_pending = true;
+                t.resolve_at = NEVER;
+            }
+            t.ibuf.push_back((t.fetch_pc, now + decode, decoded));
+            t.blocked.set((0, SlotReason::Issued));
+            t.fetch_pc = t.fetch_pc.wrapping_add(4);
+            out.progressed = true;
+        } else {
+            let req = PortRequest {
+                id: FETCH_TAG | w as u64,
+                line,
+                kind: PortKind::Fetch,
+            };
+            match port.send(now, self.id, req) {
+                Ok(()) => {
+                    t.fetch_miss = true;
+                    t.pending_line = line;
+                    out.progressed = true;
+                }
+                Err(retry) => self.pipe.fetch_waits_completion = retry == Retry::AfterCompletion,
+            }
+        }
+    }
+
+    /// Pick the warp of `slice` to issue, or the reason none can.
+    fn select(&self, slice: usize, now: u64) -> Result<usize, SlotReason> {
+        let pipe = &self.pipe;
+        let slices = pipe.p.slices;
+        let try_warp = |w: usize| -> Result<(), SlotReason> { self.ready(w, now) };
+        if let Some(last) = pipe.last_issued[slice] {
+            if pipe.p.scheduler == Scheduler::Gto && try_warp(last).is_ok() {
+                return Ok(last);
+            }
+        }
+        // Candidates in priority order: oldest first (GTO) or after the last one (RR).
+        let mut best: Option<(u64, usize)> = None;
+        let mut reason: Option<(u64, SlotReason)> = None;
+        let mut live = 0;
+        let mut at_barrier = 0;
+        let mut fetching = false;
+        let list = &pipe.slice_warps[slice];
+        let start = pipe.last_issued[slice].map_or(0, |l| l / slices + 1);
+        for k in 0..list.len() {
+            let w = list[(start + k) % list.len()];
+            if !self.warps[w].is_live() {
+                continue;
+            }
+            live += 1;
+            let order = match pipe.p.scheduler {
+                Scheduler::Gto => pipe.warps[w].age,
+                Scheduler::Rr => k as u64,
+            };
+            match try_warp(w) {
+                Ok(()) => {
+                    if best.is_none_or(|(o, _)| order < o) {
+                        best = Some((order, w));
+                    }
+                }
+                Err(SlotReason::Barrier) => at_barrier += 1,
+                Err(SlotReason::Fetch) => fetching = true,
+                Err(SlotReason::IbufferEmpty) => {}
+                Err(r) => {
+                    if reason.is_none_or(|(o, _)| order < o) {
+                        reason = Some((order, r));
+                    }
+                }
+            }
+        }
+        if let Some((_, w)) = best {
+            return Ok(w);
+        }
+        Err(if live == 0 {
+            SlotReason::NoActiveWarp
+        } else if let Some((_, r)) = reason {
+            r
+        } else if at_barrier == live {
+            SlotReason::Barrier
+        } else if fetching {
+            SlotReason::Fetch
+        } else {
+            SlotReason::IbufferEmpty
+        })
+    }
+
+    /// Whether warp `w` can issue its next instruction at `now`, or why not.
+    #[inline]
+    fn ready(&self, w: usize, now: u64) -> Result<(), SlotReason> {
+        let t = &self.pipe.warps[w];
+        let (until, reason) = t.blocked.get();
+        if now < until {
+            return Err(reason);
+        }
+        self.examine(w, now).map_err(|(reason, until)| {
+            t.blocked.set((until, reason));
+            reason
+        })
+    }
+
+    /// [`Self::ready`] worked out: why not, and until when at the earliest.
+    fn examine(&self, w: usize, now: u64) -> Result<(), (SlotReason, u64)> {
+        let t = &self.pipe.warps[w];
+        if self.warps[w].wait != WarpWait::Ready {
+            return Err((SlotReason::Barrier, NEVER));
+        }
+        let Some(&(_, ready, decoded)) = t.ibuf.front() else {
+            let reason = if t.fetch_miss {
+                SlotReason::Fetch
+            } else {
+                SlotReason::IbufferEmpty
+            };
+            return Err((reason, NEVER));
+        };
+        if ready > now {
+            return Err((SlotReason::IbufferEmpty, ready));
+        }
+        // A word that does not decode issues anyway: execution traps or reports it.
+        let Some(d) = decoded else { return Ok(()) };
+        for r in d.info.srcs.iter().flatten().chain(d.info.dst.iter()) {
+            let (at, producer) = t.ready_at(*r);
+            if at > now {
+                return Err((producer.stall(), at));
+            }
+        }
+        let unit_free = *self.pipe.units_slot(d.info.unit);
+        if unit_free > now {
+            return Err((SlotReason::UnitBusy, unit_free));
+        }
+        if matches!(d.info.unit, Unit::Lsu(_)) && self.pipe.lsu_queue.len() >= LSU_QUEUE {
+            return Err((SlotReason::UnitBusy, NEVER));
+        }
+        Ok(())
+    }
+
+    /// Issue warp `w`'s next instruction: execute it and schedule its results.
+    fn issue(
+        &mut self,
+        w: usize,
+        now: u64,
+        sh: &mut Shared,
+        out: &mut CycleOutcome,
+    ) -> SimResult<()> {
+        let slice = w % self.pipe.p.slices;
+        self.pipe.last_issued[slice] = Some(w);
+        let (pc, _, _) = self.pipe.warps[w]
+            .ibuf
+            .pop_front()
+            .expect("ready warps have an instruction");
+        out.progressed = true;
+        let lanes = self.warps[w].stack.mask();
+        let core = self.id;
+        let site = |instr: String| Site {
+            core,
+            warp: w as u32,
+            lanes,
+            pc,
+            instr,
+        };
+        self.touched.clear();
+        let d = match sh.program.fetch(pc) {
+            Some(Ok(d)) => *d,
+            Some(Err(e)) => {
+                let (word, reason) = (e.word, e.reason);
+                self.illegal_word(w, word, reason)
+                    .map_err(|err| err.at(site(format!(".word {word:#010x}"))))?;
+                self.redirect_if_needed(w);
+                return Ok(());
+            }
+            None => {
+                let word = sh.mem.read_u32(pc & !3);
+                return Err(SimError::new(ErrorKind::Unmapped {
+                    what: "instruction fetch",
+                    addr: pc,
+                    reason: "outside the program's code",
+                })
+                .at(site(format!("{word:#010x}"))));
+            }
+        };
+        let effect = self
+            .execute(w, &d, sh)
+            .map_err(|err| err.at(site(wsim_isa::disasm_plain(&d.instr, pc))))?;
+        if d.info.unit == Unit::Sfu(SfuKind::WarpControl) {
+            self.pipe.membership_changed = true;
+        }
+        let depth = self.warps[w].stack.depth() as u64;
+        self.stats.max_stack_depth = self.stats.max_stack_depth.max(depth);
+        let active = lanes.count_ones();
+        if effect != Effect::None {
+            out.effects.push((w, effect));
+        }
+        self.schedule(w, &d, active, now);
+        let t = &mut self.pipe.warps[w];
+        if d.info.flow != Flow::None && t.control_pending && t.ibuf.is_empty() {
+            let lat = &self.pipe.p.lat;
+            let delay = if d.info.flow == Flow::WarpControl {
+                lat.sfu
+            } else {
+                lat.branch
+            };
+            t.resolve_at = now + u64::from(delay);
+            self.pipe.next_resolve = self.pipe.next_resolve.min(t.resolve_at);
+        } else {
+            self.redirect_if_needed(w);
+        }
+        Ok(())
+    }
+
+    /// After an instruction that was not expected to change the flow (a trap, the end of
+    /// a divergent path), refetch from the warp's actual next PC.
+    fn redirect_if_needed(&mut self, w: usize) {
+        let t = &mut self.pipe.warps[w];
+        t.blocked.set((0, SlotReason::Issued));
+        if !self.warps[w].is_live() {
+            t.ibuf.clear();
+            t.control_pending = false;
+            return;
+        }
+        let pc = self.warps[w].stack.pc();
+        let expected = t.ibuf.front().map_or(t.fetch_pc, |&(p, _, _)| p);
+        if pc != expected {
+            t.ibuf.clear();
+            t.control_pending = false;
+            t.resolve_at = NEVER;
+            t.fetch_pc = pc;
+        }
+    }
+
+    /// Unit occupancy, result latency and memory requests of an issued instruction.
+    fn schedule(&mut self, w: usize, d: &Decoded, active: u32, now: u64) {
+        let p = &self.pipe.p;
+        let lat = &p.lat;
+        let groups = |lanes: u32| u64::from(active.max(1).div_ceil(lanes));
+        let conflicts = register_bank_conflicts(&d.info.srcs, p.register_banks);
+        self.counters.register_bank_conflicts += conflicts;
+        let (latency, occupancy, producer) = match d.info.unit {
+            Unit::Alu => {
+                self.counters.alu += 1;
+                (lat.alu, groups(p.alu_lanes), Producer::Alu)
+            }
+            Unit::Mul => {
+                self.counters.mul += 1;
+                (lat.mul, groups(p.alu_lanes), Producer::Alu)
+            }
+            Unit::Div => {
+                self.counters.div += 1;
+                (
+                    lat.div,
+                    u64::from(lat.div) * groups(p.alu_lanes),
+                    Producer::Alu,
+                )
+            }
+            Unit::Fpu(class) => {
+                self.counters.fpu += 1;
+                let l = match class {
+                    FpuClass::AddMul => lat.fpu_fma,
+                    FpuClass::Div | FpuClass::Sqrt => lat.fpu_div,
+                    FpuClass::Cvt => lat.fpu_cvt,
+                    FpuClass::Compare | FpuClass::Move => lat.fpu_misc,
+                };
+                let pipelined = !matches!(class, FpuClass::Div | FpuClass::Sqrt);
+                let occ = if pipelined {
+                    groups(p.fpu_lanes)
+                } else {
+                    u64::from(l) * groups(p.fpu_lanes)
+                };
+                (l, occ, Producer::Fpu)
+            }
+            Unit::Sfu(_) => {
+                self.counters.sfu += 1;
+                (lat.sfu, groups(p.sfu_lanes), Producer::Sfu)
+            }
+            Unit::Lsu(kind) => {
+                self.counters.lsu += 1;
+                *self.pipe.units.slot(d.info.unit) = now + groups(p.lsu_lanes) + conflicts;
+                self.schedule_memory(w, d, kind, now + conflicts);
+                return;
+            }
+        };
+        *self.pipe.units.slot(d.info.unit) = now + occupancy + conflicts;
+        if let Some(dst) = d.info.dst {
+            let at = now + u64::from(latency) + conflicts + occupancy - 1;
+            self.pipe.warps[w].set_ready(dst, at, producer);
+        }
+    }
+
+    /// The LSU: local-memory accesses with bank conflicts, global ones coalesced into lines.
+    fn schedule_memory(&mut self, w: usize, d: &Decoded, kind: LsuKind, now: u64) {
+        let p = &self.pipe.p;
+        let start = now + u64::from(p.lat.lsu);
+        if kind == LsuKind::Fence || self.touched.is_empty() {
+            if let Some(dst) = d.info.dst {
+                self.pipe.warps[w].set_ready(dst, start, Producer::Memory);
+            }
+            return;
+        }
+        let local_base = self.local_base;
+        let local_size = self.local.len() as u32;
+        let in_local = |a: u32| a.wrapping_sub(local_base) < local_size;
+        if self.touched.iter().all(|&a| in_local(a)) {
+            let degree = bank_conflict_degree(&self.touched, p.local_banks);
+            self.counters.local_accesses += 1;
+            self.counters.local_bank_conflict_cycles += degree - 1;
+            let at = start + u64::from(p.lat.local_mem) + degree - 1;
+            *self.pipe.units.slot(d.info.unit) = now + degree;
+            if let Some(dst) = d.info.dst {
+                self.pipe.warps[w].set_ready(dst, at, Producer::Memory);
+            }
+            return;
+        }
+        let port_kind = match kind {
+            LsuKind::Load => PortKind::Read,
+            LsuKind::Store => PortKind::Write,
+            _ => PortKind::Atomic,
+        };
+        // Atomics go one per lane (they serialise at the last-level cache); loads and
+        // stores one per distinct line.
+        let line = p.line;
+        self.pipe.lines.clear();
+        for &a in self.touched.iter().filter(|&&a| !in_local(a)) {
+            let l = if port_kind == PortKind::Atomic {
+                a & !3
+            } else {
+                line_of(a, line)
+            };
+            if !self.pipe.lines.contains(&l) {
+                self.pipe.lines.push(l);
+            }
+        }
+        self.counters.dcache_requests += self.pipe.lines.len() as u64;
+        let id = if port_kind == PortKind::Write {
+            STORE_TAG
+        } else {
+            let tracker = LoadTracker {
+                warp: w,
+                dst: d.info.dst,
+                remaining: self.pipe.lines.len() as u32,
+            };
+            let slot = match self.pipe.free_loads.pop() {
+                Some(s) => {
+                    self.pipe.loads[s] = Some(tracker);
+                    s
+                }
+                None => {
+                    self.pipe.loads.push(Some(tracker));
+                    self.pipe.loads.len() - 1
+                }
+            };
+            if let Some(dst) = d.info.dst {
+                self.pipe.warps[w].set_ready(dst, NEVER, Producer::Memory);
+            }
+            LOAD_TAG | slot as u64
+        };
+        for &line in &self.pipe.lines {
+            self.pipe.lsu_queue.push_back((
+                start,
+                PortRequest {
+                    id,
+                    line,
+                    kind: port_kind,
+                },
+            ));
+        }
+    }
+}
+
+impl Pipeline {
+    /// Warp `w`'s state changed: examine it again before issuing.
+    pub fn wake(&self, w: usize) {
+        self.warps[w].blocked.set((0, SlotReason::Issued));
+    }
+
+    fn units_slot(&self, unit: Unit) -> &u64 {
+        let u = &self.units;
+        match unit {
+            Unit::Alu => &u.alu,
+            Unit::Mul => &u.mul,
+            Unit::Div => &u.div,
+            Unit::Fpu(FpuClass::Div | FpuClass::Sqrt) => &u.fpu_div,
+            Unit::Fpu(_) => &u.fpu,
+            Unit::Lsu(_) => &u.lsu,
+            Unit::Sfu(_) => &u.sfu,
+        }
+    }
+}
+
+#[inline]
+fn line_of(addr: u32, line: u32) -> u32 {
+    addr & !(line - 1)
+}
+
+/// Extra cycles to read the source registers: each register beyond the first in one bank.
+fn register_bank_conflicts(srcs: &[Option<RegRef>; 3], banks: u32) -> u64 {
+    let mut used = [0u8; 64];
+    let mut extra = 0;
+    let mut seen: [Option<RegRef>; 3] = [None; 3];
+    for (k, r) in srcs.iter().flatten().enumerate() {
+        if seen.contains(&Some(*r)) {
+            continue;
+        }
+        seen[k] = Some(*r);
+        let bank = (u32::from(r.num) % banks) as usize % 64;
+        if used[bank] > 0 {
+            extra += 1;
+        }
+        used[bank] += 1;
+    }
+    extra
+}
+
+/// The number of cycles a local-memory access needs: the largest number of distinct words
+/// that fall in one bank (words are interleaved over `banks`).
+fn bank_conflict_degree(addrs: &[u32], banks: u32) -> u64 {
+    let mut words: Vec<u32> = addrs.iter().map(|a| a >> 2).collect();
+    words.sort_unstable();
+    words.dedup();
+    let mut per_bank = [0u64; 64];
+    for wd in words {
+        per_bank[(wd % banks) as usize % 64] += 1;
+    }
+    per_bank.iter().copied().max().unwrap_or(1).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(num: u8) -> Option<RegRef> {
+        Some(RegRef {
+            file: RegFile::Int,
+            num,
+        })
+    }
+
+    #[test]
+    fn register_banks() {
+        assert_eq!(register_bank_conflicts(&[r(1), r(2), None], 4), 0);
+        assert_eq!(register_bank_conflicts(&[r(1), r(5), None], 4), 1);
+        assert_eq!(
+            register_bank_conflicts(&[r(1), r(1), None], 4),
+            0,
+            "one read of one register"
+        );
+        assert_eq!(register_bank_conflicts(&[r(1), r(5), r(9)], 4), 2);
+    }
+
+    #[test]
+    fn local_bank_degree() {
+        let unit_stride: Vec<u32> = (0..32).map(|l| 0xFF00_0000 + 4 * l).collect();
+        assert_eq!(bank_conflict_degree(&unit_stride, 32), 1);
+        let stride2: Vec<u32> = (0..32).map(|l| 0xFF00_0000 + 8 * l).collect();
+        assert_eq!(bank_conflict_degree(&stride2, 32), 2);
+        let same_word = vec![0xFF00_0000; 32];
+        assert_eq!(bank_conflict_degree(&same_word, 32), 1, "a broadcast");
+        let stride32: Vec<u32> = (0..32).map(|l| 0xFF00_0000 + 128 * l).collect();
+        assert_eq!(bank_conflict_degree(&stride32, 32), 32);
+    }
+}

@@ -1,0 +1,587 @@
+//! A set-associative cache that models time only: tags, dirty bits, replacement state,
+//! banks and MSHRs, never data (the cores read and write memory when they issue).
+//!
+//! The cache decides what happens to one access in the cycle it is presented; what the
+//! outcome costs in time (hit latency, a request below) is the caller's business, see
+//! [`crate::mem::hierarchy`].
+
+use serde::{Deserialize, Serialize};
+
+/// Which way of a full set a fill replaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Replacement {
+    /// Least recently used: hits refresh a line.
+    Lru,
+    /// First in, first out: the oldest fill goes, hits do not matter (Vortex's default).
+    Fifo,
+}
+
+/// What a write does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WritePolicy {
+    /// Every write goes below; a write miss does not allocate (Vortex's default).
+    WriteThrough,
+    /// Writes dirty the line; a write miss fetches the line first; dirty victims are
+    /// written back below.
+    WriteBack,
+}
+
+/// One cache. Sizes are in bytes, latencies in core cycles.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CacheConfig {
+    /// Capacity in bytes (a power of two).
+    pub size: u32,
+    /// Associativity (a power of two).
+    pub ways: u32,
+    /// Line size in bytes (a power of two, the same at every level).
+    pub line: u32,
+    /// Banks, interleaved by line; each accepts one access per cycle.
+    pub banks: u32,
+    /// Misses in flight to distinct lines.
+    pub mshrs: u32,
+    /// Further requests that may wait on one MSHR for the same line.
+    pub mshr_merge: u32,
+    /// Cycles from accepting an access to its hit data (and to sending a miss below).
+    pub hit_latency: u32,
+    pub replacement: Replacement,
+    pub write_policy: WritePolicy,
+    /// Accesses accepted per cycle over all banks; 0 = one per bank.
+    pub ports: u32,
+}
+
+impl Default for CacheConfig {
+    /// Vortex's data cache: 16 KiB, 4-way, 64-byte lines, write-through.
+    fn default() -> Self {
+        CacheConfig {
+            size: 16 * 1024,
+            ways: 4,
+            line: 64,
+            banks: 4,
+            mshrs: 16,
+            mshr_merge: 8,
+            hit_latency: 4,
+            replacement: Replacement::Fifo,
+            write_policy: WritePolicy::WriteThrough,
+            ports: 0,
+        }
+    }
+}
+
+/// Bounds that keep the tag store a sensible allocation.
+const MAX_SIZE: u32 = 256 << 20;
+const MAX_COUNT: u32 = 4096;
+
+impl CacheConfig {
+    /// Check the values; messages name `<key>.<field>`.
+    pub fn validate(&self, key: &str) -> Result<(), String> {
+        for (field, value, min) in [
+            ("size", self.size, 1),
+            ("ways", self.ways, 1),
+            ("line", self.line, 4),
+            ("banks", self.banks, 1),
+        ] {
+            if !value.is_power_of_two() || value < min {
+                return Err(format!(
+                    "{key}.{field} = {value} must be a power of two, at least {min}"
+                ));
+            }
+        }
+        if self.size > MAX_SIZE {
+            return Err(format!(
+                "{key}.size = {} exceeds {MAX_SIZE} bytes",
+                self.size
+            ));
+        }
+        let set_bytes = u64::from(self.ways) * u64::from(self.line);
+        if u64::from(self.size) < set_bytes {
+            return Err(format!(
+                "{key}.size = {} is smaller than {key}.ways x {key}.line = {set_bytes}",
+                self.size
+            ));
+        }
+        if self.banks > self.sets() {
+            return Err(format!(
+                "{key}.banks = {} exceeds the {} sets",
+                self.banks,
+                self.sets()
+            ));
+        }
+        for (field, value, min) in [
+            ("mshrs", self.mshrs, 1),
+            ("mshr_merge", self.mshr_merge, 0),
+            ("ports", self.ports, 0),
+        ] {
+            if !(min..=MAX_COUNT).contains(&value) {
+                return Err(format!(
+                    "{key}.{field} = {value} must be {min}..={MAX_COUNT}"
+                ));
+            }
+        }
+        if self.ports > self.banks {
+            return Err(format!(
+                "{key}.ports = {} exceeds {key}.banks = {} (each bank takes one access per cycle)",
+                self.ports, self.banks
+            ));
+        }
+        Ok(())
+    }
+
+    /// Sets (at least 1, even for an invalid configuration).
+    pub fn sets(&self) -> u32 {
+        let set_bytes = u64::from(self.ways.max(1)) * u64::from(self.line.max(1));
+        (u64::from(self.size) / set_bytes).max(1) as u32
+    }
+}
+
+/// What an access does to the cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Read,
+    Write,
+    /// Read-modify-write at this cache: allocates like a read, dirties like a write.
+    Atomic,
+}
+
+/// An accepted access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The line is here: done after the hit latency.
+    Hit,
+    /// A new MSHR: the caller fetches the line from below and calls [`Cache::fill`].
+    Miss,
+    /// Waits on the MSHR already fetching the line.
+    Merged,
+    /// A write-through write (hit or miss): nothing allocated, the caller sends it below.
+    WriteAround,
+}
+
+/// Why an access was not accepted this cycle; the requester retries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stall {
+    /// The line's bank already took an access this cycle.
+    Bank,
+    /// All ports are taken this cycle.
+    Port,
+    /// No MSHR is free (or the line's MSHR holds `mshr_merge` merged requests).
+    MshrFull,
+}
+
+/// Counters of one cache. Stalls count refused attempts, not distinct requests.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CacheStats {
+    /// Accepted accesses (= reads + writes + atomics = hits + misses).
+    pub accesses: u64,
+    pub reads: u64,
+    pub writes: u64,
+    pub atomics: u64,
+    pub hits: u64,
+    /// Includes merged misses.
+    pub misses: u64,
+    pub mshr_merges: u64,
+    pub mshr_full_stalls: u64,
+    pub bank_stalls: u64,
+    pub port_stalls: u64,
+    /// Refused because the link below had no room (L1 only).
+    pub queue_full_stalls: u64,
+    /// Dirty lines written back on eviction.
+    pub writebacks: u64,
+    /// Valid lines replaced.
+    pub evictions: u64,
+}
+
+impl CacheStats {
+    pub fn hit_rate(&self) -> f64 {
+        ratio(self.hits, self.accesses)
+    }
+
+    pub fn miss_rate(&self) -> f64 {
+        ratio(self.misses, self.accesses)
+    }
+}
+
+fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Way {
+    line: u32,
+    valid: bool,
+    dirty: bool,
+    /// Replacement order: the lowest stamp in a set is the victim.
+    stamp: u64,
+}
+
+#[derive(Clone, Debug)]
+struct Mshr<W> {
+    line: Option<u32>,
+    /// The request that allocated the entry, then the merged ones.
+    waiters: Vec<W>,
+    /// A write or atomic is waiting: the filled line is dirty (write-back only).
+    dirty: bool,
+}
+
+/// A tag-only cache. `W` is what the owner keeps per request waiting on a miss.
+#[derive(Clone, Debug)]
+pub struct Cache<W> {
+    cfg: CacheConfig,
+    /// Line size, as a shift.
+    line_shift: u32,
+    sets: u32,
+    ways: Vec<Way>,
+    clock: u64,
+    mshrs: Vec<Mshr<W>>,
+    /// Per bank, 1 + the last cycle it took an access (0 = never).
+    bank_busy: Vec<u64>,
+    port_cycle: u64,
+    ports_used: u32,
+    stats: CacheStats,
+}
+
+impl<W: Copy> Cache<W> {
+    /// A cold cache. `cfg` should have passed [`CacheConfig::validate`]; an invalid one
+    /// still builds a (meaningless) cache rather than failing.
+    pub fn new(cfg: &CacheConfig) -> Cache<W> {
+        let sets = cfg.sets();
+        let ways = cfg.ways.max(1);
+        Cache {
+            cfg: cfg.clone(),
+            line_shift: cfg.line.max(1).ilog2(),
+            sets,
+            ways: vec![Way::default(); (sets * ways) as usize],
+            clock: 0,
+            mshrs: (0..cfg.mshrs.max(1))
+                .map(|_| Mshr {
+                    line: None,
+                    waiters: Vec::new(),
+                    dirty: false,
+                })
+                .collect(),
+            bank_busy: vec![0; cfg.banks.max(1) as usize],
+            port_cycle: 0,
+            ports_used: 0,
+            stats: CacheStats::default(),
+        }
+    }
+
+    pub fn config(&self) -> &CacheConfig {
+        &self.cfg
+    }
+
+    pub fn stats(&self) -> &CacheStats {
+        &self.stats
+    }
+
+    /// The line index of a byte address.
+    pub fn line_of(&self, addr: u32) -> u32 {
+        addr >> self.line_shift
+    }
+
+    /// Whether line `line` (a line index) is present.
+    pub fn contains(&self, line: u32) -> bool {
+        self.find(line).is_some()
+    }
+
+    /// Whether accepting `op` on `line` now would send a request below (a new miss or a
+    /// write-through write), without changing anything.
+    pub fn needs_below(&self, line: u32, op: Op) -> bool {
+        if op == Op::Write && self.cfg.write_policy == WritePolicy::WriteThrough {
+            return true;
+        }
+        self.find(line).is_none() && self.mshr_of(line).is_none()
+    }
+
+    /// Count a request refused because the link below had no room.
+    pub fn count_queue_full(&mut self) {
+        self.stats.queue_full_stalls += 1;
+    }
+
+    /// Present `op` on `line` (a line index) at cycle `now`; `waiter` is kept if the
+    /// access has to wait for a fill. Cycles must not decrease across calls.
+    pub fn access(&mut self, now: u64, line: u32, op: Op, waiter: W) -> Result<Outcome, Stall> {
+        if self.cfg.ports != 0 {
+            if self.port_cycle != now {
+                self.port_cycle = now;
+                self.ports_used = 0;
+            }
+            if self.ports_used >= self.cfg.ports {
+                self.stats.port_stalls += 1;
+                return Err(Stall::Port);
+            }
+        }
+        let bank = (line % self.bank_busy.len() as u32) as usize;
+        if self.bank_busy[bank] == now + 1 {
+            self.stats.bank_stalls += 1;
+            return Err(Stall::Bank);
+        }
+        let outcome = self.lookup(line, op, waiter)?;
+        self.bank_busy[bank] = now + 1;
+        self.ports_used += 1;
+        let s = &mut self.stats;
+        s.accesses += 1;
+        match op {
+            Op::Read => s.reads += 1,
+            Op::Write => s.writes += 1,
+            Op::Atomic => s.atomics += 1,
+        }
+        Ok(outcome)
+    }
+
+    /// Tags and MSHRs; on `Err` nothing has changed but the stall counter.
+    fn lookup(&mut self, line: u32, op: Op, waiter: W) -> Result<Outcome, Stall> {
+        let write_back = self.cfg.write_policy == WritePolicy::WriteBack;
+        if let Some(i) = self.find(line) {
+            self.stats.hits += 1;
+            if op == Op::Write && !write_back {
+                return Ok(Outcome::WriteAround);
+            }
+            if self.cfg.replacement == Replacement::Lru {
+                self.clock += 1;
+                self.ways[i].stamp = self.clock;
+            }
+            if op != Op::Read && write_back {
+                self.ways[i].dirty = true;
+            }
+            return Ok(Outcome::Hit);
+        }
+        if op == Op::Write && !write_back {
+            self.stats.misses += 1;
+            return Ok(Outcome::WriteAround);
+        }
+        let merge = self.cfg.mshr_merge as usize;
+        let slot = match self.mshr_of(line) {
+            Some(m) if self.mshrs[m].waiters.len() > merge => None,
+            Some(m) => Some((m, true)),
+            None => self
+                .mshrs
+                .iter()
+                .position(|m| m.line.is_none())
+                .map(|m| (m, false)),
+        };
+        let Some((m, merged)) = slot else {
+            self.stats.mshr_full_stalls += 1;
+            return Err(Stall::MshrFull);
+        };
+        let entry = &mut self.mshrs[m];
+        entry.line = Some(line);
+        entry.waiters.push(waiter);
+        entry.dirty |= op != Op::Read && write_back;
+        self.stats.misses += 1;
+        if merged {
+            self.stats.mshr_merges += 1;
+            Ok(Outcome::Merged)
+        } else {
+            Ok(Outcome::Miss)
+        }
+    }
+
+    /// The line arrives from below: install it, free its MSHR and append the requests that
+    /// waited on it to `waiters`. Returns a dirty victim's line index, to be written back.
+    pub fn fill(&mut self, line: u32, waiters: &mut Vec<W>) -> Option<u32> {
+        let mut dirty = false;
+        if let Some(m) = self.mshr_of(line) {
+            let entry = &mut self.mshrs[m];
+            waiters.append(&mut entry.waiters);
+            dirty = entry.dirty;
+            entry.line = None;
+            entry.dirty = false;
+        }
+        self.clock += 1;
+        if let Some(i) = self.find(line) {
+            self.ways[i].dirty |= dirty;
+            return None;
+        }
+        let set = (line % self.sets) as usize;
+        let ways = self.cfg.ways.max(1) as usize;
+        let range = set * ways..(set + 1) * ways;
+        let victim = range
+            .clone()
+            .find(|&i| !self.ways[i].valid)
+            .or_else(|| range.min_by_key(|&i| self.ways[i].stamp))?;
+        let old = self.ways[victim];
+        self.ways[victim] = Way {
+            line,
+            valid: true,
+            dirty,
+            stamp: self.clock,
+        };
+        if !old.valid {
+            return None;
+        }
+        self.stats.evictions += 1;
+        if old.dirty {
+            self.stats.writebacks += 1;
+            Some(old.line)
+        } else {
+            None
+        }
+    }
+
+    fn find(&self, line: u32) -> Option<usize> {
+        let ways = self.cfg.ways.max(1) as usize;
+        let base = (line % self.sets) as usize * ways;
+        (base..base + ways).find(|&i| self.ways[i].valid && self.ways[i].line == line)
+    }
+
+    fn mshr_of(&self, line: u32) -> Option<usize> {
+        self.mshrs.iter().position(|m| m.line == Some(line))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 4 sets x 2 ways of 16-byte lines, one bank.
+    fn small(replacement: Replacement, write_policy: WritePolicy) -> Cache<u32> {
+        Cache::new(&CacheConfig {
+            size: 128,
+            ways: 2,
+            line: 16,
+            banks: 1,
+            mshrs: 2,
+            mshr_merge: 1,
+            hit_latency: 1,
+            replacement,
+            write_policy,
+            ports: 0,
+        })
+    }
+
+    /// Miss, then fill at once: the line is present afterwards.
+    fn load(c: &mut Cache<u32>, now: u64, line: u32) -> Outcome {
+        let out = c.access(now, line, Op::Read, 0).unwrap();
+        if out == Outcome::Miss {
+            c.fill(line, &mut Vec::new());
+        }
+        out
+    }
+
+    #[test]
+    fn lru_and_fifo_pick_different_victims() {
+        // Lines 0, 4, 8 share set 0. Touch 0 again before 8 comes in: LRU keeps 0 and
+        // evicts 4; FIFO evicts 0, the oldest fill.
+        for (policy, kept, evicted) in [(Replacement::Lru, 0, 4), (Replacement::Fifo, 4, 0)] {
+            let mut c = small(policy, WritePolicy::WriteThrough);
+            load(&mut c, 0, 0);
+            load(&mut c, 1, 4);
+            assert_eq!(load(&mut c, 2, 0), Outcome::Hit);
+            assert_eq!(load(&mut c, 3, 8), Outcome::Miss);
+            assert!(c.contains(kept), "{policy:?} keeps {kept}");
+            assert!(!c.contains(evicted), "{policy:?} evicts {evicted}");
+            assert_eq!(c.stats().evictions, 1);
+        }
+    }
+
+    #[test]
+    fn mshr_merge_limit_and_full() {
+        let mut c = small(Replacement::Fifo, WritePolicy::WriteThrough);
+        assert_eq!(c.access(0, 1, Op::Read, 10), Ok(Outcome::Miss));
+        assert_eq!(c.access(1, 1, Op::Read, 11), Ok(Outcome::Merged));
+        // mshr_merge = 1: a third request for the line waits for a free entry.
+        assert_eq!(c.access(2, 1, Op::Read, 12), Err(Stall::MshrFull));
+        assert_eq!(c.access(3, 2, Op::Read, 13), Ok(Outcome::Miss));
+        assert_eq!(c.access(4, 3, Op::Read, 14), Err(Stall::MshrFull));
+        // A hit is served while the MSHRs are full.
+        let mut waiters = Vec::new();
+        c.fill(1, &mut waiters);
+        assert_eq!(waiters, [10, 11]);
+        assert_eq!(c.access(5, 1, Op::Read, 15), Ok(Outcome::Hit));
+        assert_eq!(c.access(6, 3, Op::Read, 16), Ok(Outcome::Miss));
+        let s = c.stats();
+        assert_eq!((s.accesses, s.hits, s.misses, s.mshr_merges), (5, 1, 4, 1));
+        assert_eq!(s.mshr_full_stalls, 2);
+    }
+
+    #[test]
+    fn one_access_per_bank_per_cycle() {
+        let mut c: Cache<u32> = Cache::new(&CacheConfig {
+            banks: 2,
+            ..CacheConfig::default()
+        });
+        assert!(c.access(7, 0, Op::Read, 0).is_ok());
+        assert_eq!(c.access(7, 2, Op::Read, 1), Err(Stall::Bank));
+        assert!(c.access(7, 1, Op::Read, 2).is_ok());
+        assert!(c.access(8, 2, Op::Read, 3).is_ok());
+        assert_eq!(c.stats().bank_stalls, 1);
+    }
+
+    #[test]
+    fn ports_limit_accesses_per_cycle() {
+        let mut c: Cache<u32> = Cache::new(&CacheConfig {
+            banks: 4,
+            ports: 1,
+            ..CacheConfig::default()
+        });
+        assert!(c.access(0, 0, Op::Read, 0).is_ok());
+        assert_eq!(c.access(0, 1, Op::Read, 1), Err(Stall::Port));
+        assert!(c.access(1, 1, Op::Read, 1).is_ok());
+        assert_eq!(c.stats().port_stalls, 1);
+    }
+
+    #[test]
+    fn write_through_never_allocates() {
+        let mut c = small(Replacement::Fifo, WritePolicy::WriteThrough);
+        assert_eq!(c.access(0, 5, Op::Write, 0), Ok(Outcome::WriteAround));
+        assert!(!c.contains(5));
+        load(&mut c, 1, 5);
+        assert_eq!(c.access(2, 5, Op::Write, 0), Ok(Outcome::WriteAround));
+        let s = c.stats();
+        assert_eq!((s.writes, s.hits, s.misses), (2, 1, 2));
+        assert!(c.needs_below(5, Op::Write));
+    }
+
+    #[test]
+    fn write_back_allocates_and_writes_back_dirty_victims() {
+        let mut c = small(Replacement::Fifo, WritePolicy::WriteBack);
+        // A write miss fetches the line; the fill leaves it dirty.
+        assert_eq!(c.access(0, 0, Op::Write, 0), Ok(Outcome::Miss));
+        assert_eq!(c.fill(0, &mut Vec::new()), None);
+        load(&mut c, 1, 4);
+        // Set 0 is full: the fill of 8 evicts 0 (dirty, written back), then 12 evicts 4
+        // (clean).
+        c.access(2, 8, Op::Read, 0).unwrap();
+        assert_eq!(c.fill(8, &mut Vec::new()), Some(0));
+        c.access(3, 12, Op::Read, 0).unwrap();
+        assert_eq!(c.fill(12, &mut Vec::new()), None);
+        // A write hit dirties a clean line.
+        assert_eq!(c.access(4, 8, Op::Write, 0), Ok(Outcome::Hit));
+        c.access(5, 16, Op::Read, 0).unwrap();
+        assert_eq!(c.fill(16, &mut Vec::new()), Some(8));
+        let s = c.stats();
+        assert_eq!((s.evictions, s.writebacks), (3, 2));
+    }
+
+    #[test]
+    fn validate_names_the_field() {
+        let check = |cfg: CacheConfig, field: &str| {
+            let err = cfg.validate("l1d").unwrap_err();
+            assert!(err.contains(&format!("l1d.{field}")), "{err}");
+        };
+        let d = CacheConfig::default;
+        check(CacheConfig { ways: 3, ..d() }, "ways");
+        check(CacheConfig { size: 0, ..d() }, "size");
+        check(CacheConfig { line: 2, ..d() }, "line");
+        check(CacheConfig { size: 128, ..d() }, "size");
+        check(CacheConfig { banks: 128, ..d() }, "banks");
+        check(CacheConfig { mshrs: 0, ..d() }, "mshrs");
+        check(CacheConfig { ports: 8, ..d() }, "ports");
+        assert_eq!(d().validate("l1d"), Ok(()));
+        // Invalid configurations still build without panicking.
+        let _: Cache<u32> = Cache::new(&CacheConfig {
+            size: 0,
+            ways: 0,
+            line: 0,
+            banks: 0,
+            mshrs: 0,
+            ..d()
+        });
+    }
+}

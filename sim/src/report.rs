@@ -1,0 +1,118 @@
+//! The statistics of a run as a versioned JSON document. Everything but the `host` object
+//! is a deterministic function of the program, its inputs and the configuration.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::config::Config;
+use crate::machine::RunSummary;
+use crate::mem::hierarchy::HierarchyStats;
+use crate::stats::CoreCounters;
+
+/// Identifies the layout of the document; bump it when a field changes meaning.
+pub const SCHEMA: &str = "wsim-stats/1";
+
+/// Host-side measurements, kept apart because they differ from run to run.
+#[derive(Clone, Debug, Serialize)]
+pub struct HostTime {
+    pub seconds: f64,
+    pub cycles_per_second: f64,
+    pub warp_instructions_per_second: f64,
+}
+
+impl HostTime {
+    pub fn new(seconds: f64, summary: &RunSummary) -> Self {
+        let per_second = |n: u64| {
+            if seconds > 0.0 {
+                n as f64 / seconds
+            } else {
+                0.0
+            }
+        };
+        HostTime {
+            seconds,
+            cycles_per_second: per_second(summary.cycles),
+            warp_instructions_per_second: per_second(summary.total().instructions),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct CoreReport<'a> {
+    id: usize,
+    max_stack_depth: u64,
+    total: CoreCounters,
+    phases: &'a BTreeMap<u32, CoreCounters>,
+}
+
+#[derive(Serialize)]
+pub struct Report<'a> {
+    schema: &'static str,
+    program: &'a str,
+    config_hash: String,
+    config: &'a Config,
+    exit_code: u32,
+    cycles: u64,
+    issue_slots_per_core: usize,
+    /// Thread instructions / (warp instructions x threads per warp).
+    simt_efficiency: f64,
+    ipc: f64,
+    total: CoreCounters,
+    phases: BTreeMap<u32, CoreCounters>,
+    cores: Vec<CoreReport<'a>>,
+    memory: &'a HierarchyStats,
+    host: Option<HostTime>,
+}
+
+impl<'a> Report<'a> {
+    pub fn new(
+        config: &'a Config,
+        program: &'a str,
+        summary: &'a RunSummary,
+        host: Option<HostTime>,
+    ) -> Self {
+        let total = summary.total();
+        let mut phases: BTreeMap<u32, CoreCounters> = BTreeMap::new();
+        for core in &summary.cores {
+            for (phase, c) in &core.phases {
+                phases.entry(*phase).or_default().merge(c);
+            }
+        }
+        let threads = f64::from(config.gpu.threads_per_warp);
+        let ratio = |a: u64, b: f64| if b > 0.0 { a as f64 / b } else { 0.0 };
+        Report {
+            schema: SCHEMA,
+            program,
+            config_hash: config.hash(),
+            config,
+            exit_code: summary.exit_code,
+            cycles: summary.cycles,
+            issue_slots_per_core: summary.slices,
+            simt_efficiency: ratio(
+                total.thread_instructions,
+                total.instructions as f64 * threads,
+            ),
+            ipc: ratio(total.instructions, summary.cycles as f64),
+            phases,
+            cores: summary
+                .cores
+                .iter()
+                .enumerate()
+                .map(|(id, c)| CoreReport {
+                    id,
+                    max_stack_depth: c.max_stack_depth,
+                    total: c.total(),
+                    phases: &c.phases,
+                })
+                .collect(),
+            total,
+            memory: &summary.memory,
+            host,
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a report always serializes")
+    }
+}

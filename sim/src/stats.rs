@@ -1,0 +1,184 @@
+//! Statistics: every issue slot of every core in every cycle is attributed to exactly one
+//! reason, and every counter can be split by the phase the program set (CSR 0x7C0).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+/// Why an issue slot did or did not issue an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SlotReason {
+    Issued,
+    /// No live warp in the slot's slice.
+    NoActiveWarp,
+    /// Warps wait for the instruction cache.
+    Fetch,
+    /// No buffered instruction (front-end bubble, or a branch not yet resolved).
+    IbufferEmpty,
+    /// The next instruction waits for a register written by a load or atomic.
+    ScoreboardMemory,
+    ScoreboardAlu,
+    ScoreboardFpu,
+    ScoreboardSfu,
+    /// The instruction's functional unit (or the memory system) cannot accept it.
+    UnitBusy,
+    /// Every live warp of the slice waits at a barrier.
+    Barrier,
+}
+
+impl SlotReason {
+    pub const ALL: [SlotReason; 10] = [
+        SlotReason::Issued,
+        SlotReason::NoActiveWarp,
+        SlotReason::Fetch,
+        SlotReason::IbufferEmpty,
+        SlotReason::ScoreboardMemory,
+        SlotReason::ScoreboardAlu,
+        SlotReason::ScoreboardFpu,
+        SlotReason::ScoreboardSfu,
+        SlotReason::UnitBusy,
+        SlotReason::Barrier,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SlotReason::Issued => "issued",
+            SlotReason::NoActiveWarp => "no_active_warp",
+            SlotReason::Fetch => "fetch",
+            SlotReason::IbufferEmpty => "ibuffer_empty",
+            SlotReason::ScoreboardMemory => "scoreboard_memory",
+            SlotReason::ScoreboardAlu => "scoreboard_alu",
+            SlotReason::ScoreboardFpu => "scoreboard_fpu",
+            SlotReason::ScoreboardSfu => "scoreboard_sfu",
+            SlotReason::UnitBusy => "unit_busy",
+            SlotReason::Barrier => "barrier",
+        }
+    }
+}
+
+/// Issue-slot counts by reason.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Slots(pub [u64; SlotReason::ALL.len()]);
+
+impl Slots {
+    #[inline]
+    pub fn add(&mut self, reason: SlotReason, n: u64) {
+        self.0[reason as usize] += n;
+    }
+
+    pub fn get(&self, reason: SlotReason) -> u64 {
+        self.0[reason as usize]
+    }
+
+    pub fn total(&self) -> u64 {
+        self.0.iter().sum()
+    }
+
+    pub fn merge(&mut self, other: &Slots) {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a += b;
+        }
+    }
+}
+
+impl Serialize for Slots {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(SlotReason::ALL.len()))?;
+        for r in SlotReason::ALL {
+            map.serialize_entry(r.name(), &self.get(r))?;
+        }
+        map.end()
+    }
+}
+
+/// Counters of one core in one phase.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct CoreCounters {
+    /// Cycles this core spent in the phase.
+    pub cycles: u64,
+    pub slots: Slots,
+    /// Warp instructions issued.
+    pub instructions: u64,
+    /// Active lanes summed over warp instructions.
+    pub thread_instructions: u64,
+    /// Warp instructions per functional unit.
+    pub alu: u64,
+    pub mul: u64,
+    pub div: u64,
+    pub fpu: u64,
+    pub lsu: u64,
+    pub sfu: u64,
+    pub branches: u64,
+    /// Branches and indirect jumps whose lanes went different ways.
+    pub divergent_branches: u64,
+    /// Divergent indirect jumps to targets the static analysis did not find.
+    pub unknown_indirect_divergence: u64,
+    pub loads: u64,
+    pub stores: u64,
+    pub atomics: u64,
+    /// Line requests the coalescer sent to the data cache.
+    pub dcache_requests: u64,
+    /// Local-memory accesses and the extra cycles their bank conflicts cost.
+    pub local_accesses: u64,
+    pub local_bank_conflict_cycles: u64,
+    /// Extra operand-read cycles from register-bank conflicts.
+    pub register_bank_conflicts: u64,
+    pub barriers: u64,
+    pub traps: u64,
+    pub warps_spawned: u64,
+}
+
+impl CoreCounters {
+    pub fn merge(&mut self, o: &CoreCounters) {
+        self.cycles += o.cycles;
+        self.slots.merge(&o.slots);
+        self.instructions += o.instructions;
+        self.thread_instructions += o.thread_instructions;
+        self.alu += o.alu;
+        self.mul += o.mul;
+        self.div += o.div;
+        self.fpu += o.fpu;
+        self.lsu += o.lsu;
+        self.sfu += o.sfu;
+        self.branches += o.branches;
+        self.divergent_branches += o.divergent_branches;
+        self.unknown_indirect_divergence += o.unknown_indirect_divergence;
+        self.loads += o.loads;
+        self.stores += o.stores;
+        self.atomics += o.atomics;
+        self.dcache_requests += o.dcache_requests;
+        self.local_accesses += o.local_accesses;
+        self.local_bank_conflict_cycles += o.local_bank_conflict_cycles;
+        self.register_bank_conflicts += o.register_bank_conflicts;
+        self.barriers += o.barriers;
+        self.traps += o.traps;
+        self.warps_spawned += o.warps_spawned;
+    }
+}
+
+/// A core's counters, by phase. Phase 0 is where every program starts.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct CoreStats {
+    pub phases: BTreeMap<u32, CoreCounters>,
+    /// Deepest SIMT stack seen.
+    pub max_stack_depth: u64,
+}
+
+impl CoreStats {
+    /// The counters of `phase`.
+    #[inline]
+    pub fn phase(&mut self, phase: u32) -> &mut CoreCounters {
+        self.phases.entry(phase).or_default()
+    }
+
+    /// All phases together.
+    pub fn total(&self) -> CoreCounters {
+        let mut t = CoreCounters::default();
+        for c in self.phases.values() {
+            t.merge(c);
+        }
+        t
+    }
+}

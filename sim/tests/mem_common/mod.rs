@@ -1,0 +1,105 @@
+//! Shared by the memory-hierarchy tests: a fixed-latency DRAM and request drivers.
+#![allow(dead_code)] // each test file uses its own subset
+
+use wsim_sim::mem::dram::{DramRequest, DramStats};
+use wsim_sim::mem::hierarchy::{
+    AccessKind, Completion, DramModel, MemAccess, MemConfig, MemoryHierarchy,
+};
+
+/// Main memory that answers every request `latency` cycles after it is queued and holds at
+/// most `capacity` requests (more are refused, to exercise the hierarchy's retries).
+pub struct FixedDram {
+    pub latency: u64,
+    pub capacity: usize,
+    queue: Vec<(u64, u64)>,
+    stats: DramStats,
+}
+
+impl FixedDram {
+    pub fn new(latency: u64, capacity: usize) -> FixedDram {
+        FixedDram {
+            latency,
+            capacity,
+            queue: Vec::new(),
+            stats: DramStats::default(),
+        }
+    }
+}
+
+impl DramModel for FixedDram {
+    fn enqueue(&mut self, now: u64, req: DramRequest) -> Result<(), DramRequest> {
+        if self.queue.len() >= self.capacity {
+            return Err(req);
+        }
+        if req.write {
+            self.stats.writes += 1;
+        } else {
+            self.stats.reads += 1;
+        }
+        self.queue.push((now + self.latency, req.id));
+        Ok(())
+    }
+    fn tick(&mut self, now: u64, done: &mut Vec<u64>) {
+        self.queue.retain(|&(at, id)| {
+            if at <= now {
+                done.push(id);
+            }
+            at > now
+        });
+    }
+    fn next_event(&self, now: u64) -> Option<u64> {
+        self.queue.iter().map(|q| q.0).filter(|&at| at > now).min()
+    }
+    fn pending(&self) -> usize {
+        self.queue.len()
+    }
+    fn stats(&self) -> DramStats {
+        self.stats.clone()
+    }
+}
+
+pub const DRAM_LATENCY: u64 = 36;
+
+/// A hierarchy over the fixed 36-cycle DRAM.
+pub fn fixed(cfg: &MemConfig, clusters: u32, cores: u32) -> MemoryHierarchy<FixedDram> {
+    cfg.validate("memory").unwrap();
+    MemoryHierarchy::with_dram(cfg, clusters, cores, FixedDram::new(DRAM_LATENCY, 1 << 20))
+}
+
+pub fn req(id: u64, core: u32, addr: u32, kind: AccessKind) -> MemAccess {
+    MemAccess {
+        id,
+        core,
+        addr,
+        kind,
+    }
+}
+
+/// From cycle `from`, issue each request at its cycle or, if refused, at the next cycles
+/// until accepted (in order: a refused request holds back the ones after it), ticking
+/// every cycle until everything completes. Returns the completions in delivery order.
+pub fn run<D: DramModel>(
+    h: &mut MemoryHierarchy<D>,
+    from: u64,
+    reqs: &[(u64, MemAccess)],
+) -> Vec<Completion> {
+    let mut done = Vec::new();
+    let mut next = 0;
+    let mut now = from;
+    while next < reqs.len() || h.pending() > 0 {
+        h.tick(now, &mut done);
+        while next < reqs.len() && reqs[next].0 <= now && h.access(now, reqs[next].1).is_ok() {
+            next += 1;
+        }
+        now += 1;
+        assert!(now < from + 1_000_000, "the hierarchy never went idle");
+    }
+    done
+}
+
+/// Cycles from issuing `r` at `start` to its completion.
+pub fn latency<D: DramModel>(h: &mut MemoryHierarchy<D>, start: u64, r: MemAccess) -> u64 {
+    let done = run(h, start, &[(start, r)]);
+    assert_eq!(done.len(), 1);
+    done[0].at - start
+}

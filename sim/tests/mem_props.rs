@@ -1,0 +1,206 @@
+//! Properties of the memory hierarchy on random request streams: ticking only at the
+//! cycles it asks for is exactly the same as ticking every cycle, every accepted request
+//! completes once, and runs are deterministic.
+
+mod mem_common;
+
+use mem_common::{req, FixedDram};
+use proptest::prelude::*;
+use wsim_sim::mem::cache::{CacheConfig, Replacement, WritePolicy};
+use wsim_sim::mem::hierarchy::{
+    AccessKind, Completion, DramModel, HierarchyStats, MemAccess, MemConfig, MemoryHierarchy,
+};
+
+const CLUSTERS: u32 = 2;
+const CORES: u32 = 2;
+
+/// Small caches, narrow links and a DRAM queue of 3, so that every stall path is taken.
+fn config(l2: bool, l3: bool, write_back: bool, lru: bool) -> MemConfig {
+    let d = MemConfig::default();
+    let small = |size, hit_latency| CacheConfig {
+        size,
+        ways: 2,
+        banks: 2,
+        mshrs: 3,
+        mshr_merge: 1,
+        hit_latency,
+        replacement: if lru {
+            Replacement::Lru
+        } else {
+            Replacement::Fifo
+        },
+        write_policy: if write_back {
+            WritePolicy::WriteBack
+        } else {
+            WritePolicy::WriteThrough
+        },
+        ..d.l1d.clone()
+    };
+    let mut c = MemConfig {
+        l1i: small(256, 1),
+        l1d: small(256, 2),
+        l2: small(512, 5),
+        l2_enabled: l2,
+        l3: small(1024, 7),
+        l3_enabled: l3,
+        ..d
+    };
+    for link in [&mut c.l1_link, &mut c.l2_link, &mut c.l3_link] {
+        link.bandwidth = 1;
+        link.queue = 2;
+    }
+    c.validate("memory").unwrap();
+    c
+}
+
+fn fixed(c: &MemConfig) -> MemoryHierarchy<FixedDram> {
+    MemoryHierarchy::with_dram(c, CLUSTERS, CORES, FixedDram::new(9, 3))
+}
+
+/// The real DRAM model with a 2-deep queue per channel and a core clock twice DRAM's.
+fn real(c: &MemConfig) -> MemoryHierarchy {
+    let mut c = c.clone();
+    c.dram.queue_depth = 2;
+    c.dram.clock_ratio = 2;
+    c.validate("memory").unwrap();
+    MemoryHierarchy::new(&c, CLUSTERS, CORES)
+}
+
+/// Requests issue in order, each no earlier than its cycle; a refused one is retried the
+/// next cycle and holds back the rest. `every_cycle` ticks each cycle; otherwise only at
+/// the cycles the hierarchy or the stream asks for. Returns the completions with the
+/// cycle each was delivered, the statistics and the number of ticks.
+fn drive<D: DramModel>(
+    mut m: MemoryHierarchy<D>,
+    stream: &[(u64, MemAccess)],
+    every_cycle: bool,
+) -> (Vec<(Completion, u64)>, HierarchyStats, u64) {
+    let mut done = Vec::new();
+    let mut delivered = Vec::new();
+    let (mut next, mut now, mut visits) = (0, 0, 0);
+    loop {
+        visits += 1;
+        m.tick(now, &mut done);
+        delivered.extend(done.drain(..).map(|d| (d, now)));
+        let mut refused = false;
+        while next < stream.len() && stream[next].0 <= now {
+            if m.access(now, stream[next].1).is_err() {
+                refused = true;
+                break;
+            }
+            next += 1;
+        }
+        let wanted = if refused {
+            Some(now + 1)
+        } else {
+            stream.get(next).map(|s| s.0.max(now + 1))
+        };
+        let following = [wanted, m.next_event(now)].into_iter().flatten().min();
+        match following {
+            Some(_) if every_cycle => now += 1,
+            Some(t) => now = t,
+            None => break,
+        }
+        assert!(now < 1_000_000, "no progress");
+    }
+    assert_eq!(m.pending(), 0);
+    (delivered, m.stats(), visits)
+}
+
+fn stream() -> impl Strategy<Value = Vec<(u64, MemAccess)>> {
+    let kind = prop_oneof![
+        4 => Just(AccessKind::Read),
+        3 => Just(AccessKind::Write),
+        2 => Just(AccessKind::Fetch),
+        1 => Just(AccessKind::Atomic),
+    ];
+    prop::collection::vec(
+        (0u64..6, 0..CLUSTERS * CORES, 0u32..24, 0u32..64, kind),
+        1..120,
+    )
+    .prop_map(|reqs| {
+        let mut t = 0;
+        reqs.into_iter()
+            .enumerate()
+            .map(|(id, (gap, core, line, offset, kind))| {
+                // Gaps of 0 put several requests in one cycle.
+                t += gap.saturating_sub(2);
+                (t, req(id as u64, core, line * 64 + offset, kind))
+            })
+            .collect()
+    })
+}
+
+/// Both ways of driving the hierarchy, compared; also every request completes once, on its
+/// core, and is delivered without delay.
+fn check_skipping<D: DramModel>(
+    make: impl Fn() -> MemoryHierarchy<D>,
+    s: &[(u64, MemAccess)],
+) -> Result<(), TestCaseError> {
+    let (every, every_stats, cycles) = drive(make(), s, true);
+    let (skip, skip_stats, visits) = drive(make(), s, false);
+    prop_assert_eq!(&every, &skip);
+    prop_assert_eq!(&every_stats, &skip_stats);
+    prop_assert!(visits <= cycles);
+    let mut ids: Vec<u64> = every.iter().map(|d| d.0.id).collect();
+    ids.sort_unstable();
+    prop_assert_eq!(ids, (0..s.len() as u64).collect::<Vec<_>>());
+    for &(d, delivered) in &every {
+        prop_assert!(d.at >= s[d.id as usize].0);
+        prop_assert_eq!(d.core, s[d.id as usize].1.core);
+        // Delivered at the cycle it completed, or the next one if it completed when
+        // accepted (after that cycle's tick).
+        prop_assert!(delivered == d.at || delivered == d.at + 1);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn skipping_cycles_changes_nothing(
+        s in stream(),
+        l2: bool,
+        l3: bool,
+        write_back: bool,
+        lru: bool,
+    ) {
+        let c = config(l2, l3, write_back, lru);
+        check_skipping(|| fixed(&c), &s)?;
+    }
+
+    #[test]
+    fn skipping_cycles_changes_nothing_over_real_dram(
+        s in stream(),
+        l2: bool,
+        write_back: bool,
+    ) {
+        let c = config(l2, false, write_back, false);
+        check_skipping(|| real(&c), &s)?;
+    }
+}
+
+#[test]
+fn runs_are_deterministic() {
+    let c = config(true, true, true, false);
+    let s: Vec<_> = (0..400u32)
+        .map(|i| {
+            let kind = [AccessKind::Read, AccessKind::Write, AccessKind::Atomic][i as usize % 3];
+            (
+                u64::from(i / 3),
+                req(i.into(), i % 4, (i * 7919) % 4096, kind),
+            )
+        })
+        .collect();
+    let first = drive(real(&c), &s, false);
+    let second = drive(real(&c), &s, false);
+    assert_eq!(first.0, second.0);
+    assert_eq!(first.1, second.1);
+    let stats = &first.1;
+    assert!(stats
+        .l1d
+        .iter()
+        .any(|l| l.mshr_full_stalls > 0 || l.bank_stalls > 0));
+    assert!(stats.l1d.iter().any(|l| l.writebacks > 0));
+}

@@ -1,0 +1,392 @@
+//! Microbenchmarks of the timing model (programs/ubench_*.c): the programs measure latencies
+//! and throughputs with mcycle and leave them in `ubench_results`; these tests read them
+//! back from simulated memory and compare them with the configured numbers, each with a
+//! stated tolerance. Every check is also run on a second configuration (a different
+//! latency, size or line) so that a model ignoring the key, or swapping levels, fails.
+//!
+//! Results are centi-cycles (cycles x 100) per access, averaged over hundreds of accesses.
+
+mod common;
+
+use common::{preset, program};
+use wsim_sim::config::StartCores;
+use wsim_sim::{Config, Machine, RunSummary};
+
+/// A finished benchmark run: its results array, summary and console.
+struct Bench {
+    results: Vec<u32>,
+    summary: RunSummary,
+    console: String,
+}
+
+impl Bench {
+    /// Entry `i` in cycles.
+    fn cycles(&self, i: usize) -> f64 {
+        f64::from(self.results[i]) / 100.0
+    }
+}
+
+/// Run `name` on `config` after storing `pokes` (symbol, word) in memory; require exit 0
+/// and return the `ubench_results` array.
+fn bench(name: &str, config: &Config, pokes: &[(&str, u32)]) -> Bench {
+    let bytes = std::fs::read(program(name)).unwrap_or_else(|e| panic!("{name}.elf: {e}"));
+    let image = wsim_sim::loader::parse(&bytes).expect("the program parses");
+    let addr = |sym: &str| {
+        image
+            .symbol(sym)
+            .unwrap_or_else(|| panic!("{name}: no symbol {sym}"))
+            .addr
+    };
+    let mut machine = Machine::new(config, &bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+    for (sym, value) in pokes {
+        machine.shared.mem.write_u32(addr(sym), *value);
+    }
+    let result = machine.run();
+    let console = String::from_utf8_lossy(&machine.shared.console).into_owned();
+    let summary = result.unwrap_or_else(|e| panic!("{name} failed: {e}\nconsole:\n{console}"));
+    assert_eq!(
+        summary.exit_code, 0,
+        "{name} exit status; console:\n{console}"
+    );
+    let count = machine.shared.mem.read_u32(addr("ubench_count")) as usize;
+    let base = addr("ubench_results");
+    let results = (0..count)
+        .map(|i| machine.shared.mem.read_u32(base + 4 * i as u32))
+        .collect();
+    Bench {
+        results,
+        summary,
+        console,
+    }
+}
+
+/// A preset with `key=value` overrides.
+fn config(preset_name: &str, overrides: &[String]) -> Config {
+    preset(preset_name)
+        .with_overrides(overrides)
+        .unwrap_or_else(|e| panic!("{overrides:?}: {e}"))
+}
+
+/// Single-thread benchmarks start only core 0.
+fn single(preset_name: &str, overrides: &[String]) -> Config {
+    let mut c = config(preset_name, overrides);
+    c.run.start = StartCores::FirstCore;
+    c
+}
+
+fn assert_near(what: &str, measured: f64, expected: f64, tolerance: f64, console: &str) {
+    assert!(
+        (measured - expected).abs() <= tolerance,
+        "{what}: measured {measured:.2} cycles, expected {expected:.2} +- {tolerance}\nconsole:\n{console}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Pointer chasing: load-to-use latency of L1, L2 and DRAM.
+
+/// Pipeline cycles a dependent load adds to `core.latency.lsu` + the cache latencies:
+/// none. A load issued at cycle t puts its line request in the LSU queue for cycle
+/// t + lsu; the L1 accepts it that cycle and completes a hit hit_latency later; the
+/// completion is delivered before the cores' cycle, so the dependent load issues in the
+/// completion cycle. The loop's `addi`/`bnez` and the refetch after the branch hide in the
+/// load's shadow (8 loads per iteration, loop aligned to an I-cache line).
+const PIPE_CONSTANT: f64 = 0.0;
+
+/// Cycles per load of the L1, L2 and DRAM footprints of ubench_chase.
+fn chase(overrides: &[String]) -> (Config, [f64; 3], String) {
+    let cfg = single("vortex", overrides);
+    let b = bench("ubench_chase", &cfg, &[]);
+    assert_eq!(b.results.len(), 6, "console:\n{}", b.console);
+    assert_eq!(
+        [b.results[0], b.results[2], b.results[4]],
+        [4 << 10, 256 << 10, 8 << 20]
+    );
+    (cfg, [b.cycles(1), b.cycles(3), b.cycles(5)], b.console)
+}
+
+/// Expected L1-hit and L2-hit load-to-use latencies from the configuration: the request
+/// waits lsu cycles, the L1 hit_latency (also the time before a miss leaves), the L1 link
+/// down and up, the L2 hit_latency.
+fn expected_l1_l2(cfg: &Config) -> (f64, f64) {
+    let m = &cfg.memory;
+    let lsu = f64::from(cfg.core.latency.lsu);
+    let l1 = lsu + f64::from(m.l1d.hit_latency) + PIPE_CONSTANT;
+    let l2 = l1 + 2.0 * f64::from(m.l1_link.latency) + f64::from(m.l2.hit_latency);
+    (l1, l2)
+}
+
+#[test]
+fn chase_latencies_match_the_configuration() {
+    let (cfg, [l1, l2, dram], console) = chase(&[]);
+    eprintln!("chase (default): L1 {l1:.2}, L2 {l2:.2}, DRAM {dram:.2} cycles/load");
+    let (want_l1, want_l2) = expected_l1_l2(&cfg);
+    // The L1 figure is exact in the model; +-3 leaves room for a cycle of loop overhead or
+    // request acceptance that a later pipeline change may add.
+    assert_near("L1-hit load", l1, want_l1, 3.0, &console);
+    // The L2 path adds the two link crossings and the L2 tag access; +-3 as for L1.
+    assert_near("L2-hit load", l2, want_l2, 3.0, &console);
+    assert!(
+        l1 < l2 && l2 < dram,
+        "L1 {l1} < L2 {l2} < DRAM {dram}\n{console}"
+    );
+    let (want_dram, tolerance) = expected_dram(&cfg);
+    assert_near("DRAM load", dram, want_dram, tolerance, &console);
+}
+
+/// Expected DRAM load-to-use latency and its tolerance. Beyond the L2-hit path (whose L2
+/// hit_latency is also the time before an L2 miss leaves; the fill is forwarded without a
+/// second tag pass), the request crosses the L2 link both ways and meets a row conflict in
+/// its bank: the chased lines are random over 8 MiB, i.e. 32 rows per bank, so the open
+/// row is another one 31 times in 32 (tRP + tRCD + tCL + the burst, in DRAM cycles x
+/// clock_ratio). Tolerance: 3 cycles + 5% of the DRAM part (an occasional row hit makes
+/// the average cheaper, the DRAM clock alignment up to a DRAM cycle dearer).
+fn expected_dram(cfg: &Config) -> (f64, f64) {
+    let m = &cfg.memory;
+    let d = &m.dram;
+    let (_, l2) = expected_l1_l2(cfg);
+    let bursts = (d.line_bytes / (d.bus_bytes * d.burst_length)).max(1);
+    let device = f64::from(d.clock_ratio)
+        * f64::from(d.t_rp + d.t_rcd + d.t_cl + bursts * (d.burst_length / 2));
+    (
+        l2 + 2.0 * f64::from(m.l2_link.latency) + device,
+        3.0 + 0.05 * device,
+    )
+}
+
+#[test]
+fn chase_latencies_follow_the_configured_latencies() {
+    // Slower L1 (+8), slower L2 (+20), DRAM at a quarter of the core clock: each level's
+    // figure moves by the changes on its path (+-0.5: the figures are averages of an exact
+    // model), the slower DRAM shows in the DRAM figure only. Swapping two levels'
+    // latencies, or ignoring a key, fails here.
+    let (_, [l1, l2, dram], _) = chase(&[]);
+    let (cfg, [l1b, l2b, dramb], console) = chase(&[
+        "memory.l1d.hit_latency=12".into(),
+        "memory.l2.hit_latency=36".into(),
+        "memory.dram.clock_ratio=4".into(),
+    ]);
+    eprintln!("chase (slower): L1 {l1b:.2}, L2 {l2b:.2}, DRAM {dramb:.2} cycles/load");
+    assert_eq!(cfg.memory.l1d.hit_latency, 12);
+    assert_near("L1 +8", l1b - l1, 8.0, 0.5, &console);
+    assert_near("L2 +8 (L1) +20 (L2)", l2b - l2, 28.0, 0.5, &console);
+    // DRAM at clock_ratio 4: the device part is 4x longer, the path above it +28.
+    let (want_dram, tolerance) = expected_dram(&cfg);
+    assert_near(
+        "DRAM load at clock_ratio 4",
+        dramb,
+        want_dram,
+        tolerance,
+        &console,
+    );
+    assert!(
+        dramb - l2b >= 3.0 * (dram - l2),
+        "DRAM part {:.2} -> {:.2} at clock_ratio 4\n{console}",
+        dram - l2,
+        dramb - l2b
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Sequential sweeps: L1 capacity and line size.
+
+/// (footprint or stride, cycles per access) pairs.
+type Sweep = Vec<(u32, f64)>;
+
+/// The two sweeps of ubench_stride: (a) footprints, (b) strides.
+fn stride(overrides: &[String]) -> (Config, Sweep, Sweep, String) {
+    let cfg = single("vortex", overrides);
+    let b = bench("ubench_stride", &cfg, &[]);
+    assert_eq!(b.results.len(), 30, "console:\n{}", b.console);
+    let pairs = |from: usize, n: usize| -> Sweep {
+        (0..n)
+            .map(|k| (b.results[from + 2 * k], b.cycles(from + 2 * k + 1)))
+            .collect()
+    };
+    (cfg, pairs(0, 8), pairs(16, 7), b.console)
+}
+
+/// A line size `line` everywhere it must agree (each cache level and the DRAM request).
+fn line_overrides(line: u32) -> Vec<String> {
+    let mut o: Vec<String> = ["l1i", "l1d", "l2", "l3"]
+        .iter()
+        .map(|c| format!("memory.{c}.line={line}"))
+        .collect();
+    o.push(format!("memory.dram.line_bytes={line}"));
+    if line < 64 {
+        // A DRAM request must be a whole number of bursts (8 beats).
+        o.push(format!("memory.dram.bus_bytes={}", line / 8));
+    }
+    o
+}
+
+/// The footprint sweep: every footprint up to l1d.size costs an L1 hit (+-1 cycle: a few
+/// lines of other data may share the sets), every larger one at least half the L2 penalty
+/// more: the jump sits exactly at the configured size.
+fn check_capacity(cfg: &Config, sweep: &[(u32, f64)], console: &str) {
+    let size = cfg.memory.l1d.size;
+    let (hit, l2) = expected_l1_l2(cfg);
+    for &(fp, c) in sweep {
+        if fp <= size {
+            assert_near(
+                &format!("footprint {fp} <= l1d.size {size}"),
+                c,
+                hit,
+                1.0,
+                console,
+            );
+        } else {
+            assert!(
+                c >= hit + (l2 - hit) / 2.0,
+                "footprint {fp} > l1d.size {size}: {c:.2} cycles, want >= {:.2}\n{console}",
+                hit + (l2 - hit) / 2.0
+            );
+        }
+    }
+}
+
+#[test]
+fn footprint_sweep_finds_the_l1_size() {
+    for size in [16384u32, 4096, 32768] {
+        let (cfg, sweep, _, console) = stride(&[format!("memory.l1d.size={size}")]);
+        eprintln!("l1d.size {size}: {sweep:?}");
+        assert_eq!(cfg.memory.l1d.size, size);
+        check_capacity(&cfg, &sweep, &console);
+    }
+}
+
+/// The stride sweep: per access, hit + (L2 - hit) x stride / line below the line size
+/// (one access in line / stride misses), flat at the L2 latency from the line size on.
+/// Tolerance: 1 cycle (the L1-hit part is exact, misses see an occasional extra cycle).
+fn check_line(cfg: &Config, sweep: &[(u32, f64)], console: &str) {
+    let line = cfg.memory.l1d.line;
+    let (hit, l2) = expected_l1_l2(cfg);
+    let plateau = sweep.last().unwrap().1;
+    for &(s, c) in sweep {
+        let want = if s >= line {
+            plateau
+        } else {
+            hit + (l2 - hit) * f64::from(s) / f64::from(line)
+        };
+        assert_near(&format!("stride {s} (line {line})"), c, want, 1.0, console);
+    }
+    // The plateau starts at the line size: the first stride within 1 cycle of it is `line`
+    // (the one below is half the penalty cheaper, checked above).
+    let first = sweep.iter().find(|&&(_, c)| c >= plateau - 1.0).unwrap().0;
+    assert_eq!(
+        first, line,
+        "plateau starts at {first}, line {line}\n{console}"
+    );
+    assert_near("plateau = L2 latency", plateau, l2, 3.0, console);
+}
+
+#[test]
+fn stride_sweep_finds_the_line_size() {
+    for line in [64u32, 128, 32] {
+        let (cfg, _, sweep, console) = stride(&line_overrides(line));
+        eprintln!("line {line}: {sweep:?}");
+        check_line(&cfg, &sweep, &console);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Local memory bank conflicts.
+
+/// The conflict degree of lanes 0..threads at word stride `stride` over `banks` banks:
+/// the most distinct words any bank holds.
+fn degree(threads: u32, stride: u32, banks: u32) -> u32 {
+    let mut per_bank = vec![0u32; banks as usize];
+    for lane in 0..threads {
+        per_bank[((lane * stride) % banks) as usize] += 1;
+    }
+    per_bank.into_iter().max().unwrap()
+}
+
+#[test]
+fn local_memory_costs_follow_the_bank_conflict_degree() {
+    for banks in [0u32, 8] {
+        let cfg = config(
+            "vortex",
+            &[
+                "gpu.threads_per_warp=32".into(),
+                format!("local_mem.banks={banks}"),
+            ],
+        );
+        let b = bench("ubench_shared", &cfg, &[]);
+        assert_eq!(b.results.len(), 18, "console:\n{}", b.console);
+        let threads = cfg.gpu.threads_per_warp;
+        let nbanks = if banks == 0 { threads } else { banks };
+        let lat = &cfg.core.latency;
+        // Conflict-free dependent load: lsu + local_mem (+ the same pipeline constant as
+        // the data cache); each extra word in a bank costs one cycle. Tolerance +-0.5:
+        // the figures are averages over 256 loads of an exact model.
+        let base = f64::from(lat.lsu + lat.local_mem) + PIPE_CONSTANT;
+        for k in 0..6 {
+            let stride = b.results[3 * k];
+            let d = f64::from(degree(threads, stride, nbanks));
+            let latency = b.cycles(3 * k + 1);
+            let throughput = b.cycles(3 * k + 2);
+            eprintln!(
+                "banks {nbanks} stride {stride}: degree {d}, latency {latency:.2}, throughput {throughput:.2}"
+            );
+            assert_near(
+                &format!("latency, stride {stride}, {nbanks} banks"),
+                latency,
+                base + d - 1.0,
+                0.5,
+                &b.console,
+            );
+            // Independent loads: the LSU takes one every `degree` cycles; with no
+            // conflict, the loop's branch bubble (refetch after `bnez`) adds up to 6
+            // cycles per 8 loads. Tolerance: 0 .. +0.75 cycles per load.
+            assert!(
+                throughput >= d - 0.05 && throughput <= d.max(1.0) + 0.75,
+                "throughput, stride {stride}, {nbanks} banks: {throughput:.2} cycles/load, degree {d}\n{}",
+                b.console
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Streaming: DRAM clock ratio.
+
+/// Elements for the tests (the program's default, 2^19, is for the speed benchmark).
+const STREAM_TEST_N: u32 = 32768;
+
+#[test]
+fn stream_slows_down_with_the_dram_clock_ratio() {
+    let run = |ratio: u32| {
+        let cfg = config("tiny", &[format!("memory.dram.clock_ratio={ratio}")]);
+        let b = bench("ubench_stream", &cfg, &[("ubench_stream_n", STREAM_TEST_N)]);
+        assert_eq!(b.results[0], STREAM_TEST_N);
+        (f64::from(b.results[1]), b)
+    };
+    let (fast, _) = run(1);
+    let (slow, b) = run(4);
+    eprintln!("stream add: {fast} cycles at clock_ratio 1, {slow} at 4");
+    // The add streams 3 x 128 KiB through DRAM with little parallelism (tiny: 8 warps of
+    // 4 threads per core): most of its time is DRAM time, which 4x longer DRAM cycles
+    // stretch. Required: at least 2x slower (measured 2.87x: 178334 -> 511939 cycles).
+    assert!(
+        slow >= 2.0 * fast,
+        "clock_ratio 4: {slow} cycles, clock_ratio 1: {fast}\n{}",
+        b.console
+    );
+}
+
+#[test]
+fn stream_is_large_enough_for_the_speed_benchmark() {
+    // The element count compiled in must give the speed benchmark at least 10 million
+    // thread instructions on configs/sparseweaver.toml (measured there: 35.2 million).
+    // Counted here on tiny, 4x faster to simulate: the program does the same work per
+    // element on any geometry (a grid-stride loop), so the thread-instruction count
+    // differs only by the per-thread launch overhead.
+    let b = bench("ubench_stream", &preset("tiny"), &[]);
+    assert_eq!(b.results[0], 1 << 19, "the compiled-in element count");
+    let thread_instructions = b.summary.total().thread_instructions;
+    eprintln!(
+        "stream on tiny: {thread_instructions} thread instructions, {} cycles",
+        b.summary.cycles
+    );
+    assert!(thread_instructions >= 10_000_000, "{thread_instructions}");
+}
