@@ -3,6 +3,7 @@
 mod disasm;
 mod run;
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -70,9 +71,10 @@ fn main() -> ExitCode {
         Command::Run { machine, json, elf } => run::run(&machine, &elf, json.as_ref()),
         Command::Config {
             command: ConfigCommand::Show { machine },
-        } => run::resolve_config(&machine).map(|config| {
-            print!("# config hash {}\n{}", config.hash(), config.to_toml());
-            ExitCode::SUCCESS
+        } => run::resolve_config(&machine).and_then(|config| {
+            let text = format!("# config hash {}\n{}", config.hash(), config.to_toml());
+            std::io::stdout().lock().write_all(text.as_bytes())?;
+            Ok(ExitCode::SUCCESS)
         }),
         Command::Disasm { elf } => disasm::run(&elf),
     };

@@ -7,6 +7,7 @@ mod common;
 
 use common::{preset, programs_dir, run, run_ok};
 use wsim_sim::config::StartCores;
+use wsim_sim::report::Report;
 use wsim_sim::stats::SlotReason;
 
 /// Programs that run on every core and check themselves.
@@ -151,6 +152,22 @@ fn every_issue_slot_is_accounted_for() {
             check_accounting(p, &summary);
         }
     }
+}
+
+#[test]
+fn json_statistics_are_byte_identical() {
+    let config = preset("tiny");
+    let json = || {
+        let (_, summary) = run_ok("simt_divergence", &config);
+        Report::new(&config, "simt_divergence", &summary, None).to_json()
+    };
+    let first = json();
+    assert_eq!(first, json());
+    assert!(first.contains("\"schema\": \"wsim-stats/1\""));
+    assert!(
+        first.contains("\"scoreboard_memory\""),
+        "slot reasons are in the JSON"
+    );
 }
 
 #[test]

@@ -222,6 +222,10 @@ pub struct Pipeline {
     fetch_waits_completion: bool,
     /// Warps may have started or retired: match the timing state to them.
     membership_changed: bool,
+    /// Per slice: why it cannot issue and until when (0: examine its warps).
+    slice_blocked: Vec<Cell<(u64, SlotReason)>>,
+    /// No warp can fetch until one is woken.
+    fetch_idle: bool,
     /// The earliest cycle a pending branch or warp-control instruction resolves.
     next_resolve: u64,
     loads: Vec<Option<LoadTracker>>,
@@ -271,6 +275,8 @@ impl Pipeline {
             lsu_waits_completion: false,
             fetch_waits_completion: false,
             membership_changed: true,
+            slice_blocked: vec![Cell::new((0, SlotReason::Issued)); slices],
+            fetch_idle: false,
             next_resolve: NEVER,
             loads: Vec::new(),
             free_loads: Vec::new(),
@@ -396,6 +402,9 @@ impl Core {
         if !std::mem::take(&mut self.pipe.membership_changed) {
             return;
         }
+        for w in 0..self.warps.len() {
+            self.pipe.wake(w);
+        }
         for (w, warp) in self.warps.iter().enumerate() {
             let t = &mut self.pipe.warps[w];
             match (warp.is_live(), t.started) {
@@ -425,10 +434,12 @@ impl Core {
                 next = next.min(t.resolve_at);
                 continue;
             }
-            t.blocked.set((0, SlotReason::Issued));
             t.control_pending = false;
             t.resolve_at = NEVER;
             t.ibuf.clear();
+            self.pipe.slice_blocked[w % self.pipe.p.slices].set((0, SlotReason::Issued));
+            t.blocked.set((0, SlotReason::Issued));
+            self.pipe.fetch_idle = false;
             if self.warps[w].is_live() {
                 t.fetch_pc = self.warps[w].stack.pc();
             }
@@ -468,11 +479,16 @@ impl Core {
 
     /// One instruction fetch per core per cycle, round robin over the warps that can.
     fn fetch(&mut self, now: u64, sh: &Shared, port: &mut dyn MemoryPort, out: &mut CycleOutcome) {
+        if self.pipe.fetch_idle {
+            return;
+        }
         let n = self.warps.len();
         let Some(w) = (0..n)
             .map(|k| (self.pipe.next_fetch + k) % n)
             .find(|&w| self.can_fetch(w))
         else {
+            // No warp can fetch until one is woken (it issues, a fill or a branch resolves).
+            self.pipe.fetch_idle = true;
             return;
         };
         self.pipe.next_fetch = (w + 1) % n;
@@ -491,6 +507,7 @@ impl Core {
             }
             t.ibuf.push_back((t.fetch_pc, now + decode, decoded));
             t.blocked.set((0, SlotReason::Issued));
+            self.pipe.slice_blocked[w % self.pipe.p.slices].set((0, SlotReason::Issued));
             t.fetch_pc = t.fetch_pc.wrapping_add(4);
             out.progressed = true;
         } else {
@@ -514,6 +531,10 @@ impl Core {
     fn select(&self, slice: usize, now: u64) -> Result<usize, SlotReason> {
         let pipe = &self.pipe;
         let slices = pipe.p.slices;
+        let (until, cached) = pipe.slice_blocked[slice].get();
+        if now < until {
+            return Err(cached);
+        }
         let try_warp = |w: usize| -> Result<(), SlotReason> { self.ready(w, now) };
         if let Some(last) = pipe.last_issued[slice] {
             if pipe.p.scheduler == Scheduler::Gto && try_warp(last).is_ok() {
@@ -557,7 +578,7 @@ impl Core {
         if let Some((_, w)) = best {
             return Ok(w);
         }
-        Err(if live == 0 {
+        let reason = if live == 0 {
             SlotReason::NoActiveWarp
         } else if let Some((_, r)) = reason {
             r
@@ -567,7 +588,17 @@ impl Core {
             SlotReason::Fetch
         } else {
             SlotReason::IbufferEmpty
-        })
+        };
+        // Every live warp of the slice was examined: the answer stands until the first of
+        // them may change (or one is woken).
+        let until = list
+            .iter()
+            .filter(|&&w| self.warps[w].is_live())
+            .map(|&w| pipe.warps[w].blocked.get().0)
+            .min()
+            .unwrap_or(NEVER);
+        pipe.slice_blocked[slice].set((until, reason));
+        Err(reason)
     }
 
     /// Whether warp `w` can issue its next instruction at `now`, or why not.
@@ -629,6 +660,8 @@ impl Core {
     ) -> SimResult<()> {
         let slice = w % self.pipe.p.slices;
         self.pipe.last_issued[slice] = Some(w);
+        // Its buffer now has room to fetch into.
+        self.pipe.fetch_idle = false;
         let (pc, _, _) = self.pipe.warps[w]
             .ibuf
             .pop_front()
@@ -695,8 +728,8 @@ impl Core {
     /// After an instruction that was not expected to change the flow (a trap, the end of
     /// a divergent path), refetch from the warp's actual next PC.
     fn redirect_if_needed(&mut self, w: usize) {
+        self.pipe.wake(w);
         let t = &mut self.pipe.warps[w];
-        t.blocked.set((0, SlotReason::Issued));
         if !self.warps[w].is_live() {
             t.ibuf.clear();
             t.control_pending = false;
@@ -852,8 +885,10 @@ impl Core {
 
 impl Pipeline {
     /// Warp `w`'s state changed: examine it again before issuing.
-    pub fn wake(&self, w: usize) {
+    pub fn wake(&mut self, w: usize) {
         self.warps[w].blocked.set((0, SlotReason::Issued));
+        self.slice_blocked[w % self.p.slices].set((0, SlotReason::Issued));
+        self.fetch_idle = false;
     }
 
     fn units_slot(&self, unit: Unit) -> &u64 {
