@@ -39,26 +39,6 @@ static inline uint32_t lcg_next(uint32_t x, uint32_t m) {
 
 /* n8 x 8 dependent loads; the final `addi` waits for the last one, so an mcycle read
  * after the call includes its latency. */
-static __attribute__((noinline)) uint32_t *chase(uint32_t *p, uint32_t n8) {
-    __asm__ volatile(
-        ".balign 64\n"
-        "1:\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "addi %1, %1, -1\n\t"
-        "bnez %1, 1b\n\t"
-        "addi %0, %0, 0\n"
-        : "+r"(p), "+r"(n8)
-        :
-        : "memory");
-    return p;
-}
 
 /* Link `nodes` nodes of the cycle over the m lines at base, starting at line 0. */
 static void build(uint8_t *base, uint32_t m, uint32_t nodes) {

@@ -25,26 +25,6 @@
 static volatile uint32_t errors;
 static volatile uint32_t lanes_seen;
 
-static __attribute__((noinline)) uint32_t *chase(uint32_t *p, uint32_t n8) {
-    __asm__ volatile(
-        ".balign 64\n"
-        "1:\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "addi %1, %1, -1\n\t"
-        "bnez %1, 1b\n\t"
-        "addi %0, %0, 0\n"
-        : "+r"(p), "+r"(n8)
-        :
-        : "memory");
-    return p;
-}
 
 /* n8 x 8 independent loads from p; the final `add` waits for the last one. */
 static __attribute__((noinline)) uint32_t stream(uint32_t *p, uint32_t n8) {

@@ -27,26 +27,6 @@
 
 static uint8_t arena[FP_MAX] __attribute__((aligned(4096)));
 
-static __attribute__((noinline)) uint32_t *chase(uint32_t *p, uint32_t n8) {
-    __asm__ volatile(
-        ".balign 64\n"
-        "1:\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "addi %1, %1, -1\n\t"
-        "bnez %1, 1b\n\t"
-        "addi %0, %0, 0\n"
-        : "+r"(p), "+r"(n8)
-        :
-        : "memory");
-    return p;
-}
 
 /* Centi-cycles per access of a cyclic sweep of `footprint` bytes at `stride`. */
 static uint32_t sweep(uint32_t footprint, uint32_t stride) {
