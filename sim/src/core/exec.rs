@@ -548,16 +548,15 @@ impl Core {
                 }
             }
             Op::VxShflUp | Op::VxShflDown | Op::VxShflBfly | Op::VxShflIdx => {
+                // Read every source before writing: rd may be rs1.
                 let threads = sh.geometry.threads as usize;
-                let src: Vec<(usize, usize)> = lanes(mask)
-                    .map(|l| {
-                        let ctl = warp.x(i.rs2, l);
-                        (l, shuffle_source(i.op, l, ctl, threads))
-                    })
-                    .collect();
-                let values: Vec<u32> = src.iter().map(|&(_, s)| warp.x(i.rs1, s)).collect();
-                for (&(l, _), v) in src.iter().zip(values) {
-                    warp.set_x(i.rd, l, v);
+                let mut values = [0u32; 32];
+                for l in lanes(mask) {
+                    let src = shuffle_source(i.op, l, warp.x(i.rs2, l), threads);
+                    values[l] = warp.x(i.rs1, src);
+                }
+                for l in lanes(mask) {
+                    warp.set_x(i.rd, l, values[l]);
                 }
             }
             Op::WeaverReg | Op::WeaverDecId | Op::WeaverDecLoc | Op::WeaverSkip => {

@@ -162,27 +162,28 @@ struct LoadTracker {
 
 /// Functional units of a core: the cycle each can accept its next instruction.
 #[derive(Clone, Debug, Default)]
-struct Units {
-    alu: u64,
-    mul: u64,
-    div: u64,
-    fpu: u64,
-    fpu_div: u64,
-    lsu: u64,
-    sfu: u64,
-}
+struct Units([u64; 7]);
 
 impl Units {
-    fn slot(&mut self, unit: Unit) -> &mut u64 {
+    /// The unit an instruction occupies (fdiv/fsqrt have their own, unpipelined one).
+    fn index(unit: Unit) -> usize {
         match unit {
-            Unit::Alu => &mut self.alu,
-            Unit::Mul => &mut self.mul,
-            Unit::Div => &mut self.div,
-            Unit::Fpu(FpuClass::Div | FpuClass::Sqrt) => &mut self.fpu_div,
-            Unit::Fpu(_) => &mut self.fpu,
-            Unit::Lsu(_) => &mut self.lsu,
-            Unit::Sfu(_) => &mut self.sfu,
+            Unit::Alu => 0,
+            Unit::Mul => 1,
+            Unit::Div => 2,
+            Unit::Fpu(FpuClass::Div | FpuClass::Sqrt) => 3,
+            Unit::Fpu(_) => 4,
+            Unit::Lsu(_) => 5,
+            Unit::Sfu(_) => 6,
         }
+    }
+
+    fn free_at(&self, unit: Unit) -> u64 {
+        self.0[Self::index(unit)]
+    }
+
+    fn occupy_until(&mut self, unit: Unit, cycle: u64) {
+        self.0[Self::index(unit)] = cycle;
     }
 }
 
@@ -640,7 +641,7 @@ impl Core {
                 return Err((producer.stall(), at));
             }
         }
-        let unit_free = *self.pipe.units_slot(d.info.unit);
+        let unit_free = self.pipe.units.free_at(d.info.unit);
         if unit_free > now {
             return Err((SlotReason::UnitBusy, unit_free));
         }
@@ -791,12 +792,16 @@ impl Core {
             }
             Unit::Lsu(kind) => {
                 self.counters.lsu += 1;
-                *self.pipe.units.slot(d.info.unit) = now + groups(p.lsu_lanes) + conflicts;
+                self.pipe
+                    .units
+                    .occupy_until(d.info.unit, now + groups(p.lsu_lanes) + conflicts);
                 self.schedule_memory(w, d, kind, now + conflicts);
                 return;
             }
         };
-        *self.pipe.units.slot(d.info.unit) = now + occupancy + conflicts;
+        self.pipe
+            .units
+            .occupy_until(d.info.unit, now + occupancy + conflicts);
         if let Some(dst) = d.info.dst {
             let at = now + u64::from(latency) + conflicts + occupancy - 1;
             self.pipe.warps[w].set_ready(dst, at, producer);
@@ -821,7 +826,7 @@ impl Core {
             self.counters.local_accesses += 1;
             self.counters.local_bank_conflict_cycles += degree - 1;
             let at = start + u64::from(p.lat.local_mem) + degree - 1;
-            *self.pipe.units.slot(d.info.unit) = now + degree;
+            self.pipe.units.occupy_until(d.info.unit, now + degree);
             if let Some(dst) = d.info.dst {
                 self.pipe.warps[w].set_ready(dst, at, Producer::Memory);
             }
@@ -890,19 +895,6 @@ impl Pipeline {
         self.slice_blocked[w % self.p.slices].set((0, SlotReason::Issued));
         self.fetch_idle = false;
     }
-
-    fn units_slot(&self, unit: Unit) -> &u64 {
-        let u = &self.units;
-        match unit {
-            Unit::Alu => &u.alu,
-            Unit::Mul => &u.mul,
-            Unit::Div => &u.div,
-            Unit::Fpu(FpuClass::Div | FpuClass::Sqrt) => &u.fpu_div,
-            Unit::Fpu(_) => &u.fpu,
-            Unit::Lsu(_) => &u.lsu,
-            Unit::Sfu(_) => &u.sfu,
-        }
-    }
 }
 
 #[inline]
@@ -930,14 +922,15 @@ fn register_bank_conflicts(srcs: &[Option<RegRef>; 3], banks: u32) -> u64 {
 }
 
 /// The number of cycles a local-memory access needs: the largest number of distinct words
-/// that fall in one bank (words are interleaved over `banks`).
+/// that fall in one bank (words are interleaved over `banks`). A word read by several lanes
+/// is one access (a broadcast).
 fn bank_conflict_degree(addrs: &[u32], banks: u32) -> u64 {
-    let mut words: Vec<u32> = addrs.iter().map(|a| a >> 2).collect();
-    words.sort_unstable();
-    words.dedup();
     let mut per_bank = [0u64; 64];
-    for wd in words {
-        per_bank[(wd % banks) as usize % 64] += 1;
+    for (k, &a) in addrs.iter().enumerate() {
+        let word = a >> 2;
+        if !addrs[..k].iter().any(|&b| b >> 2 == word) {
+            per_bank[(word % banks) as usize % 64] += 1;
+        }
     }
     per_bank.iter().copied().max().unwrap_or(1).max(1)
 }
