@@ -9,7 +9,7 @@ use anyhow::Context;
 use wsim_sim::mem::cache::CacheStats;
 use wsim_sim::mem::hierarchy::HierarchyStats;
 use wsim_sim::report::{HostTime, Report};
-use wsim_sim::stats::SlotReason;
+use wsim_sim::stats::{FsmState, SlotReason, WeaverCounters};
 use wsim_sim::{Config, Machine, RunSummary};
 
 use crate::MachineArgs;
@@ -133,6 +133,9 @@ fn terminal_report(config: &Config, name: &str, s: &RunSummary, host: &HostTime)
         t.local_bank_conflict_cycles
     );
     memory_report(&mut r, &s.memory, s.cycles);
+    if s.weaver {
+        weaver_report(&mut r, config, &t.weaver, s.l1d_size);
+    }
     let mut phases: std::collections::BTreeMap<u32, wsim_sim::stats::CoreCounters> =
         Default::default();
     for core in &s.cores {
@@ -158,6 +161,50 @@ fn terminal_report(config: &Config, name: &str, s: &RunSummary, host: &HostTime)
         "host", host.seconds, host.cycles_per_second, host.warp_instructions_per_second
     );
     r
+}
+
+/// What the Weaver units did.
+fn weaver_report(r: &mut String, config: &Config, w: &WeaverCounters, l1d: u32) {
+    let c = &config.weaver;
+    let _ = writeln!(
+        r,
+        "{:<22}{:?} mode, {} ST entries, table latency {}, L1D {} KiB",
+        "weaver",
+        c.mode,
+        c.entries,
+        c.table_latency,
+        l1d / 1024
+    );
+    let per_batch = if w.batches == 0 {
+        0.0
+    } else {
+        w.lanes_filled as f64 / w.batches as f64
+    };
+    let _ = writeln!(
+        r,
+        "  {:<20}{} ({} entries, {} rounds)",
+        "registrations", w.registrations, w.entries_registered, w.rounds
+    );
+    let _ = writeln!(
+        r,
+        "  {:<20}{} ({} batches, {per_batch:.1} lanes/batch, {} answered -1)",
+        "decode requests", w.decode_requests, w.batches, w.empty_answers
+    );
+    let _ = writeln!(
+        r,
+        "  {:<20}dec_loc {}, skip {} ({} edges dropped)",
+        "other requests", w.location_requests, w.skips, w.edges_skipped
+    );
+    let _ = writeln!(
+        r,
+        "  {:<20}{} reads, {} writes, {} memory line requests (EGHW)",
+        "table accesses", w.table_reads, w.table_writes, w.memory_requests
+    );
+    let mut states = String::new();
+    for s in FsmState::ALL {
+        let _ = write!(states, " {s:?} {}", w.state_cycles.get(s));
+    }
+    let _ = writeln!(r, "  {:<20}{}", "FSM cycles", states.trim_start());
 }
 
 /// Cache hit rates and stalls, DRAM traffic.

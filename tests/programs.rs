@@ -52,7 +52,13 @@ const ERROR_PROGRAMS: &[&str] = &[
     "errors/deadlock",
     "errors/forever",
     "errors/ecall",
+    "errors/weaver_overflow",
+    "errors/weaver_dec_loc",
+    "errors/weaver_in_flight",
 ];
+
+/// Kernels that need a graph written into their memory: tests/weaver.rs runs them.
+const GRAPH_INPUT: &[&str] = &["weaver_edge_sum", "eghw_edge_sum"];
 
 fn single_core(name: &str) -> wsim_sim::Config {
     let mut c = preset(name);
@@ -92,6 +98,7 @@ fn every_built_program_is_tested() {
         .chain(RV_TESTS)
         .chain(ERROR_PROGRAMS)
         .chain(MICROBENCHMARKS)
+        .chain(GRAPH_INPUT)
         .copied()
         .collect();
     let mut stack = vec![dir.to_path_buf()];

@@ -48,6 +48,15 @@ pub const VX_LOCAL_MEM_BASE: u16 = 0xFC3;
 /// wsim: the statistics phase of the writing core (read/write; see docs/ISA.md).
 pub const WSIM_PHASE: u16 = 0x7C0;
 
+/// SparseWeaver's EGHW mode: where the unit reads the graph (per core, read/write) and
+/// the calling warp's edge buffer in local memory (read-only). See docs/WEAVER.md.
+pub const WEAVER_EGHW_OFFSETS: u16 = 0x7C1;
+pub const WEAVER_EGHW_EDGES: u16 = 0x7C2;
+pub const WEAVER_EGHW_WEIGHTS: u16 = 0x7C3;
+pub const WEAVER_EGHW_BUFFER: u16 = 0x7C4;
+/// The Weaver's ST capacity in entries (read-only; 0 without the unit).
+pub const WEAVER_ENTRIES: u16 = 0x7C5;
+
 /// Name `llvm-objdump` prints for a CSR number, if it has one.
 pub fn name(csr: u16) -> Option<&'static str> {
     Some(match csr {

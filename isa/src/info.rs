@@ -70,7 +70,9 @@ pub fn info(instr: &Instr) -> Info {
         VxWsync => (Unit::Sfu(SfuKind::WarpControl), [N; 4], Flow::WarpControl),
         VxVoteAll | VxVoteAny | VxVoteUni | VxVoteBallot | VxShflUp | VxShflDown | VxShflBfly
         | VxShflIdx => (Unit::Sfu(SfuKind::WarpLevel), [I, I, N, I], Flow::None),
-        WeaverDecId | WeaverDecLoc => (Unit::Sfu(SfuKind::Weaver), [N, N, N, I], Flow::None),
+        // DEC_ID sets the thread mask to the lanes that received work: warp control.
+        WeaverDecId => (Unit::Sfu(SfuKind::Weaver), [N, N, N, I], Flow::WarpControl),
+        WeaverDecLoc => (Unit::Sfu(SfuKind::Weaver), [N, N, N, I], Flow::None),
         WeaverReg => (Unit::Sfu(SfuKind::Weaver), [I, I, I, N], Flow::None),
         WeaverSkip => (Unit::Sfu(SfuKind::Weaver), [I, N, N, N], Flow::None),
     };

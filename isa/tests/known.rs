@@ -177,6 +177,7 @@ fn units_and_flows() {
         ), // vx_tmc a0
         (0x02c5_850b, Unit::Sfu(SfuKind::WarpLevel), Flow::None), // vx_vote.all
         (0x60b5_002b, Unit::Sfu(SfuKind::Weaver), Flow::None), // weaver.reg
+        (0x0400_050b, Unit::Sfu(SfuKind::Weaver), Flow::WarpControl), // weaver.dec_id a0
     ];
     for (word, unit, flow) in cases {
         let d = decode(word).unwrap();

@@ -19,6 +19,7 @@
 
 /* Barrier ids reserved by the runtime. Programs should use ids >= 2. */
 #define WSIM_BAR_SPAWN    0u            /* local: end of a wsim_spawn launch in a core */
+#define WSIM_BAR_WEAVER   1u            /* local: weaver_process (weaver.h) */
 #define WSIM_BAR_GLOBAL   0x80000001u   /* global: wsim_global_barrier / end of wsim_spawn */
 #define WSIM_BAR_GLOBAL_BIT 0x80000000u
 

@@ -22,6 +22,8 @@ pub struct Config {
     pub memory: MemConfig,
     pub io: IoConfig,
     pub run: RunConfig,
+    /// The SparseWeaver unit in each core's SFU.
+    pub weaver: WeaverConfig,
 }
 
 /// Geometry of the machine.
@@ -110,6 +112,55 @@ pub struct LocalMemConfig {
     pub size: u32,
     /// Word-interleaved banks (0: one per thread of a warp).
     pub banks: u32,
+}
+
+/// The Weaver unit (docs/WEAVER.md).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WeaverConfig {
+    /// `auto`: present exactly when the program contains Weaver instructions, so software
+    /// schedules keep the whole L1 data cache, as in the dissertation's evaluation.
+    pub enabled: WeaverPresence,
+    /// `weaver`: SparseWeaver. `eghw`: the edge-generating comparison hardware, which
+    /// also reads the topology and the edges itself (section 4.6.8).
+    pub mode: WeaverMode,
+    /// Sparse Workload Information Table entries per core.
+    pub entries: u32,
+    /// Cycles of one access to the tables, which live in shared memory.
+    pub table_latency: u32,
+    /// FSM cycles per ST entry loaded into the current-entry buffer (one per cycle).
+    pub entry_cycles: u32,
+    /// Percentage of the L1 data cache the unit's tables take when it is present (the
+    /// dissertation: 64 KB to 32 KB, i.e. 50).
+    pub l1d_reduction_percent: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WeaverPresence {
+    Auto,
+    On,
+    Off,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WeaverMode {
+    Weaver,
+    Eghw,
+}
+
+impl Default for WeaverConfig {
+    fn default() -> Self {
+        WeaverConfig {
+            enabled: WeaverPresence::Auto,
+            mode: WeaverMode::Weaver,
+            entries: 512,
+            table_latency: 10,
+            entry_cycles: 1,
+            l1d_reduction_percent: 50,
+        }
+    }
 }
 
 /// Memory-mapped I/O words.
@@ -354,11 +405,56 @@ impl Config {
         if self.run.max_cycles == 0 {
             problem("run.max_cycles must be positive".into());
         }
+        let wv = &self.weaver;
+        if wv.entries == 0 || wv.table_latency == 0 || wv.entry_cycles == 0 {
+            problem(
+                "weaver.entries, weaver.table_latency and weaver.entry_cycles must be positive"
+                    .into(),
+            );
+        }
+        if wv.l1d_reduction_percent >= 100 {
+            problem("weaver.l1d_reduction_percent must be below 100".into());
+        } else if wv.enabled == WeaverPresence::On {
+            if let Err(e) = self.weaver_fits() {
+                problem(e);
+            }
+        }
         if problems.is_empty() {
             Ok(())
         } else {
             Err(ConfigError(problems))
         }
+    }
+
+    /// The memory configuration of a machine whose cores have the Weaver unit: its tables
+    /// take `weaver.l1d_reduction_percent` of the L1 data cache.
+    pub fn memory_with_weaver(&self) -> MemConfig {
+        let mut m = self.memory.clone();
+        let kept = 100 - u64::from(self.weaver.l1d_reduction_percent.min(100));
+        m.l1d.size = (u64::from(m.l1d.size) * kept / 100) as u32;
+        m
+    }
+
+    /// Whether the machine can hold the Weaver unit: the reduced L1 data cache must be a
+    /// valid cache, and EGHW's edge buffers must fit in local memory.
+    pub fn weaver_fits(&self) -> Result<(), String> {
+        self.memory_with_weaver()
+            .validate("memory (with weaver.l1d_reduction_percent applied)")?;
+        let need = self.eghw_buffer_bytes();
+        if self.weaver.mode == WeaverMode::Eghw && need > self.local_mem.size {
+            return Err(format!(
+                "weaver.mode = eghw needs {need} bytes of local memory for its edge buffers; \
+                 local_mem.size is {}",
+                self.local_mem.size
+            ));
+        }
+        Ok(())
+    }
+
+    /// Bytes at the top of each core's local memory that EGHW's edge buffers take: one
+    /// (neighbour, weight) pair per thread.
+    pub fn eghw_buffer_bytes(&self) -> u32 {
+        self.gpu.warps_per_core * self.gpu.threads_per_warp * 8
     }
 
     /// Total number of cores.

@@ -3,13 +3,17 @@
 
 use std::collections::BTreeMap;
 
-use crate::config::{Config, StartCores};
+use wsim_isa::{SfuKind, Unit};
+
+use crate::config::{Config, StartCores, WeaverPresence};
 use crate::core::pipeline::{MemoryPort, PortKind, PortRequest, Retry};
 use crate::core::warp::WarpWait;
 use crate::core::{Core, Effect};
 use crate::error::{ErrorKind, SimError, SimResult};
 use crate::loader::{self, ElfImage};
-use crate::mem::hierarchy::{AccessKind, HierarchyStats, MemAccess, MemoryHierarchy, Reject};
+use crate::mem::hierarchy::{
+    AccessKind, HierarchyStats, MemAccess, MemConfig, MemoryHierarchy, Reject,
+};
 use crate::mem::Memory;
 use crate::program::Program;
 use crate::stats::{CoreCounters, CoreStats};
@@ -132,6 +136,9 @@ pub struct RunSummary {
     pub cores: Vec<CoreStats>,
     pub memory: HierarchyStats,
     pub console: Vec<u8>,
+    /// The cores had the Weaver unit, and this L1 data cache (bytes).
+    pub weaver: bool,
+    pub l1d_size: u32,
 }
 
 impl RunSummary {
@@ -180,6 +187,8 @@ impl MemoryPort for Port<'_> {
 
 pub struct Machine {
     pub config: Config,
+    /// The cores have the Weaver unit (and a reduced L1 data cache).
+    pub weaver: bool,
     pub cores: Vec<Core>,
     pub shared: Shared,
     pub memory: MemoryHierarchy,
@@ -205,8 +214,18 @@ impl Machine {
             }
         }
         let program = Program::new(&image);
+        let weaver = match config.weaver.enabled {
+            WeaverPresence::On => true,
+            WeaverPresence::Off => false,
+            WeaverPresence::Auto => program.uses_unit(Unit::Sfu(SfuKind::Weaver)),
+        };
+        if weaver {
+            config
+                .weaver_fits()
+                .map_err(|e| SimError::new(ErrorKind::Setup(format!("the Weaver unit: {e}"))))?;
+        }
         let mut cores: Vec<Core> = (0..geometry.cores)
-            .map(|id| Core::new(id, config))
+            .map(|id| Core::new(id, config, weaver))
             .collect();
         let starters = match config.run.start {
             StartCores::AllCores => cores.len(),
@@ -217,9 +236,10 @@ impl Machine {
         }
         Ok(Machine {
             config: config.clone(),
+            weaver,
             cores,
             memory: MemoryHierarchy::new(
-                &config.memory,
+                &effective_memory(config, weaver),
                 config.gpu.clusters,
                 config.gpu.cores_per_cluster,
             ),
@@ -296,6 +316,8 @@ impl Machine {
             cores: self.cores.iter().map(|c| c.stats.clone()).collect(),
             memory: self.memory.stats(),
             console: self.shared.console.clone(),
+            weaver: self.weaver,
+            l1d_size: effective_memory(&self.config, self.weaver).l1d.size,
         })
     }
 
@@ -387,6 +409,15 @@ impl Machine {
 }
 
 /// Loadable segments must not overlap local memory, the I/O words or the null guard.
+/// The memory system as built: with the Weaver, a smaller L1 data cache.
+fn effective_memory(config: &Config, weaver: bool) -> MemConfig {
+    if weaver {
+        config.memory_with_weaver()
+    } else {
+        config.memory.clone()
+    }
+}
+
 fn check_layout(image: &ElfImage, g: &Geometry) -> SimResult<()> {
     for seg in &image.segments {
         let (start, end) = (

@@ -94,6 +94,15 @@ impl Program {
         })
     }
 
+    /// Whether any instruction of the code runs on `unit` (e.g. the Weaver, whose
+    /// presence changes the L1 data cache).
+    pub fn uses_unit(&self, unit: wsim_isa::Unit) -> bool {
+        self.code
+            .iter()
+            .flat_map(|r| &r.decoded)
+            .any(|d| d.as_ref().is_ok_and(|d| d.info.unit == unit))
+    }
+
     /// Re-decode the code from memory (after `fence.i`). The control-flow analysis stays
     /// that of the loaded image.
     pub fn refresh(&mut self, mem: &Memory) {

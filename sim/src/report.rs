@@ -55,6 +55,9 @@ pub struct Report<'a> {
     exit_code: u32,
     cycles: u64,
     issue_slots_per_core: usize,
+    /// The cores had the Weaver unit; the L1 data cache they had (bytes).
+    weaver_unit: bool,
+    l1d_size: u32,
     /// Thread instructions / (warp instructions x threads per warp).
     simt_efficiency: f64,
     ipc: f64,
@@ -89,6 +92,8 @@ impl<'a> Report<'a> {
             exit_code: summary.exit_code,
             cycles: summary.cycles,
             issue_slots_per_core: summary.slices,
+            weaver_unit: summary.weaver,
+            l1d_size: summary.l1d_size,
             simt_efficiency: ratio(
                 total.thread_instructions,
                 total.instructions as f64 * threads,

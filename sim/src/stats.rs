@@ -25,10 +25,12 @@ pub enum SlotReason {
     UnitBusy,
     /// Every live warp of the slice waits at a barrier.
     Barrier,
+    /// The warp waits for the Weaver unit to answer a decode request.
+    Weaver,
 }
 
 impl SlotReason {
-    pub const ALL: [SlotReason; 10] = [
+    pub const ALL: [SlotReason; 11] = [
         SlotReason::Issued,
         SlotReason::NoActiveWarp,
         SlotReason::Fetch,
@@ -39,6 +41,7 @@ impl SlotReason {
         SlotReason::ScoreboardSfu,
         SlotReason::UnitBusy,
         SlotReason::Barrier,
+        SlotReason::Weaver,
     ];
 
     pub fn name(self) -> &'static str {
@@ -53,6 +56,7 @@ impl SlotReason {
             SlotReason::ScoreboardSfu => "scoreboard_sfu",
             SlotReason::UnitBusy => "unit_busy",
             SlotReason::Barrier => "barrier",
+            SlotReason::Weaver => "weaver",
         }
     }
 }
@@ -128,6 +132,125 @@ pub struct CoreCounters {
     pub barriers: u64,
     pub traps: u64,
     pub warps_spawned: u64,
+    pub weaver: WeaverCounters,
+}
+
+/// The states of the Weaver's FSM (dissertation Figure 4.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FsmState {
+    /// Idle: the round is registering.
+    S0,
+    /// Load the first ST entry into the current-entry buffer (CED).
+    S1,
+    /// Fill output-data (OD) slots from the CED.
+    S2,
+    /// The CED ran out before the OD filled: select the next ST entry.
+    S3,
+    /// Load that entry into the CED.
+    S4,
+    /// The OD is full: write the batch's edge ids to the DT.
+    S5,
+    /// Wait for the next decode request.
+    S6,
+    /// The ST ran out: hand out the last, partial batch.
+    S7,
+    /// Finished: every request gets -1 until a registration starts a new round.
+    S8,
+}
+
+impl FsmState {
+    pub const ALL: [FsmState; 9] = [
+        FsmState::S0,
+        FsmState::S1,
+        FsmState::S2,
+        FsmState::S3,
+        FsmState::S4,
+        FsmState::S5,
+        FsmState::S6,
+        FsmState::S7,
+        FsmState::S8,
+    ];
+}
+
+/// A count per FSM state; serialized as a map `S0`..`S8`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PerState(pub [u64; 9]);
+
+impl PerState {
+    #[inline]
+    pub fn add(&mut self, state: FsmState, n: u64) {
+        self.0[state as usize] += n;
+    }
+
+    pub fn get(&self, state: FsmState) -> u64 {
+        self.0[state as usize]
+    }
+
+    fn merge(&mut self, o: &PerState) {
+        for (a, b) in self.0.iter_mut().zip(o.0) {
+            *a += b;
+        }
+    }
+}
+
+impl Serialize for PerState {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(9))?;
+        for state in FsmState::ALL {
+            map.serialize_entry(&format!("{state:?}"), &self.get(state))?;
+        }
+        map.end()
+    }
+}
+
+/// What a core's Weaver unit did.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct WeaverCounters {
+    /// WEAVER_REG instructions and the ST entries they wrote.
+    pub registrations: u64,
+    pub entries_registered: u64,
+    /// Registration rounds (a registration after a finished distribution starts one).
+    pub rounds: u64,
+    /// WEAVER_DEC_ID instructions; batches that carried work; lanes those filled; requests
+    /// answered with -1.
+    pub decode_requests: u64,
+    pub batches: u64,
+    pub lanes_filled: u64,
+    pub empty_answers: u64,
+    /// WEAVER_DEC_LOC and WEAVER_SKIP instructions.
+    pub location_requests: u64,
+    pub skips: u64,
+    /// Edges dropped because their vertex was skipped.
+    pub edges_skipped: u64,
+    /// Table accesses (one per entry or per lane) through shared memory.
+    pub table_reads: u64,
+    pub table_writes: u64,
+    /// EGHW: line requests the unit sent to the data cache for topology and edges.
+    pub memory_requests: u64,
+    /// Times each FSM state was entered, and the cycles spent in it while a round was open.
+    pub state_visits: PerState,
+    pub state_cycles: PerState,
+}
+
+impl WeaverCounters {
+    fn merge(&mut self, o: &WeaverCounters) {
+        self.registrations += o.registrations;
+        self.entries_registered += o.entries_registered;
+        self.rounds += o.rounds;
+        self.decode_requests += o.decode_requests;
+        self.batches += o.batches;
+        self.lanes_filled += o.lanes_filled;
+        self.empty_answers += o.empty_answers;
+        self.location_requests += o.location_requests;
+        self.skips += o.skips;
+        self.edges_skipped += o.edges_skipped;
+        self.table_reads += o.table_reads;
+        self.table_writes += o.table_writes;
+        self.memory_requests += o.memory_requests;
+        self.state_visits.merge(&o.state_visits);
+        self.state_cycles.merge(&o.state_cycles);
+    }
 }
 
 impl CoreCounters {
@@ -155,6 +278,7 @@ impl CoreCounters {
         self.barriers += o.barriers;
         self.traps += o.traps;
         self.warps_spawned += o.warps_spawned;
+        self.weaver.merge(&o.weaver);
     }
 }
 

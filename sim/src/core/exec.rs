@@ -6,9 +6,12 @@ use wsim_isa::{csr, Decoded, Instr, Op};
 use super::fpu;
 use super::simt_stack::Rejoin;
 use super::warp::{lanes, SplitEntry, WarpWait};
-use super::Core;
+use super::weaver::StEntry;
+use super::{Core, WeaverRequest};
+use crate::config::WeaverMode;
 use crate::error::{ErrorKind, SimError, SimResult};
 use crate::machine::Shared;
+use crate::stats::FsmState;
 
 /// What the machine outside the core must do after an instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -560,11 +563,7 @@ impl Core {
                 }
             }
             Op::WeaverReg | Op::WeaverDecId | Op::WeaverDecLoc | Op::WeaverSkip => {
-                return Err(Err(SimError::new(ErrorKind::Program(
-                    "SparseWeaver instructions need the Weaver unit, which this build does not \
-                     model yet"
-                        .into(),
-                ))));
+                self.execute_weaver(w, mask, i, sh).map_err(Err)?;
             }
         }
         self.warps[w].stack.jump(next).map_err(Err)?;
@@ -720,6 +719,14 @@ impl Core {
             csr::VX_NUM_CORES => g.cores,
             csr::VX_LOCAL_MEM_BASE => g.local_base,
             csr::WSIM_PHASE => self.phase,
+            csr::WEAVER_EGHW_OFFSETS => self.weaver.as_ref()?.offsets,
+            csr::WEAVER_EGHW_EDGES => self.weaver.as_ref()?.edges,
+            csr::WEAVER_EGHW_WEIGHTS => self.weaver.as_ref()?.weights,
+            csr::WEAVER_ENTRIES => self.weaver.as_ref().map_or(0, |u| u.unit.capacity()),
+            csr::WEAVER_EGHW_BUFFER => {
+                let unit = self.weaver.as_ref()?;
+                g.local_base + unit.buffer + w as u32 * g.threads * 8
+            }
             _ => return None,
         })
     }
@@ -748,9 +755,142 @@ impl Core {
             csr::PMPCFG0 => t.pmpcfg0 = v,
             csr::PMPADDR0 => t.pmpaddr0 = v,
             csr::WSIM_PHASE => self.set_phase(v),
+            csr::WEAVER_EGHW_OFFSETS | csr::WEAVER_EGHW_EDGES | csr::WEAVER_EGHW_WEIGHTS => {
+                if let Some(unit) = self.weaver.as_mut() {
+                    match num {
+                        csr::WEAVER_EGHW_OFFSETS => unit.offsets = v,
+                        csr::WEAVER_EGHW_EDGES => unit.edges = v,
+                        _ => unit.weights = v,
+                    }
+                }
+            }
             // misa and the counters ignore writes (WARL / not modelled as writable).
             _ => {}
         }
+    }
+
+    /// A SparseWeaver instruction: the unit's answer into the warp's registers (and, for
+    /// DEC_ID, its thread mask); what the unit did is left in `last` for the timing model.
+    fn execute_weaver(&mut self, w: usize, mask: u32, i: &Instr, sh: &Shared) -> SimResult<()> {
+        let program = |msg: String| SimError::new(ErrorKind::Program(msg));
+        let Some(wv) = self.weaver.as_mut() else {
+            return Err(program(
+                "a SparseWeaver instruction, but this machine has no Weaver unit \
+                 (weaver.enabled = off)"
+                    .into(),
+            ));
+        };
+        let warp = &mut self.warps[w];
+        let c = &mut self.counters.weaver;
+        let request = match i.op {
+            Op::WeaverReg => {
+                let mut entries = [(0, StEntry::default()); 32];
+                let mut n = 0;
+                for l in lanes(mask) {
+                    let (vid, loc, deg) = (warp.x(i.rs1, l), warp.x(i.rs2, l), warp.x(i.rs3, l));
+                    entries[n] = (l, StEntry { vid, loc, deg });
+                    n += 1;
+                }
+                let r = wv.unit.register(w, &entries[..n]).map_err(program)?;
+                c.registrations += 1;
+                c.entries_registered += u64::from(r.entries);
+                c.table_writes += u64::from(r.entries);
+                if r.new_round {
+                    c.rounds += 1;
+                    c.state_visits.add(FsmState::S0, 1);
+                }
+                WeaverRequest::Register(r)
+            }
+            Op::WeaverDecId => {
+                let eghw = wv.mode == WeaverMode::Eghw;
+                if eghw && (wv.offsets == 0 || wv.edges == 0) {
+                    return Err(program(
+                        "weaver.dec_id in EGHW mode before the kernel set the graph's offsets \
+                         and edges (CSRs 0x7C1 and 0x7C2)"
+                            .into(),
+                    ));
+                }
+                let touched = &mut self.touched;
+                let offsets = wv.offsets;
+                let mut topology = |vid: u32| {
+                    let at = offsets.wrapping_add(vid.wrapping_mul(4));
+                    touched.extend([at, at.wrapping_add(4)]);
+                    let first = sh.mem.read_u32(at);
+                    (
+                        first,
+                        sh.mem.read_u32(at.wrapping_add(4)).wrapping_sub(first),
+                    )
+                };
+                let batch = wv.unit.decode(w, mask, eghw.then_some(&mut topology));
+                let t = batch.trace;
+                c.decode_requests += 1;
+                c.edges_skipped += t.edges_skipped;
+                c.table_reads += u64::from(t.entries_loaded + u32::from(t.started));
+                let v = &mut c.state_visits;
+                v.add(FsmState::S1, u64::from(t.started));
+                v.add(FsmState::S2, u64::from(t.fills));
+                v.add(FsmState::S3, u64::from(t.entries_loaded));
+                v.add(FsmState::S4, u64::from(t.entries_loaded));
+                v.add(FsmState::S7, u64::from(t.ran_out));
+                for l in lanes(mask) {
+                    warp.set_x(i.rd, l, batch.vid[l]);
+                }
+                if batch.work == 0 {
+                    c.empty_answers += 1;
+                    v.add(FsmState::S8, 1);
+                } else {
+                    c.batches += 1;
+                    c.lanes_filled += u64::from(batch.work.count_ones());
+                    c.table_writes += u64::from(batch.work.count_ones());
+                    v.add(FsmState::S5, 1);
+                    v.add(FsmState::S6, 1);
+                    warp.stack.set_mask(batch.work);
+                }
+                if eghw {
+                    // The unit hands each lane its edge (neighbour, weight) through the
+                    // warp's buffer in local memory.
+                    let buffer = (wv.buffer + w as u32 * sh.geometry.threads * 8) as usize;
+                    for l in lanes(batch.work) {
+                        let e = batch.eid[l].wrapping_mul(4);
+                        let at = wv.edges.wrapping_add(e);
+                        let neighbour = sh.mem.read_u32(at);
+                        self.touched.push(at);
+                        let weight = if wv.weights == 0 {
+                            0
+                        } else {
+                            self.touched.push(wv.weights.wrapping_add(e));
+                            sh.mem.read_u32(wv.weights.wrapping_add(e))
+                        };
+                        let slot = buffer + 8 * l;
+                        self.local[slot..slot + 4].copy_from_slice(&neighbour.to_le_bytes());
+                        self.local[slot + 4..slot + 8].copy_from_slice(&weight.to_le_bytes());
+                    }
+                    c.table_writes += 2 * u64::from(batch.work.count_ones());
+                }
+                WeaverRequest::Decode {
+                    trace: t,
+                    work: batch.work,
+                }
+            }
+            Op::WeaverDecLoc => {
+                for l in lanes(mask) {
+                    let eid = wv.unit.location(w, l).map_err(program)?;
+                    warp.set_x(i.rd, l, eid);
+                }
+                c.location_requests += 1;
+                c.table_reads += u64::from(mask.count_ones());
+                WeaverRequest::Locate(mask.count_ones())
+            }
+            _ => {
+                for l in lanes(mask) {
+                    c.edges_skipped += wv.unit.skip(warp.x(i.rs1, l));
+                }
+                c.skips += u64::from(mask.count_ones());
+                WeaverRequest::Skip
+            }
+        };
+        wv.last = Some(request);
+        Ok(())
     }
 
     /// mhartid of lane `l` of warp `w`.

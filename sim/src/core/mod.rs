@@ -6,6 +6,7 @@ pub mod fpu;
 pub mod pipeline;
 pub mod simt_stack;
 pub mod warp;
+pub mod weaver;
 
 use std::collections::BTreeMap;
 
@@ -13,7 +14,35 @@ pub use exec::Effect;
 use pipeline::Pipeline;
 use warp::Warp;
 
+use crate::config::WeaverMode;
 use crate::stats::{CoreCounters, CoreStats};
+use weaver::{Registered, Trace, Weaver};
+
+/// What the last Weaver instruction asked of the unit, for the timing model.
+#[derive(Clone, Copy, Debug)]
+enum WeaverRequest {
+    Register(Registered),
+    Decode {
+        trace: Trace,
+        work: u32,
+    },
+    /// DEC_LOC from this many lanes.
+    Locate(u32),
+    Skip,
+}
+
+/// A core's Weaver unit and the registers of its EGHW mode.
+struct WeaverUnit {
+    unit: Weaver,
+    mode: WeaverMode,
+    /// EGHW: where the graph's offsets, neighbours and weights (0: none) are.
+    offsets: u32,
+    edges: u32,
+    weights: u32,
+    /// EGHW: offset of warp 0's edge buffer in local memory.
+    buffer: u32,
+    last: Option<WeaverRequest>,
+}
 
 pub struct Core {
     /// Global core id.
@@ -35,10 +64,13 @@ pub struct Core {
     pub sleep_until: u64,
     /// Addresses the instruction being executed accessed, for the timing model.
     touched: Vec<u32>,
+    /// The SparseWeaver unit, if the machine has one.
+    weaver: Option<WeaverUnit>,
 }
 
 impl Core {
-    pub fn new(id: u32, config: &crate::Config) -> Self {
+    /// A core; `weaver`: whether it has the Weaver unit.
+    pub fn new(id: u32, config: &crate::Config, weaver: bool) -> Self {
         let g = &config.gpu;
         Core {
             id,
@@ -54,6 +86,15 @@ impl Core {
             pipe: Pipeline::new(config),
             sleep_until: 0,
             touched: Vec::with_capacity(64),
+            weaver: weaver.then(|| WeaverUnit {
+                unit: Weaver::new(config.weaver.entries, g.warps_per_core, g.threads_per_warp),
+                mode: config.weaver.mode,
+                offsets: 0,
+                edges: 0,
+                weights: 0,
+                buffer: config.local_mem.size - config.eghw_buffer_bytes(),
+                last: None,
+            }),
         }
     }
 

@@ -14,11 +14,11 @@ use std::collections::VecDeque;
 use wsim_isa::{Decoded, Flow, FpuClass, LsuKind, RegFile, RegRef, SfuKind, Unit};
 
 use super::warp::WarpWait;
-use super::{Core, Effect};
-use crate::config::{Config, Scheduler};
+use super::{Core, Effect, WeaverRequest};
+use crate::config::{Config, Scheduler, WeaverMode};
 use crate::error::{ErrorKind, SimError, SimResult, Site};
 use crate::machine::Shared;
-use crate::stats::SlotReason;
+use crate::stats::{FsmState, SlotReason};
 
 /// The kind of a request the core sends to the memory hierarchy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +57,7 @@ enum Producer {
     Alu,
     Fpu,
     Sfu,
+    Weaver,
 }
 
 impl Producer {
@@ -66,6 +67,7 @@ impl Producer {
             Producer::Alu => SlotReason::ScoreboardAlu,
             Producer::Fpu => SlotReason::ScoreboardFpu,
             Producer::Sfu => SlotReason::ScoreboardSfu,
+            Producer::Weaver => SlotReason::Weaver,
         }
     }
 }
@@ -89,6 +91,8 @@ struct WarpTiming {
     control_pending: bool,
     /// When it resolves (`NEVER` until it issues).
     resolve_at: u64,
+    /// The pending instruction is a Weaver decode: the warp waits on the unit.
+    waits_weaver: bool,
     /// Fetched instructions: (pc, cycle it is decoded and ready to issue, the decoded
     /// instruction if the word decodes).
     ibuf: VecDeque<(u32, u64, Option<Decoded>)>,
@@ -115,6 +119,7 @@ impl WarpTiming {
             fetch_pc: 0,
             control_pending: false,
             resolve_at: NEVER,
+            waits_weaver: false,
             ibuf: VecDeque::with_capacity(ibuffer),
             line: None,
             fetch_miss: false,
@@ -152,12 +157,17 @@ impl WarpTiming {
     }
 }
 
-/// A load or atomic waiting for its line requests.
+/// A load, an atomic or an EGHW decode waiting for its line requests.
 #[derive(Clone, Copy, Debug)]
 struct LoadTracker {
     warp: usize,
     dst: Option<RegRef>,
     remaining: u32,
+    producer: Producer,
+    /// Cycles from the last line to the result (EGHW writes its buffer first).
+    after: u64,
+    /// The result also resolves the warp's pending warp-control instruction.
+    resolves: bool,
 }
 
 /// Functional units of a core: the cycle each can accept its next instruction.
@@ -185,6 +195,25 @@ impl Units {
     fn occupy_until(&mut self, unit: Unit, cycle: u64) {
         self.0[Self::index(unit)] = cycle;
     }
+
+    /// Occupy `unit` for `cycles` more, after what it already does.
+    fn hold(&mut self, unit: Unit, now: u64, cycles: u64) {
+        let free = &mut self.0[Self::index(unit)];
+        *free = (*free).max(now) + cycles;
+    }
+}
+
+/// When the Weaver's FSM does what ([`super::weaver`] says what). It prepares one batch
+/// ahead: after handing a batch out it fills the next while the warps work.
+#[derive(Clone, Debug, Default)]
+struct WeaverClock {
+    /// When the FSM starts filling the next batch.
+    prep_start: u64,
+    /// When the round's last ST write lands in shared memory.
+    st_ready: u64,
+    /// Since when the unit idles in S0 (registering) or S8 (finished).
+    idle_since: u64,
+    finished: bool,
 }
 
 /// Pipeline parameters resolved from the configuration.
@@ -202,6 +231,7 @@ struct Params {
     local_banks: u32,
     line: u32,
     lat: crate::config::LatencyConfig,
+    weaver: crate::config::WeaverConfig,
 }
 
 /// Line requests the LSU may hold before it stops accepting instructions.
@@ -231,6 +261,7 @@ pub struct Pipeline {
     next_resolve: u64,
     loads: Vec<Option<LoadTracker>>,
     free_loads: Vec<usize>,
+    weaver: WeaverClock,
     /// Scratch: the lines of the instruction being issued.
     lines: Vec<u32>,
     /// Reasons of the last cycle's slots, reused for skipped cycles.
@@ -260,6 +291,7 @@ impl Pipeline {
             local_banks: lanes(config.local_mem.banks),
             line: config.memory.l1d.line,
             lat: c.latency.clone(),
+            weaver: config.weaver.clone(),
         };
         Pipeline {
             warps: (0..g.warps_per_core)
@@ -281,6 +313,7 @@ impl Pipeline {
             next_resolve: NEVER,
             loads: Vec::new(),
             free_loads: Vec::new(),
+            weaver: WeaverClock::default(),
             lines: Vec::with_capacity(32),
             reasons: vec![SlotReason::NoActiveWarp; slices],
             p,
@@ -324,8 +357,14 @@ impl Core {
                     let t = *tracker;
                     self.pipe.loads[index] = None;
                     self.pipe.free_loads.push(index);
+                    let at = now + t.after;
+                    let timing = &mut self.pipe.warps[t.warp];
                     if let Some(dst) = t.dst {
-                        self.pipe.warps[t.warp].set_ready(dst, now, Producer::Memory);
+                        timing.set_ready(dst, at, t.producer);
+                    }
+                    if t.resolves {
+                        timing.resolve_at = at;
+                        self.pipe.next_resolve = self.pipe.next_resolve.min(at);
                     }
                     self.pipe.wake(t.warp);
                 }
@@ -437,6 +476,7 @@ impl Core {
             }
             t.control_pending = false;
             t.resolve_at = NEVER;
+            t.waits_weaver = false;
             t.ibuf.clear();
             self.pipe.slice_blocked[w % self.pipe.p.slices].set((0, SlotReason::Issued));
             t.blocked.set((0, SlotReason::Issued));
@@ -623,6 +663,9 @@ impl Core {
             return Err((SlotReason::Barrier, NEVER));
         }
         let Some(&(_, ready, decoded)) = t.ibuf.front() else {
+            if t.waits_weaver {
+                return Err((SlotReason::Weaver, t.resolve_at));
+            }
             let reason = if t.fetch_miss {
                 SlotReason::Fetch
             } else {
@@ -709,7 +752,7 @@ impl Core {
         if effect != Effect::None {
             out.effects.push((w, effect));
         }
-        self.schedule(w, &d, active, now);
+        let answer = self.schedule(w, &d, active, now);
         let t = &mut self.pipe.warps[w];
         if d.info.flow != Flow::None && t.control_pending && t.ibuf.is_empty() {
             let lat = &self.pipe.p.lat;
@@ -718,7 +761,8 @@ impl Core {
             } else {
                 lat.branch
             };
-            t.resolve_at = now + u64::from(delay);
+            t.resolve_at = answer.unwrap_or(now + u64::from(delay));
+            t.waits_weaver = answer.is_some();
             self.pipe.next_resolve = self.pipe.next_resolve.min(t.resolve_at);
         } else {
             self.redirect_if_needed(w);
@@ -746,8 +790,9 @@ impl Core {
         }
     }
 
-    /// Unit occupancy, result latency and memory requests of an issued instruction.
-    fn schedule(&mut self, w: usize, d: &Decoded, active: u32, now: u64) {
+    /// Unit occupancy, result latency and memory requests of an issued instruction; for a
+    /// Weaver decode, when the unit answers (`NEVER`: when its memory reads complete).
+    fn schedule(&mut self, w: usize, d: &Decoded, active: u32, now: u64) -> Option<u64> {
         let p = &self.pipe.p;
         let lat = &p.lat;
         let groups = |lanes: u32| u64::from(active.max(1).div_ceil(lanes));
@@ -786,6 +831,14 @@ impl Core {
                 };
                 (l, occ, Producer::Fpu)
             }
+            Unit::Sfu(SfuKind::Weaver) => {
+                self.counters.sfu += 1;
+                let occupancy = groups(p.sfu_lanes);
+                self.pipe
+                    .units
+                    .occupy_until(d.info.unit, now + occupancy + conflicts);
+                return self.schedule_weaver(w, d, now + conflicts + occupancy - 1);
+            }
             Unit::Sfu(_) => {
                 self.counters.sfu += 1;
                 (lat.sfu, groups(p.sfu_lanes), Producer::Sfu)
@@ -796,7 +849,7 @@ impl Core {
                     .units
                     .occupy_until(d.info.unit, now + groups(p.lsu_lanes) + conflicts);
                 self.schedule_memory(w, d, kind, now + conflicts);
-                return;
+                return None;
             }
         };
         self.pipe
@@ -806,6 +859,7 @@ impl Core {
             let at = now + u64::from(latency) + conflicts + occupancy - 1;
             self.pipe.warps[w].set_ready(dst, at, producer);
         }
+        None
     }
 
     /// The LSU: local-memory accesses with bank conflicts, global ones coalesced into lines.
@@ -837,12 +891,35 @@ impl Core {
             LsuKind::Store => PortKind::Write,
             _ => PortKind::Atomic,
         };
-        // Atomics go one per lane (they serialise at the last-level cache); loads and
-        // stores one per distinct line.
-        let line = p.line;
+        self.coalesce(port_kind);
+        self.counters.dcache_requests += self.pipe.lines.len() as u64;
+        let id = if port_kind == PortKind::Write {
+            STORE_TAG
+        } else {
+            self.track(LoadTracker {
+                warp: w,
+                dst: d.info.dst,
+                remaining: self.pipe.lines.len() as u32,
+                producer: Producer::Memory,
+                after: 0,
+                resolves: false,
+            })
+        };
+        self.queue_lines(start, port_kind, id);
+    }
+
+    /// The global addresses in `touched` as requests in `pipe.lines`: one per distinct
+    /// line, or for atomics one per lane (they serialise at the last-level cache).
+    fn coalesce(&mut self, kind: PortKind) {
+        let local_base = self.local_base;
+        let local_size = self.local.len() as u32;
+        let line = self.pipe.p.line;
         self.pipe.lines.clear();
-        for &a in self.touched.iter().filter(|&&a| !in_local(a)) {
-            let l = if port_kind == PortKind::Atomic {
+        for &a in &self.touched {
+            if a.wrapping_sub(local_base) < local_size {
+                continue;
+            }
+            let l = if kind == PortKind::Atomic {
                 a & !3
             } else {
                 line_of(a, line)
@@ -851,39 +928,139 @@ impl Core {
                 self.pipe.lines.push(l);
             }
         }
-        self.counters.dcache_requests += self.pipe.lines.len() as u64;
-        let id = if port_kind == PortKind::Write {
-            STORE_TAG
-        } else {
-            let tracker = LoadTracker {
-                warp: w,
-                dst: d.info.dst,
-                remaining: self.pipe.lines.len() as u32,
-            };
-            let slot = match self.pipe.free_loads.pop() {
-                Some(s) => {
-                    self.pipe.loads[s] = Some(tracker);
-                    s
-                }
-                None => {
-                    self.pipe.loads.push(Some(tracker));
-                    self.pipe.loads.len() - 1
-                }
-            };
-            if let Some(dst) = d.info.dst {
-                self.pipe.warps[w].set_ready(dst, NEVER, Producer::Memory);
+    }
+
+    /// Wait for `tracker.remaining` requests; their id.
+    fn track(&mut self, tracker: LoadTracker) -> u64 {
+        if let Some(dst) = tracker.dst {
+            self.pipe.warps[tracker.warp].set_ready(dst, NEVER, tracker.producer);
+        }
+        let slot = match self.pipe.free_loads.pop() {
+            Some(s) => {
+                self.pipe.loads[s] = Some(tracker);
+                s
             }
-            LOAD_TAG | slot as u64
+            None => {
+                self.pipe.loads.push(Some(tracker));
+                self.pipe.loads.len() - 1
+            }
         };
+        LOAD_TAG | slot as u64
+    }
+
+    /// Queue the requests in `pipe.lines` for the data cache from cycle `start`.
+    fn queue_lines(&mut self, start: u64, kind: PortKind, id: u64) {
         for &line in &self.pipe.lines {
-            self.pipe.lsu_queue.push_back((
-                start,
-                PortRequest {
-                    id,
-                    line,
-                    kind: port_kind,
-                },
-            ));
+            self.pipe
+                .lsu_queue
+                .push_back((start, PortRequest { id, line, kind }));
+        }
+    }
+
+    /// The Weaver unit's timing: table accesses through shared memory (latency and port
+    /// cycles), the FSM filling the next batch while warps work, and in EGHW mode the
+    /// unit's own reads of the graph. Returns when a decode's answer reaches the warp.
+    fn schedule_weaver(&mut self, w: usize, d: &Decoded, now: u64) -> Option<u64> {
+        let unit = self
+            .weaver
+            .as_mut()
+            .expect("Weaver instructions execute on the unit");
+        let request = unit.last.take().expect("the unit recorded the request");
+        let eghw = unit.mode == WeaverMode::Eghw;
+        let p = &self.pipe.p;
+        let table = u64::from(p.weaver.table_latency);
+        let entry_cycles = u64::from(p.weaver.entry_cycles);
+        let sfu = u64::from(p.lat.sfu);
+        let banks = u64::from(p.local_banks);
+        // Shared-memory port cycles for that many words.
+        let port = |words: u64| words.div_ceil(banks);
+        let shared_port = Unit::Lsu(LsuKind::Load);
+        let clock = &mut self.pipe.weaver;
+        let cycles = &mut self.counters.weaver.state_cycles;
+        match request {
+            WeaverRequest::Register(r) => {
+                if r.new_round {
+                    if clock.finished {
+                        cycles.add(FsmState::S8, now.saturating_sub(clock.idle_since));
+                    }
+                    *clock = WeaverClock {
+                        idle_since: now,
+                        ..WeaverClock::default()
+                    };
+                }
+                clock.st_ready = clock.st_ready.max(now + table);
+                self.pipe
+                    .units
+                    .hold(shared_port, now, port(3 * u64::from(r.entries)));
+                None
+            }
+            WeaverRequest::Skip => None,
+            WeaverRequest::Locate(lanes) => {
+                self.pipe
+                    .units
+                    .hold(shared_port, now, port(u64::from(lanes)));
+                if let Some(dst) = d.info.dst {
+                    self.pipe.warps[w].set_ready(dst, now + sfu + table, Producer::Weaver);
+                }
+                None
+            }
+            WeaverRequest::Decode { trace, work } => {
+                if trace.started {
+                    let start = now.max(clock.st_ready);
+                    cycles.add(FsmState::S0, start.saturating_sub(clock.idle_since));
+                    cycles.add(FsmState::S1, table + 1);
+                    clock.prep_start = start + table + 1;
+                }
+                let answer = if clock.finished {
+                    now
+                } else {
+                    let fill = u64::from(trace.fills > 0);
+                    let loads = u64::from(trace.entries_loaded) * entry_cycles;
+                    let write = u64::from(work != 0);
+                    let last = u64::from(trace.ran_out);
+                    cycles.add(FsmState::S2, fill);
+                    cycles.add(FsmState::S4, loads);
+                    cycles.add(FsmState::S5, write);
+                    cycles.add(FsmState::S7, last);
+                    let ready = clock.prep_start + fill + loads + write + last;
+                    if work != 0 {
+                        cycles.add(FsmState::S6, now.saturating_sub(ready));
+                    }
+                    let handout = now.max(ready);
+                    clock.prep_start = handout;
+                    if trace.ran_out {
+                        clock.finished = true;
+                        clock.idle_since = handout;
+                    }
+                    handout
+                };
+                let lanes = u64::from(work.count_ones());
+                let st_reads = u64::from(trace.entries_loaded + u32::from(trace.started));
+                let buffer_words = if eghw { 2 * lanes } else { 0 };
+                self.pipe
+                    .units
+                    .hold(shared_port, now, port(3 * st_reads + lanes + buffer_words));
+                if eghw && !self.touched.is_empty() {
+                    // The unit reads offsets and edges itself; the warp waits for them.
+                    self.coalesce(PortKind::Read);
+                    self.counters.weaver.memory_requests += self.pipe.lines.len() as u64;
+                    let id = self.track(LoadTracker {
+                        warp: w,
+                        dst: d.info.dst,
+                        remaining: self.pipe.lines.len() as u32,
+                        producer: Producer::Weaver,
+                        after: table,
+                        resolves: true,
+                    });
+                    self.queue_lines(answer, PortKind::Read, id);
+                    return Some(NEVER);
+                }
+                let at = answer + sfu;
+                if let Some(dst) = d.info.dst {
+                    self.pipe.warps[w].set_ready(dst, at, Producer::Weaver);
+                }
+                Some(at)
+            }
         }
     }
 }

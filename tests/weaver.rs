@@ -1,0 +1,248 @@
+//! The Weaver unit end to end: C kernels that sum edge weights per vertex through
+//! WEAVER_REG / DEC_ID / DEC_LOC (and in EGHW mode), checked against sums computed here
+//! on the host; the unit's statistics; its errors; the table-latency sweep.
+
+mod common;
+
+use common::{preset, program};
+use wsim_sim::error::ErrorKind;
+use wsim_sim::loader;
+use wsim_sim::stats::{FsmState, SlotReason};
+use wsim_sim::{Config, Machine, RunSummary};
+
+/// A directed graph in CSR form with weights.
+struct Graph {
+    offsets: Vec<u32>,
+    weights: Vec<u32>,
+}
+
+/// A random graph with skewed degrees (many small, a few large, some zero), from a seed.
+fn random_graph(vertices: u32, seed: u64) -> Graph {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move || {
+        // xorshift64*: test data only.
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        (state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32) as u32
+    };
+    let mut offsets = vec![0];
+    let mut weights = Vec::new();
+    for _ in 0..vertices {
+        let r = next();
+        let degree = match r % 100 {
+            0..=9 => 0,
+            10..=94 => r / 100 % 9,
+            _ => 20 + r / 100 % 150,
+        };
+        for _ in 0..degree {
+            weights.push(1 + next() % 1000);
+        }
+        offsets.push(weights.len() as u32);
+    }
+    Graph { offsets, weights }
+}
+
+fn host_sums(g: &Graph) -> Vec<u32> {
+    g.offsets
+        .windows(2)
+        .map(|w| g.weights[w[0] as usize..w[1] as usize].iter().sum())
+        .collect()
+}
+
+/// Run `name` with `g` written into its graph arrays; the summary and `vertex_sum`.
+fn run_edge_sum(name: &str, config: &Config, g: &Graph) -> (RunSummary, Vec<u32>) {
+    let bytes = std::fs::read(program(name)).unwrap();
+    let image = loader::load(&bytes).unwrap();
+    let addr = |sym: &str| image.symbol(sym).unwrap_or_else(|| panic!("{sym}")).addr;
+    let mut m = Machine::new(config, &bytes).unwrap();
+    let vertices = g.offsets.len() as u32 - 1;
+    let mem = &mut m.shared.mem;
+    mem.write_u32(addr("graph_vertices"), vertices);
+    let mut write = |sym: &str, words: &[u32]| {
+        for (k, &w) in words.iter().enumerate() {
+            mem.write_u32(addr(sym) + 4 * k as u32, w);
+        }
+    };
+    write("graph_offsets", &g.offsets);
+    write("graph_weights", &g.weights);
+    // EGHW hands out neighbours too: make them recognisable.
+    let targets: Vec<u32> = (0..g.weights.len() as u32).map(|e| e % vertices).collect();
+    write("graph_targets", &targets);
+    let summary = m.run().unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(summary.exit_code, 0, "{name} exit status");
+    let sums = (0..vertices)
+        .map(|v| m.shared.mem.read_u32(addr("vertex_sum") + 4 * v))
+        .collect();
+    (summary, sums)
+}
+
+fn config(base: &str, overrides: &[String]) -> Config {
+    preset(base).with_overrides(overrides).unwrap()
+}
+
+fn check(name: &str, base: &str, warps: u32, extra: &[&str], vertices: u32, seed: u64) {
+    let mut overrides = vec![format!("gpu.warps_per_core={warps}")];
+    overrides.extend(extra.iter().map(|s| s.to_string()));
+    let c = config(base, &overrides);
+    let g = random_graph(vertices, seed);
+    let (summary, sums) = run_edge_sum(name, &c, &g);
+    let expected = host_sums(&g);
+    let bad: Vec<_> = (0..expected.len())
+        .filter(|&v| sums[v] != expected[v])
+        .take(5)
+        .map(|v| (v, expected[v], sums[v]))
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "{name} on {base}, {warps} warps, {extra:?}: first mismatches (vertex, expected, got) {bad:?}"
+    );
+    let w = summary.total().weaver;
+    assert!(summary.weaver, "the program uses the unit: auto enables it");
+    assert_eq!(
+        w.lanes_filled,
+        g.weights.len() as u64,
+        "every edge handed out once"
+    );
+    let registered = vertices as u64;
+    assert_eq!(w.entries_registered, registered);
+    assert!(w.rounds >= registered.div_ceil(u64::from(c.weaver.entries) * c.cores() as u64));
+    // Every decode is a batch or a -1, and each warp of each core ends each round with -1.
+    assert_eq!(w.decode_requests, w.batches + w.empty_answers);
+    assert_eq!(w.state_visits.get(FsmState::S5), w.batches);
+}
+
+#[test]
+fn edge_sums_on_tiny() {
+    for warps in [1, 8, 32] {
+        check("weaver_edge_sum", "tiny", warps, &[], 700, u64::from(warps));
+    }
+}
+
+#[test]
+fn edge_sums_in_many_rounds() {
+    // A small table: each core's range takes several registration rounds.
+    check("weaver_edge_sum", "tiny", 4, &["weaver.entries=16"], 300, 7);
+}
+
+#[test]
+fn edge_sums_on_sparseweaver() {
+    for warps in [1, 8, 32] {
+        check(
+            "weaver_edge_sum",
+            "sparseweaver",
+            warps,
+            &[],
+            3000,
+            100 + u64::from(warps),
+        );
+    }
+}
+
+#[test]
+fn eghw_edge_sums() {
+    for (base, vertices) in [("tiny", 700), ("sparseweaver", 3000)] {
+        for warps in [1, 8, 32] {
+            check(
+                "eghw_edge_sum",
+                base,
+                warps,
+                &["weaver.mode=eghw"],
+                vertices,
+                200 + u64::from(warps),
+            );
+        }
+    }
+}
+
+#[test]
+fn the_unit_has_its_statistics_and_stall_reason() {
+    let g = random_graph(3000, 5);
+    let c = config("sparseweaver", &[]);
+    let (s, _) = run_edge_sum("weaver_edge_sum", &c, &g);
+    let t = s.total();
+    assert!(
+        t.slots.get(SlotReason::Weaver) > 0,
+        "warps waited on the unit"
+    );
+    assert_eq!(
+        t.slots.total(),
+        s.cycles * s.slices as u64 * s.cores.len() as u64
+    );
+    let w = &t.weaver;
+    assert!(w.table_reads > 0 && w.table_writes > 0);
+    assert!(w.state_cycles.get(FsmState::S1) > 0 && w.state_cycles.get(FsmState::S4) > 0);
+    assert_eq!(w.memory_requests, 0, "only EGHW reads memory itself");
+    assert_eq!(
+        s.l1d_size,
+        c.memory.l1d.size / 2,
+        "the tables take half the L1D"
+    );
+    let (e, _) = run_edge_sum(
+        "eghw_edge_sum",
+        &config("sparseweaver", &["weaver.mode=eghw".into()]),
+        &g,
+    );
+    assert!(e.total().weaver.memory_requests > 0);
+}
+
+/// The dissertation's Figure 4.15 sweep (table access 10 to 160 cycles); prints the cycles.
+#[test]
+fn table_latency_sweep() {
+    let g = random_graph(3000, 9);
+    let latencies = [10, 20, 40, 80, 160];
+    let cycles: Vec<u64> = latencies
+        .iter()
+        .map(|lat| {
+            let c = config("sparseweaver", &[format!("weaver.table_latency={lat}")]);
+            let (s, _) = run_edge_sum("weaver_edge_sum", &c, &g);
+            assert_eq!(
+                s.total().weaver.state_cycles.get(FsmState::S1),
+                (lat + 1) * s.total().weaver.rounds,
+                "S1 waits one table access per round"
+            );
+            s.cycles
+        })
+        .collect();
+    println!("table latency {latencies:?}: cycles {cycles:?}");
+    assert!(cycles[4] > cycles[0], "{cycles:?}");
+}
+
+fn weaver_error(name: &str, overrides: &[&str]) -> wsim_sim::SimError {
+    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    let c = config("vortex", &overrides);
+    let bytes = std::fs::read(program(name)).unwrap();
+    let mut m = Machine::new(&c, &bytes).unwrap();
+    match m.run() {
+        Ok(s) => panic!("{name} ran to exit status {}", s.exit_code),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn errors_name_core_warp_and_pc() {
+    for (name, overrides, text, pc) in [
+        (
+            "errors/weaver_overflow",
+            &["weaver.entries=2"][..],
+            "ST overflow",
+            0x8000_0014,
+        ),
+        (
+            "errors/weaver_dec_loc",
+            &[],
+            "without a preceding",
+            0x8000_0004,
+        ),
+        ("errors/weaver_in_flight", &[], "in flight", 0x8000_0014),
+    ] {
+        let e = weaver_error(name, overrides);
+        assert!(matches!(e.kind, ErrorKind::Program(_)), "{e}");
+        assert!(e.to_string().contains(text), "{name}: {e}");
+        let site = e.site.as_ref().expect("a site");
+        assert_eq!((site.core, site.warp, site.pc), (0, 0, pc), "{name}: {e}");
+        assert!(site.instr.starts_with("weaver."), "{}", site.instr);
+    }
+    let e = weaver_error("errors/weaver_dec_loc", &["weaver.enabled=off"]);
+    assert!(e.to_string().contains("no Weaver unit"), "{e}");
+}
