@@ -390,3 +390,20 @@ fn stream_is_large_enough_for_the_speed_benchmark() {
     );
     assert!(thread_instructions >= 10_000_000, "{thread_instructions}");
 }
+
+/// With interleaved stacks a warp's register spill is a couple of line requests instead of
+/// one per lane: vecadd's line requests (mostly spawn prologue spills) drop accordingly.
+#[test]
+fn interleaved_stacks_coalesce_spills() {
+    let requests = |interleave: bool| {
+        let c = config("sparseweaver", &[format!("stack.interleave={interleave}")]);
+        let (_, s) = common::run_ok("vecadd", &c);
+        (s.total().dcache_requests, s.cycles)
+    };
+    let (flat, flat_cycles) = requests(false);
+    let (interleaved, cycles) = requests(true);
+    assert!(
+        interleaved * 4 < flat && cycles < flat_cycles,
+        "line requests {flat} -> {interleaved}, cycles {flat_cycles} -> {cycles}"
+    );
+}

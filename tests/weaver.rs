@@ -205,7 +205,9 @@ fn table_latency_sweep() {
         })
         .collect();
     println!("table latency {latencies:?}: cycles {cycles:?}");
-    assert!(cycles[4] > cycles[0], "{cycles:?}");
+    // The dissertation's finding: the pipeline hides the table latency.
+    let (lo, hi) = (cycles.iter().min().unwrap(), cycles.iter().max().unwrap());
+    assert!(hi - lo < lo / 10, "{cycles:?}");
 }
 
 fn weaver_error(name: &str, overrides: &[&str]) -> wsim_sim::SimError {

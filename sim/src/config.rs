@@ -17,6 +17,7 @@ pub struct Config {
     pub gpu: GpuConfig,
     pub core: CoreConfig,
     pub local_mem: LocalMemConfig,
+    pub stack: StackConfig,
     /// Caches, links and DRAM: `[memory.l1i]`, `[memory.l1d]`, `[memory.l2]`, `[memory.l3]`,
     /// `[memory.l1_link]`, `[memory.l2_link]`, `[memory.l3_link]`, `[memory.dram]`.
     pub memory: MemConfig,
@@ -159,6 +160,29 @@ impl Default for WeaverConfig {
             table_latency: 10,
             entry_cycles: 1,
             l1d_reduction_percent: 50,
+        }
+    }
+}
+
+/// The per-thread stacks the runtime lays out (programs/runtime/crt0.S): thread `h`
+/// (mhartid) owns `size` bytes below `top - h * size`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StackConfig {
+    pub top: u32,
+    pub size: u32,
+    /// Time stack accesses as if the stacks of a warp's threads were interleaved word by
+    /// word (as GPUs lay out thread-private memory), so that a warp's spill of one register
+    /// is one or a few line requests instead of one per lane. `false`: Vortex's flat layout.
+    pub interleave: bool,
+}
+
+impl Default for StackConfig {
+    fn default() -> Self {
+        StackConfig {
+            top: 0xFE00_0000,
+            size: 4096,
+            interleave: true,
         }
     }
 }
@@ -401,6 +425,10 @@ impl Config {
         }
         if io.console == io.exit {
             problem("io.console and io.exit must differ".into());
+        }
+        let st = &self.stack;
+        if !st.size.is_power_of_two() || st.size < 4 || !st.top.is_multiple_of(st.size) {
+            problem("stack.size must be a power of two of at least 4 dividing stack.top".into());
         }
         if self.run.max_cycles == 0 {
             problem("run.max_cycles must be positive".into());

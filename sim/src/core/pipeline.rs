@@ -232,6 +232,8 @@ struct Params {
     line: u32,
     lat: crate::config::LatencyConfig,
     weaver: crate::config::WeaverConfig,
+    /// Stacks interleaved for timing: (top, bytes per thread, threads per warp, threads).
+    stacks: Option<(u32, u32, u32, u32)>,
 }
 
 /// Line requests the LSU may hold before it stops accepting instructions.
@@ -292,6 +294,15 @@ impl Pipeline {
             line: config.memory.l1d.line,
             lat: c.latency.clone(),
             weaver: config.weaver.clone(),
+            stacks: config.stack.interleave.then(|| {
+                let threads = config.cores() * g.warps_per_core * g.threads_per_warp;
+                (
+                    config.stack.top,
+                    config.stack.size,
+                    g.threads_per_warp,
+                    threads,
+                )
+            }),
         };
         Pipeline {
             warps: (0..g.warps_per_core)
@@ -914,11 +925,15 @@ impl Core {
         let local_base = self.local_base;
         let local_size = self.local.len() as u32;
         let line = self.pipe.p.line;
+        let stacks = self.pipe.p.stacks;
         self.pipe.lines.clear();
         for &a in &self.touched {
             if a.wrapping_sub(local_base) < local_size {
                 continue;
             }
+            let a = stacks.map_or(a, |(top, size, warp, threads)| {
+                interleaved_stack_address(a, top, size, warp, threads)
+            });
             let l = if kind == PortKind::Atomic {
                 a & !3
             } else {
@@ -1079,6 +1094,22 @@ fn line_of(addr: u32, line: u32) -> u32 {
     addr & !(line - 1)
 }
 
+/// Where stack address `a` lies when the stacks of each warp's threads are interleaved
+/// word by word: byte `o` below thread `h`'s stack top goes to word `o / 4` of the warp's
+/// interleaved block, lane `h % warp`. A bijection on the stack region (other addresses are
+/// unchanged), so caches see distinct lines for distinct data.
+fn interleaved_stack_address(a: u32, top: u32, size: u32, warp: u32, threads: u32) -> u32 {
+    let below = u64::from(top.wrapping_sub(a).wrapping_sub(1));
+    let (size, warp) = (u64::from(size), u64::from(warp));
+    if a >= top || below >= u64::from(threads) * size {
+        return a;
+    }
+    let (thread, offset) = (below / size, below % size);
+    let mapped =
+        (thread / warp) * size * warp + ((offset / 4) * warp + thread % warp) * 4 + offset % 4;
+    top - 1 - mapped as u32
+}
+
 /// Extra cycles to read the source registers: each register beyond the first in one bank.
 fn register_bank_conflicts(srcs: &[Option<RegRef>; 3], banks: u32) -> u64 {
     let mut used = [0u8; 64];
@@ -1133,6 +1164,31 @@ mod tests {
             "one read of one register"
         );
         assert_eq!(register_bank_conflicts(&[r(1), r(5), r(9)], 4), 2);
+    }
+
+    #[test]
+    fn interleaved_stacks_coalesce_and_stay_distinct() {
+        let (top, size, warp, threads) = (0xFE00_0000u32, 4096, 32, 64);
+        // The same spill slot of a warp's 32 threads: 32 words in two 64-byte lines.
+        let lines: std::collections::BTreeSet<u32> = (0..32)
+            .map(|h| interleaved_stack_address(top - h * size - 8, top, size, warp, threads) & !63)
+            .collect();
+        assert_eq!(lines.len(), 2);
+        // A bijection on the region; addresses outside are unchanged.
+        let region = top - threads * size;
+        let mut seen = std::collections::BTreeSet::new();
+        for a in (region..top).step_by(4) {
+            let m = interleaved_stack_address(a, top, size, warp, threads);
+            assert!((region..top).contains(&m) && seen.insert(m), "{a:#x}");
+        }
+        assert_eq!(
+            interleaved_stack_address(top, top, size, warp, threads),
+            top
+        );
+        assert_eq!(
+            interleaved_stack_address(region - 4, top, size, warp, threads),
+            region - 4
+        );
     }
 
     #[test]
