@@ -320,7 +320,8 @@ fn parse_matrix_market(data: &[u8]) -> Result<RawGraph, GraphError> {
                 .into());
             }
             size = Some((rows, cols, nnz));
-            let cap = nnz.min(1 << 28) as usize;
+            // An entry takes at least 4 bytes (`1 1\n`): never trust the header alone.
+            let cap = nnz.min(data.len() as u64 / 4) as usize;
             edges.reserve(if symmetry == Symmetry::Mirrored {
                 2 * cap
             } else {

@@ -262,7 +262,10 @@ fn powerlaw(p: &Params) -> Generated {
         .collect();
     let mut degrees: Vec<u32> = shares.iter().map(|s| s.floor() as u32).collect();
     let assigned: u64 = degrees.iter().map(|&d| u64::from(d)).sum();
-    let mut by_remainder: Vec<u32> = (0..v).collect();
+    // Only uncapped vertices can take a leftover edge, whatever the rounding of the sums.
+    let mut by_remainder: Vec<u32> = (0..v)
+        .filter(|&i| u64::from(degrees[i as usize]) < cap)
+        .collect();
     let frac = |i: u32| shares[i as usize] - shares[i as usize].floor();
     by_remainder.sort_by(|&x, &y| frac(y).total_cmp(&frac(x)).then(x.cmp(&y)));
     for &i in by_remainder

@@ -399,4 +399,22 @@ proptest! {
             prop_assert_eq!(&back, &g, "{}", name);
         }
     }
+
+    /// Arbitrary text in either format loads or fails with an error, never a panic.
+    #[test]
+    fn garbage_never_panics(
+        body in "[0-9 \t\r\n#%.,x-]{0,80}",
+        mtx in prop::sample::select(vec![
+            "",
+            "%%MatrixMarket matrix coordinate pattern general\n",
+            "%%MatrixMarket matrix coordinate real symmetric\n",
+        ]),
+        options in (any::<bool>(), any::<bool>(), any::<bool>()),
+    ) {
+        let (symmetrize, dedup, drop_self_loops) = options;
+        let text = format!("{mtx}{body}");
+        if let Ok(g) = load_bytes("g.txt", text.as_bytes(), &opts(symmetrize, dedup, drop_self_loops)) {
+            prop_assert!(g.num_edges() > 0);
+        }
+    }
 }
