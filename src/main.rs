@@ -1,6 +1,7 @@
 //! The `wsim` command line.
 
 mod disasm;
+mod graph;
 mod run;
 
 use std::io::Write;
@@ -63,6 +64,11 @@ enum Command {
         /// A 32-bit little-endian RISC-V ELF file.
         elf: PathBuf,
     },
+    /// Graph inputs: statistics, generation, conversion.
+    Graph {
+        #[command(subcommand)]
+        command: graph::GraphCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -77,6 +83,7 @@ fn main() -> ExitCode {
             Ok(ExitCode::SUCCESS)
         }),
         Command::Disasm { elf } => disasm::run(&elf),
+        Command::Graph { command } => graph::run(command),
     };
     match result {
         Ok(code) => code,
