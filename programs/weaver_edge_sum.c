@@ -17,18 +17,19 @@ uint32_t graph_targets[MAX_EDGES];
 uint32_t graph_weights[MAX_EDGES];
 uint32_t vertex_sum[MAX_VERTICES];
 
-static uint32_t vertex(uint32_t v, uint32_t *loc, void *ctx) {
+static uint32_t vertex(uint32_t v, uint32_t *vid, uint32_t *loc, void *ctx) {
     *loc = graph_offsets[v];
     return graph_offsets[v + 1] - *loc;
 }
 
-static void edge(uint32_t vid, uint32_t eid, void *ctx) {
+static int edge(uint32_t vid, uint32_t eid, void *ctx) {
 #ifdef WEAVER_EGHW
     uint32_t w = weaver_eghw_edge().weight;
 #else
     uint32_t w = graph_weights[eid];
 #endif
     __atomic_fetch_add(&vertex_sum[vid], w, __ATOMIC_RELAXED);
+    return 0;
 }
 
 static void kernel(uint32_t gid, void *arg) {

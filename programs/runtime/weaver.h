@@ -36,15 +36,17 @@ static inline struct weaver_edge weaver_eghw_edge(void) {
     return e;
 }
 
-/* Registration: the vertex's degree to register (0: filtered) and its first edge in *loc. */
-typedef uint32_t (*weaver_vertex_fn)(uint32_t vid, uint32_t *loc, void *ctx);
-/* Distribution: one edge `eid` of vertex `vid`, in the lane that received it. */
-typedef void (*weaver_edge_fn)(uint32_t vid, uint32_t eid, void *ctx);
+/* Registration of item i of the range: the vertex in *vid, its first edge in *loc; returns
+ * the degree to register (0: filtered). */
+typedef uint32_t (*weaver_vertex_fn)(uint32_t i, uint32_t *vid, uint32_t *loc, void *ctx);
+/* Distribution: edge `eid` of vertex `vid`, in the lane that received it. Nonzero: the
+ * vertex needs no more edges (WEAVER_SKIP drops the rest). */
+typedef int (*weaver_edge_fn)(uint32_t vid, uint32_t eid, void *ctx);
 
-/* Every thread of every warp of the core calls this with the same [begin, end): the
- * vertices are registered in chunks no larger than the ST (registration, barrier,
- * distribution, barrier), and each edge of each registered vertex reaches `edge` exactly
- * once, in whichever warp asked for it. The distribution loop runs with every lane active
+/* Every thread of every warp of the core calls this with the same [begin, end): the items
+ * are registered in chunks no larger than the ST (registration, barrier, distribution,
+ * barrier), and each edge of each registered vertex reaches `edge` exactly once (unless
+ * skipped), in whichever warp asked for it. The distribution loop runs with every lane active
  * (save mask, activate all, restore), since WEAVER_DEC_ID sets the mask to the lanes that
  * received work. */
 static inline void weaver_process(uint32_t begin, uint32_t end, weaver_vertex_fn vertex,
@@ -55,10 +57,10 @@ static inline void weaver_process(uint32_t begin, uint32_t end, weaver_vertex_fn
     uint32_t chunk = weaver_entries();
     for (uint32_t base = begin; base < end; base += chunk) {
         uint32_t bound = end - base < chunk ? end : base + chunk;
-        for (uint32_t v = base + tid; v < bound; v += stride) {
-            uint32_t loc = 0;
-            uint32_t deg = vertex(v, &loc, ctx);
-            weaver_reg(v, loc, deg);
+        for (uint32_t i = base + tid; i < bound; i += stride) {
+            uint32_t vid = i, loc = 0;
+            uint32_t deg = vertex(i, &vid, &loc, ctx);
+            weaver_reg(vid, loc, deg);
         }
         vx_barrier(WSIM_BAR_WEAVER, nwarps);
         uint32_t saved = vx_thread_mask();
@@ -67,7 +69,8 @@ static inline void weaver_process(uint32_t begin, uint32_t end, weaver_vertex_fn
             uint32_t vid = weaver_dec_id();
             if (vid == WEAVER_NONE)
                 break;
-            edge(vid, weaver_dec_loc(), ctx);
+            if (edge(vid, weaver_dec_loc(), ctx))
+                weaver_skip(vid);
         }
         vx_tmc(saved);
         vx_barrier(WSIM_BAR_WEAVER, nwarps);
