@@ -3,6 +3,7 @@
 mod disasm;
 mod graph;
 mod run;
+mod sweep;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -59,6 +60,22 @@ enum Command {
         #[command(subcommand)]
         command: ConfigCommand,
     },
+    /// Run programs over every combination of configuration values (`--vary`) and print
+    /// one row per run: cycles, instructions, IPC, Weaver stalls. Runs go in parallel.
+    Sweep {
+        #[command(flatten)]
+        machine: MachineArgs,
+        /// A key and the values it takes, e.g. `--vary weaver.table_latency=10,20,40,80,160`
+        /// (repeatable: every combination runs).
+        #[arg(long = "vary", value_name = "KEY=V1,V2,...")]
+        vary: Vec<sweep::Axis>,
+        /// Print CSV instead of an aligned table.
+        #[arg(long)]
+        csv: bool,
+        /// The programs (each runs under every combination).
+        #[arg(required = true)]
+        programs: Vec<PathBuf>,
+    },
     /// Print the disassembly of a program's code sections, with symbols as labels.
     Disasm {
         /// A 32-bit little-endian RISC-V ELF file.
@@ -82,6 +99,17 @@ fn main() -> ExitCode {
             std::io::stdout().lock().write_all(text.as_bytes())?;
             Ok(ExitCode::SUCCESS)
         }),
+        Command::Sweep {
+            machine,
+            vary,
+            csv,
+            programs,
+        } => run::resolve_config(&machine)
+            .and_then(|base| sweep::sweep(&base, &vary, &programs, csv))
+            .and_then(|table| {
+                std::io::stdout().lock().write_all(table.as_bytes())?;
+                Ok(ExitCode::SUCCESS)
+            }),
         Command::Disasm { elf } => disasm::run(&elf),
         Command::Graph { command } => graph::run(command),
     };
