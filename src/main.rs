@@ -1,6 +1,7 @@
 //! The `wsim` command line.
 
 mod disasm;
+mod graph;
 mod graph_run;
 mod run;
 
@@ -68,6 +69,11 @@ enum Command {
         /// A 32-bit little-endian RISC-V ELF file.
         elf: PathBuf,
     },
+    /// Graph inputs: statistics, generation, conversion.
+    Graph {
+        #[command(subcommand)]
+        command: graph::GraphCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -87,6 +93,7 @@ fn main() -> ExitCode {
             Ok(ExitCode::SUCCESS)
         }),
         Command::Disasm { elf } => disasm::run(&elf),
+        Command::Graph { command } => graph::run(command),
     };
     match result {
         Ok(code) => code,

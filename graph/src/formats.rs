@@ -1,0 +1,437 @@
+//! Reading SNAP edge lists and Matrix Market files (gzip detected by its magic bytes),
+//! and writing either.
+
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+use std::path::Path;
+
+use flate2::read::MultiGzDecoder;
+use flate2::write::GzEncoder;
+use flate2::Compression;
+
+use crate::error::{range, syntax, ErrorKind, GraphError};
+use crate::{Graph, RawGraph};
+
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// Extensions of other graph formats, refused rather than misread as edge lists (a METIS
+/// header line `n m` would otherwise pass for an edge).
+const FOREIGN_EXTENSIONS: [&str; 7] = ["graph", "metis", "gr", "dimacs", "gml", "graphml", "dot"];
+
+/// The first line of a SNAP list written by `write`: the vertex count, so that isolated
+/// vertices survive and ids are not relabelled.
+const WSIM_HEADER: &str = "# wsim-graph vertices=";
+
+/// The extension that names the format, below any `.gz`, lower case.
+fn format_extension(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    match name.rsplit_once('.') {
+        Some((_, ext)) => ext.to_string(),
+        None => String::new(),
+    }
+}
+
+/// The edges of a file; `seed` seeds generated weights.
+pub(crate) fn read(path: &Path, seed: u64) -> Result<RawGraph, GraphError> {
+    let io = |e| GraphError::new(ErrorKind::Io(e));
+    let mut data = std::fs::read(path).map_err(io)?;
+    if data.starts_with(&GZIP_MAGIC) {
+        let mut out = Vec::with_capacity(data.len() * 4);
+        MultiGzDecoder::new(&data[..])
+            .read_to_end(&mut out)
+            .map_err(|e| io(std::io::Error::new(e.kind(), format!("gzip: {e}"))))?;
+        data = out;
+    }
+    let ext = format_extension(path);
+    let mut raw = if data.len() >= 14 && data[..14].eq_ignore_ascii_case(b"%%MatrixMarket") {
+        parse_matrix_market(&data)?
+    } else {
+        if ext == "mtx" || ext == "mm" {
+            return Err(syntax(
+                1,
+                "a Matrix Market file must start with `%%MatrixMarket`",
+            ));
+        }
+        if FOREIGN_EXTENSIONS.contains(&ext.as_str()) {
+            return Err(ErrorKind::UnknownFormat(format!(
+                "`.{ext}` files are not read; give a SNAP edge list or a Matrix Market file"
+            ))
+            .into());
+        }
+        parse_snap(&data)?
+    };
+    raw.weight_seed = seed;
+    Ok(raw)
+}
+
+/// Lines with their 1-based numbers, without the line end (LF or CRLF).
+fn lines(data: &[u8]) -> impl Iterator<Item = (u64, &[u8])> {
+    let data = data.strip_suffix(b"\n").unwrap_or(data);
+    data.split(|&b| b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .zip(1..)
+        .map(|(l, n)| (n, l))
+}
+
+/// Fields separated by any run of spaces, tabs or commas.
+fn fields(line: &[u8]) -> impl Iterator<Item = &[u8]> {
+    line.split(|&b| b.is_ascii_whitespace() || b == b',')
+        .filter(|f| !f.is_empty())
+}
+
+fn is_comment_or_blank(line: &[u8]) -> bool {
+    match line.iter().find(|b| !b.is_ascii_whitespace()) {
+        None => true,
+        Some(&b) => b == b'#' || b == b'%',
+    }
+}
+
+fn parse_u64(field: &[u8]) -> Option<u64> {
+    if field.is_empty() {
+        return None;
+    }
+    field.iter().try_fold(0u64, |acc, &b| {
+        let digit = b.checked_sub(b'0').filter(|&d| d < 10)?;
+        acc.checked_mul(10)?.checked_add(u64::from(digit))
+    })
+}
+
+/// A file weight: any finite number, as the nearest integer of its magnitude, at least 1
+/// and at most `u32::MAX`.
+fn parse_weight(field: &[u8]) -> Option<u32> {
+    let x: f64 = std::str::from_utf8(field).ok()?.parse().ok()?;
+    x.is_finite()
+        .then(|| x.abs().round().clamp(1.0, f64::from(u32::MAX)) as u32)
+}
+
+/// A field for an error message, shortened.
+fn quote(field: &[u8]) -> String {
+    let text = String::from_utf8_lossy(field);
+    match text.char_indices().nth(40) {
+        Some((cut, _)) => format!("`{}...`", &text[..cut]),
+        None => format!("`{text}`"),
+    }
+}
+
+fn id_field(line: u64, field: Option<&[u8]>, what: &str) -> Result<u64, GraphError> {
+    let field = field.ok_or_else(|| syntax(line, format!("truncated line: no {what}")))?;
+    parse_u64(field).ok_or_else(|| {
+        let why = if field.iter().all(u8::is_ascii_digit) {
+            "is too large"
+        } else {
+            "is not a non-negative integer"
+        };
+        syntax(line, format!("{what} {} {why}", quote(field)))
+    })
+}
+
+fn weight_field(line: u64, field: &[u8]) -> Result<u32, GraphError> {
+    parse_weight(field).ok_or_else(|| {
+        syntax(
+            line,
+            format!("weight {} is not a finite number", quote(field)),
+        )
+    })
+}
+
+/// A SNAP edge list: `source target [weight]` per line, `#`/`%` comments. Ids are
+/// relabelled to their rank among the distinct ids (the identity when they are already
+/// `0..V`), unless the wsim header gives the vertex count.
+fn parse_snap(data: &[u8]) -> Result<RawGraph, GraphError> {
+    let mut declared: Option<u32> = None;
+    let mut raw: Vec<(u64, u64)> = Vec::new();
+    let mut weights: Vec<u32> = Vec::new();
+    let mut weighted: Option<bool> = None;
+    for (no, line) in lines(data) {
+        if is_comment_or_blank(line) {
+            if raw.is_empty() && declared.is_none() {
+                declared = parse_wsim_header(no, line)?;
+            }
+            continue;
+        }
+        let mut f = fields(line);
+        let (a, b) = (f.next(), f.next());
+        let digits = |f: Option<&[u8]>| f.is_some_and(|f| f.iter().all(u8::is_ascii_digit));
+        if weighted.is_none() && !(digits(a) && digits(b)) {
+            let text = String::from_utf8_lossy(line);
+            return Err(GraphError::new(ErrorKind::UnknownFormat(format!(
+                "`{}` is neither an edge `source target [weight]` nor a comment",
+                text.chars().take(60).collect::<String>()
+            )))
+            .at_line(no));
+        }
+        let src = id_field(no, a, "source id")?;
+        let dst = id_field(no, b, "target id")?;
+        let w = f.next();
+        match (*weighted.get_or_insert(w.is_some()), w) {
+            (true, Some(w)) => weights.push(weight_field(no, w)?),
+            (true, None) => {
+                return Err(syntax(
+                    no,
+                    "truncated line: no weight, but earlier lines have one",
+                ))
+            }
+            (false, Some(_)) => return Err(syntax(no, "a weight, but earlier lines have none")),
+            (false, None) => {}
+        }
+        if let Some(n) = declared {
+            if src.max(dst) >= u64::from(n) {
+                return Err(range(
+                    no,
+                    format!(
+                        "vertex {} is beyond the header's {n} vertices",
+                        src.max(dst)
+                    ),
+                ));
+            }
+        }
+        raw.push((src, dst));
+    }
+    if raw.is_empty() {
+        return Err(ErrorKind::Empty.into());
+    }
+    let (num_vertices, edges) = match declared {
+        Some(n) => (n, raw.iter().map(|&(u, v)| (u as u32, v as u32)).collect()),
+        None => relabel(&raw)?,
+    };
+    Ok(RawGraph {
+        num_vertices,
+        edges,
+        weights: weighted.unwrap_or(false).then_some(weights),
+        weight_seed: 0,
+    })
+}
+
+/// The vertex count of a `# wsim-graph vertices=N ...` comment, if the line is one.
+fn parse_wsim_header(no: u64, line: &[u8]) -> Result<Option<u32>, GraphError> {
+    let Some(rest) = line.strip_prefix(WSIM_HEADER.as_bytes()) else {
+        return Ok(None);
+    };
+    let count = fields(rest).next().and_then(parse_u64);
+    match count.and_then(|n| u32::try_from(n).ok()).filter(|&n| n > 0) {
+        Some(n) => Ok(Some(n)),
+        None => Err(syntax(
+            no,
+            "the wsim-graph header needs a vertex count in 1..2^32",
+        )),
+    }
+}
+
+/// Ids mapped to their rank among the distinct ids, so sparse ids become `0..V`
+/// deterministically and dense ids keep their values.
+fn relabel(raw: &[(u64, u64)]) -> Result<(u32, Vec<(u32, u32)>), GraphError> {
+    let mut ids: Vec<u64> = raw.iter().flat_map(|&(u, v)| [u, v]).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let n = u32::try_from(ids.len()).map_err(|_| {
+        ErrorKind::TooLarge(format!(
+            "{} distinct vertex ids: more than 32-bit ids can name",
+            ids.len()
+        ))
+    })?;
+    let dense = ids.last() == Some(&(u64::from(n) - 1));
+    let rank = |id: u64| {
+        if dense {
+            id as u32
+        } else {
+            ids.partition_point(|&x| x < id) as u32
+        }
+    };
+    Ok((n, raw.iter().map(|&(u, v)| (rank(u), rank(v))).collect()))
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Field {
+    Pattern,
+    Weighted,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Symmetry {
+    General,
+    /// Symmetric or skew-symmetric: each off-diagonal entry stands for both directions.
+    Mirrored,
+}
+
+fn parse_banner(line: &[u8]) -> Result<(Field, Symmetry), GraphError> {
+    let text = String::from_utf8_lossy(line).to_lowercase();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let [_, object, format, field, symmetry] = words[..] else {
+        return Err(syntax(
+            1,
+            "the banner must be `%%MatrixMarket matrix coordinate FIELD SYMMETRY`",
+        ));
+    };
+    let unsupported = |what: &str| {
+        Err(GraphError::new(ErrorKind::UnknownFormat(format!(
+            "Matrix Market {what} is not supported (only `matrix coordinate` with pattern, \
+             integer or real values, general or symmetric)"
+        )))
+        .at_line(1))
+    };
+    if object != "matrix" {
+        return unsupported(&format!("object `{object}`"));
+    }
+    if format != "coordinate" {
+        return unsupported(&format!("format `{format}`"));
+    }
+    let field = match field {
+        "pattern" => Field::Pattern,
+        "integer" | "real" | "double" => Field::Weighted,
+        other => return unsupported(&format!("field `{other}`")),
+    };
+    let symmetry = match symmetry {
+        "general" => Symmetry::General,
+        "symmetric" | "skew-symmetric" => Symmetry::Mirrored,
+        other => return unsupported(&format!("symmetry `{other}`")),
+    };
+    Ok((field, symmetry))
+}
+
+/// A Matrix Market coordinate matrix: entry `(i, j)` is the edge `i-1 -> j-1`; vertices
+/// are `0..max(rows, cols)`.
+fn parse_matrix_market(data: &[u8]) -> Result<RawGraph, GraphError> {
+    let mut lines = lines(data);
+    let (_, banner) = lines.next().expect("split yields at least one line");
+    let (field, symmetry) = parse_banner(banner)?;
+    let mut size: Option<(u64, u64, u64)> = None;
+    let mut edges: Vec<(u32, u32)> = Vec::new();
+    let mut weights: Vec<u32> = Vec::new();
+    let mut entries = 0u64;
+    let mut last_line = 1;
+    for (no, line) in lines {
+        last_line = no;
+        if is_comment_or_blank(line) {
+            continue;
+        }
+        let mut f = fields(line);
+        let Some((rows, cols, nnz)) = size else {
+            let rows = id_field(no, f.next(), "row count")?;
+            let cols = id_field(no, f.next(), "column count")?;
+            let nnz = id_field(no, f.next(), "entry count")?;
+            if rows.max(cols) > u64::from(u32::MAX) {
+                return Err(ErrorKind::TooLarge(format!(
+                    "{rows} x {cols}: more vertices than 32-bit ids can name"
+                ))
+                .into());
+            }
+            size = Some((rows, cols, nnz));
+            // An entry takes at least 4 bytes (`1 1\n`): never trust the header alone.
+            let cap = nnz.min(data.len() as u64 / 4) as usize;
+            edges.reserve(if symmetry == Symmetry::Mirrored {
+                2 * cap
+            } else {
+                cap
+            });
+            continue;
+        };
+        if entries == nnz {
+            return Err(range(
+                no,
+                format!("more entries than the {nnz} the size line declares"),
+            ));
+        }
+        entries += 1;
+        let i = id_field(no, f.next(), "row index")?;
+        let j = id_field(no, f.next(), "column index")?;
+        for (what, index, bound) in [("row", i, rows), ("column", j, cols)] {
+            if index == 0 || index > bound {
+                return Err(range(
+                    no,
+                    format!(
+                        "{what} index {index} is outside 1..={bound} declared by the size line"
+                    ),
+                ));
+            }
+        }
+        let w = match field {
+            Field::Pattern => None,
+            Field::Weighted => {
+                let v = f
+                    .next()
+                    .ok_or_else(|| syntax(no, "truncated line: no value"))?;
+                Some(weight_field(no, v)?)
+            }
+        };
+        let (u, v) = ((i - 1) as u32, (j - 1) as u32);
+        let mirrored = symmetry == Symmetry::Mirrored && u != v;
+        for (s, d) in [(u, v), (v, u)]
+            .into_iter()
+            .take(if mirrored { 2 } else { 1 })
+        {
+            edges.push((s, d));
+            weights.extend(w);
+        }
+    }
+    let Some((rows, cols, nnz)) = size else {
+        return Err(syntax(last_line + 1, "no size line `rows columns entries`"));
+    };
+    if entries < nnz {
+        return Err(range(
+            last_line + 1,
+            format!("the file ends after {entries} of the {nnz} entries the size line declares"),
+        ));
+    }
+    if edges.is_empty() {
+        return Err(ErrorKind::Empty.into());
+    }
+    crate::too_many_edges(edges.len())?;
+    Ok(RawGraph {
+        num_vertices: rows.max(cols) as u32,
+        edges,
+        weights: (field == Field::Weighted).then_some(weights),
+        weight_seed: 0,
+    })
+}
+
+pub(crate) fn write(g: &Graph, path: &Path) -> Result<(), GraphError> {
+    let io = |e| GraphError::new(ErrorKind::Io(e));
+    let matrix_market = format_extension(path) == "mtx";
+    let file = File::create(path).map_err(io)?;
+    let gz = path.to_string_lossy().to_lowercase().ends_with(".gz");
+    let result = if gz {
+        let mut w = BufWriter::new(GzEncoder::new(file, Compression::default()));
+        emit(g, matrix_market, &mut w)
+            .and_then(|()| w.into_inner().map_err(|e| e.into_error()))
+            .and_then(|enc| enc.finish())
+            .map(drop)
+    } else {
+        let mut w = BufWriter::new(file);
+        emit(g, matrix_market, &mut w).and_then(|()| w.flush())
+    };
+    result.map_err(io)
+}
+
+fn emit(g: &Graph, matrix_market: bool, w: &mut impl Write) -> std::io::Result<()> {
+    let (n, e) = (g.num_vertices(), g.num_edges());
+    let (base, sep) = if matrix_market {
+        writeln!(w, "%%MatrixMarket matrix coordinate integer general")?;
+        writeln!(
+            w,
+            "% written by wsim: entry (i, j, w) is the edge i-1 -> j-1 of weight w"
+        )?;
+        writeln!(w, "{n} {n} {e}")?;
+        (1, ' ')
+    } else {
+        writeln!(w, "{WSIM_HEADER}{n} edges={e}")?;
+        writeln!(w, "# source\ttarget\tweight")?;
+        (0, '\t')
+    };
+    let csr = g.csr();
+    for u in 0..n {
+        for i in csr.range(u) {
+            writeln!(
+                w,
+                "{}{sep}{}{sep}{}",
+                u + base,
+                csr.targets[i] + base,
+                csr.weights[i]
+            )?;
+        }
+    }
+    Ok(())
+}

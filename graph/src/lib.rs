@@ -1,0 +1,372 @@
+//! wsim-graph: the graphs of wsim's workloads. Loads SNAP edge lists and Matrix Market
+//! files (optionally gzip-compressed), generates R-MAT, power-law, uniform and grid graphs
+//! deterministically from a seed, applies the loading options (symmetrise, drop
+//! self-loops, deduplicate, weights), and holds the result as CSR (out-edges) and CSC
+//! (in-edges). `reference` has the host algorithms kernels are verified against.
+//! Formats, relabelling, weights and generators are described in docs/GRAPHS.md.
+
+mod error;
+mod formats;
+mod generate;
+pub mod reference;
+
+use std::path::Path;
+
+pub use error::{ErrorKind, GraphError};
+
+/// Compressed sparse rows: the edges of vertex `v` are `offsets[v]..offsets[v + 1]` in
+/// `targets` and `weights`. `offsets.len()` is the vertex count plus one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Csr {
+    pub offsets: Vec<u32>,
+    pub targets: Vec<u32>,
+    pub weights: Vec<u32>,
+}
+
+impl Csr {
+    /// The positions of vertex `v`'s edges in `targets` and `weights`.
+    pub fn range(&self, v: u32) -> std::ops::Range<usize> {
+        self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize
+    }
+
+    pub fn degree(&self, v: u32) -> u32 {
+        self.offsets[v as usize + 1] - self.offsets[v as usize]
+    }
+
+    /// The row index of every edge (the COO form of the rows).
+    pub fn rows(&self) -> Vec<u32> {
+        let mut rows = Vec::with_capacity(self.targets.len());
+        for (v, pair) in self.offsets.windows(2).enumerate() {
+            rows.resize(rows.len() + (pair[1] - pair[0]) as usize, v as u32);
+        }
+        rows
+    }
+}
+
+/// A directed graph on vertices `0..V` with positive 32-bit edge weights, held both as
+/// out-edges and in-edges. Parallel edges and self-loops are kept unless the loading
+/// options remove them. Every graph has at least one vertex.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Graph {
+    csr: Csr,
+    csc: Csr,
+}
+
+/// Where edge weights come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WeightSource {
+    /// The file's weights when it has them, otherwise generated in `1..=max`.
+    FromFileOrGenerated { max: u32 },
+    /// Generated in `1..=max`, whatever the file says.
+    Generated { max: u32 },
+    /// Every edge weighs 1.
+    Unit,
+}
+
+pub const DEFAULT_MAX_WEIGHT: u32 = 64;
+
+impl Default for WeightSource {
+    fn default() -> Self {
+        WeightSource::FromFileOrGenerated {
+            max: DEFAULT_MAX_WEIGHT,
+        }
+    }
+}
+
+/// How to turn an input into a `Graph`. Applied in this order: weights, drop
+/// self-loops, symmetrise, deduplicate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Add the reverse of every edge (same weight); self-loops are not doubled.
+    pub symmetrize: bool,
+    pub drop_self_loops: bool,
+    /// Keep one edge per (source, destination): the one of least weight.
+    pub dedup: bool,
+    pub weights: WeightSource,
+    /// Seeds generated weights, and generators whose spec has no `seed` key.
+    pub seed: u64,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            symmetrize: false,
+            drop_self_loops: false,
+            dedup: false,
+            weights: WeightSource::default(),
+            seed: 1,
+        }
+    }
+}
+
+/// Degree statistics over all vertices (population moments).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DegreeStats {
+    pub min: u32,
+    pub max: u32,
+    pub mean: f64,
+    pub stddev: f64,
+    /// Pearson's moment coefficient of skewness, E[(d - mean)^3] / stddev^3; 0 when every
+    /// degree is equal.
+    pub skewness: f64,
+    /// Vertices of degree zero.
+    pub zero: u32,
+}
+
+impl DegreeStats {
+    fn of(offsets: &[u32]) -> DegreeStats {
+        let degrees: Vec<u32> = offsets.windows(2).map(|p| p[1] - p[0]).collect();
+        let n = degrees.len() as f64;
+        let mean = degrees.iter().map(|&d| f64::from(d)).sum::<f64>() / n;
+        let moment = |k: i32| {
+            degrees
+                .iter()
+                .map(|&d| (f64::from(d) - mean).powi(k))
+                .sum::<f64>()
+                / n
+        };
+        let variance = moment(2);
+        let stddev = variance.sqrt();
+        DegreeStats {
+            min: degrees.iter().copied().min().unwrap_or(0),
+            max: degrees.iter().copied().max().unwrap_or(0),
+            mean,
+            stddev,
+            skewness: if variance > 0.0 {
+                moment(3) / (variance * stddev)
+            } else {
+                0.0
+            },
+            zero: degrees.iter().filter(|&&d| d == 0).count() as u32,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GraphStats {
+    pub vertices: u32,
+    pub edges: u32,
+    pub out_degree: DegreeStats,
+    pub in_degree: DegreeStats,
+    pub self_loops: u32,
+    /// Edges whose (source, destination) repeats an earlier edge's.
+    pub duplicate_edges: u32,
+}
+
+/// Edges as a format reader or generator produces them, before the options apply.
+pub(crate) struct RawGraph {
+    pub num_vertices: u32,
+    pub edges: Vec<(u32, u32)>,
+    /// The input's own weights, when it has them (already positive).
+    pub weights: Option<Vec<u32>>,
+    /// Seeds generated weights.
+    pub weight_seed: u64,
+}
+
+/// A generated weight in `1..=max`, a hash of the seed and the unordered endpoints, so
+/// that an edge and its reverse weigh the same.
+pub(crate) fn generated_weight(seed: u64, u: u32, v: u32, max: u32) -> u32 {
+    let pair = (u64::from(u.min(v)) << 32) | u64::from(u.max(v));
+    let h = generate::splitmix64(seed ^ generate::splitmix64(pair));
+    1 + (h % u64::from(max)) as u32
+}
+
+fn too_many_edges(count: usize) -> Result<(), GraphError> {
+    if count > u32::MAX as usize {
+        return Err(ErrorKind::TooLarge(format!(
+            "{count} edges: at most {} fit 32-bit edge offsets",
+            u32::MAX
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+impl Graph {
+    /// A file path, or a generator spec `gen:KIND:key=value,...` (see docs/GRAPHS.md).
+    pub fn from_spec(spec: &str, opts: &LoadOptions) -> Result<Graph, GraphError> {
+        match spec.strip_prefix("gen:") {
+            Some(rest) => {
+                let raw = generate::generate(rest, opts.seed).map_err(|e| e.in_file(spec))?;
+                Graph::build(raw, opts).map_err(|e| e.in_file(spec))
+            }
+            None => Graph::load(Path::new(spec), opts),
+        }
+    }
+
+    /// A SNAP edge list or Matrix Market file, gzip-compressed or not.
+    pub fn load(path: &Path, opts: &LoadOptions) -> Result<Graph, GraphError> {
+        formats::read(path, opts.seed)
+            .and_then(|raw| Graph::build(raw, opts))
+            .map_err(|e| e.in_file(path))
+    }
+
+    /// A graph of exactly these `(source, destination, weight)` edges, none removed.
+    /// Needs at least one vertex, ids below `num_vertices` and positive weights.
+    pub fn from_edges(num_vertices: u32, edges: &[(u32, u32, u32)]) -> Result<Graph, GraphError> {
+        if num_vertices == 0 {
+            return Err(ErrorKind::Invalid("a graph needs at least one vertex".into()).into());
+        }
+        too_many_edges(edges.len())?;
+        if let Some(&(u, v, w)) = edges
+            .iter()
+            .find(|&&(u, v, w)| u >= num_vertices || v >= num_vertices || w == 0)
+        {
+            let what = if w == 0 {
+                "weight 0 (weights must be positive)".to_string()
+            } else {
+                format!("vertex id out of 0..{num_vertices}")
+            };
+            return Err(ErrorKind::Invalid(format!("edge ({u}, {v}, {w}): {what}")).into());
+        }
+        Ok(Graph::assemble(num_vertices, edges, false))
+    }
+
+    fn build(raw: RawGraph, opts: &LoadOptions) -> Result<Graph, GraphError> {
+        let weight_of: Box<dyn Fn(usize, u32, u32) -> u32> = match (opts.weights, &raw.weights) {
+            (WeightSource::Unit, _) => Box::new(|_, _, _| 1),
+            (WeightSource::FromFileOrGenerated { .. }, Some(w)) => Box::new(move |i, _, _| w[i]),
+            (WeightSource::FromFileOrGenerated { max } | WeightSource::Generated { max }, _) => {
+                if max == 0 {
+                    return Err(
+                        ErrorKind::Invalid("the maximum weight must be at least 1".into()).into(),
+                    );
+                }
+                let seed = raw.weight_seed;
+                Box::new(move |_, u, v| generated_weight(seed, u, v, max))
+            }
+        };
+        let mut edges: Vec<(u32, u32, u32)> =
+            Vec::with_capacity(raw.edges.len() * if opts.symmetrize { 2 } else { 1 });
+        for (i, &(u, v)) in raw.edges.iter().enumerate() {
+            if u == v && opts.drop_self_loops {
+                continue;
+            }
+            let w = weight_of(i, u, v);
+            edges.push((u, v, w));
+            if opts.symmetrize && u != v {
+                edges.push((v, u, w));
+            }
+        }
+        if edges.is_empty() {
+            return Err(ErrorKind::Empty.into());
+        }
+        too_many_edges(edges.len())?;
+        Ok(Graph::assemble(raw.num_vertices, &edges, opts.dedup))
+    }
+
+    /// CSR and CSC of valid edges (ids in range, count fits u32).
+    fn assemble(num_vertices: u32, edges: &[(u32, u32, u32)], dedup: bool) -> Graph {
+        let mut csr = compress(num_vertices, edges.len(), |i| edges[i]);
+        if dedup {
+            dedup_rows(&mut csr);
+        }
+        let sources = csr.rows();
+        let csc = compress(num_vertices, sources.len(), |i| {
+            (csr.targets[i], sources[i], csr.weights[i])
+        });
+        Graph { csr, csc }
+    }
+
+    pub fn num_vertices(&self) -> u32 {
+        (self.csr.offsets.len() - 1) as u32
+    }
+
+    pub fn num_edges(&self) -> u32 {
+        self.csr.targets.len() as u32
+    }
+
+    /// Out-edges, sorted by (source, destination, weight); `targets` are destinations.
+    pub fn csr(&self) -> &Csr {
+        &self.csr
+    }
+
+    /// In-edges, sorted by (destination, source, weight); `targets` are sources.
+    pub fn csc(&self) -> &Csr {
+        &self.csc
+    }
+
+    /// The source of each CSR edge: with `csr().offsets` and `csr().targets`, the COO
+    /// form that edge-mapped schedules walk.
+    pub fn coo_sources(&self) -> Vec<u32> {
+        self.csr.rows()
+    }
+
+    /// The destination of each CSC edge.
+    pub fn coo_destinations(&self) -> Vec<u32> {
+        self.csc.rows()
+    }
+
+    pub fn stats(&self) -> GraphStats {
+        let mut self_loops = 0;
+        let mut duplicate_edges = 0;
+        for v in 0..self.num_vertices() {
+            let targets = &self.csr.targets[self.csr.range(v)];
+            self_loops += targets.iter().filter(|&&t| t == v).count() as u32;
+            duplicate_edges += targets.windows(2).filter(|p| p[0] == p[1]).count() as u32;
+        }
+        GraphStats {
+            vertices: self.num_vertices(),
+            edges: self.num_edges(),
+            out_degree: DegreeStats::of(&self.csr.offsets),
+            in_degree: DegreeStats::of(&self.csc.offsets),
+            self_loops,
+            duplicate_edges,
+        }
+    }
+
+    /// Write as Matrix Market (`.mtx`) or, for any other extension, a SNAP edge list;
+    /// a further `.gz` suffix compresses. Weights are always written.
+    pub fn write(&self, path: &Path) -> Result<(), GraphError> {
+        formats::write(self, path).map_err(|e| e.in_file(path))
+    }
+}
+
+/// Rows of `(row, column, weight)` edges, each row sorted by (column, weight). A counting
+/// sort by row, then a sort within each row: cheaper than sorting all edges.
+fn compress(num_rows: u32, len: usize, edge: impl Fn(usize) -> (u32, u32, u32)) -> Csr {
+    let mut offsets = vec![0u32; num_rows as usize + 1];
+    for i in 0..len {
+        offsets[edge(i).0 as usize + 1] += 1;
+    }
+    for r in 0..num_rows as usize {
+        offsets[r + 1] += offsets[r];
+    }
+    let mut next: Vec<u32> = offsets[..num_rows as usize].to_vec();
+    let mut slots = vec![(0u32, 0u32); len];
+    for i in 0..len {
+        let (r, c, w) = edge(i);
+        slots[next[r as usize] as usize] = (c, w);
+        next[r as usize] += 1;
+    }
+    for pair in offsets.windows(2) {
+        slots[pair[0] as usize..pair[1] as usize].sort_unstable();
+    }
+    let (targets, weights) = slots.into_iter().unzip();
+    Csr {
+        offsets,
+        targets,
+        weights,
+    }
+}
+
+/// Keep the first (least weight) edge of each run of equal targets within a row.
+fn dedup_rows(csr: &mut Csr) {
+    let mut kept = 0usize;
+    for r in 0..csr.offsets.len() - 1 {
+        let (start, end) = (csr.offsets[r] as usize, csr.offsets[r + 1] as usize);
+        let row_start = kept;
+        // The row's new offset is written only after its old one has been read.
+        csr.offsets[r] = row_start as u32;
+        for i in start..end {
+            if kept == row_start || csr.targets[kept - 1] != csr.targets[i] {
+                csr.targets[kept] = csr.targets[i];
+                csr.weights[kept] = csr.weights[i];
+                kept += 1;
+            }
+        }
+    }
+    *csr.offsets.last_mut().expect("offsets has V + 1 entries") = kept as u32;
+    csr.targets.truncate(kept);
+    csr.weights.truncate(kept);
+}
