@@ -5,9 +5,11 @@ use std::fmt::Write as _;
 
 use anyhow::{bail, Context};
 use clap::Args;
-use wsim_graph::{reference, Graph, LoadOptions};
+use wsim_graph::{reference, Graph};
 use wsim_sim::graph_image::{self, Algorithm, GraphArrays, GraphLayout, GraphProgram};
 use wsim_sim::Machine;
+
+use crate::graph::LoadArgs;
 
 /// The graph a graph program runs on when `--graph` is not given.
 pub const DEFAULT_GRAPH: &str = "gen:rmat:scale=8,ef=8";
@@ -21,7 +23,7 @@ pub const PR_TOLERANCE: f64 = 1e-4;
 const SHOWN: usize = 10;
 
 /// Options of a graph program's run.
-#[derive(Args, Clone, Debug, Default)]
+#[derive(Args, Clone, Debug)]
 pub struct GraphArgs {
     /// The graph: a SNAP edge list or Matrix Market file (optionally .gz), or a generator
     /// such as `gen:rmat:scale=10,ef=16`. A graph program run without it uses
@@ -34,29 +36,14 @@ pub struct GraphArgs {
     /// PageRank iterations [default: 5].
     #[arg(long, value_name = "N")]
     pub iterations: Option<u32>,
-    /// Add the reverse of every edge.
-    #[arg(long)]
-    pub symmetrize: bool,
-    /// Drop self-loops.
-    #[arg(long)]
-    pub drop_self_loops: bool,
-    /// Keep one edge per (source, destination), the lightest.
-    #[arg(long)]
-    pub dedup: bool,
-    /// Seed of generated graphs and weights.
-    #[arg(long)]
-    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub load: LoadArgs,
 }
 
 impl GraphArgs {
+    /// Whether an option that only a graph program takes was given.
     fn any(&self) -> bool {
-        self.graph.is_some()
-            || self.source.is_some()
-            || self.iterations.is_some()
-            || self.symmetrize
-            || self.drop_self_loops
-            || self.dedup
-            || self.seed.is_some()
+        self.graph.is_some() || self.source.is_some() || self.iterations.is_some()
     }
 }
 
@@ -82,16 +69,12 @@ pub fn place(machine: &mut Machine, args: &GraphArgs) -> anyhow::Result<Option<P
         }
         return Ok(None);
     };
-    let spec = args.graph.clone().unwrap_or_else(|| DEFAULT_GRAPH.to_string());
-    let defaults = LoadOptions::default();
-    let opts = LoadOptions {
-        symmetrize: args.symmetrize,
-        drop_self_loops: args.drop_self_loops,
-        dedup: args.dedup,
-        seed: args.seed.unwrap_or(defaults.seed),
-        ..defaults
-    };
-    let graph = Graph::from_spec(&spec, &opts).with_context(|| format!("cannot load graph {spec}"))?;
+    let spec = args
+        .graph
+        .clone()
+        .unwrap_or_else(|| DEFAULT_GRAPH.to_string());
+    let graph = Graph::from_spec(&spec, &args.load.options())
+        .with_context(|| format!("cannot load graph {spec}"))?;
     let source = args.source.unwrap_or(0);
     if source >= graph.num_vertices() {
         bail!(
@@ -132,9 +115,15 @@ pub struct Mismatch {
     pub got: String,
 }
 
-/// The program's result against the host reference: every mismatching vertex.
-pub fn verify(placed: &Placed, result: &[u32]) -> Vec<Mismatch> {
-    let g = &placed.graph;
+/// A program's result against the host reference: every mismatching vertex.
+/// `source` is BFS's and SSSP's, `iterations` PageRank's.
+pub fn verify(
+    algorithm: Algorithm,
+    g: &Graph,
+    source: u32,
+    iterations: u32,
+    result: &[u32],
+) -> Vec<Mismatch> {
     let exact = |expected: Vec<u32>| -> Vec<Mismatch> {
         let show = |x: u32| {
             if x == reference::UNREACHED {
@@ -153,12 +142,12 @@ pub fn verify(placed: &Placed, result: &[u32]) -> Vec<Mismatch> {
             })
             .collect()
     };
-    match placed.program.algorithm {
-        Algorithm::Bfs => exact(reference::bfs_levels(g, placed.source)),
-        Algorithm::Sssp => exact(reference::sssp(g, placed.source)),
+    match algorithm {
+        Algorithm::Bfs => exact(reference::bfs_levels(g, source)),
+        Algorithm::Sssp => exact(reference::sssp(g, source)),
         Algorithm::Cc => exact(reference::label_propagation(g)),
         Algorithm::PageRank => {
-            let expected = reference::pagerank(g, placed.iterations, PR_DAMPING);
+            let expected = reference::pagerank(g, iterations, PR_DAMPING);
             (0..)
                 .zip(expected.iter().zip(result))
                 .filter_map(|(vertex, (&e, &bits))| {
@@ -182,10 +171,7 @@ pub fn report(placed: &Placed, supersteps: u32, mismatches: Option<&[Mismatch]>)
     let _ = writeln!(
         r,
         "{:<22}{}: {} vertices, {} edges",
-        "graph",
-        placed.spec,
-        placed.layout.vertices,
-        placed.layout.edges
+        "graph", placed.spec, placed.layout.vertices, placed.layout.edges
     );
     let what = match p.algorithm {
         Algorithm::PageRank => format!("{} iterations", placed.iterations),
@@ -225,4 +211,74 @@ pub fn report(placed: &Placed, supersteps: u32, mismatches: Option<&[Mismatch]>)
         }
     }
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 0 -> 1 -> 2, 0 -> 2 (weight 5), 3 isolated.
+    fn small() -> Graph {
+        Graph::from_edges(4, &[(0, 1, 1), (1, 2, 1), (0, 2, 5)]).unwrap()
+    }
+
+    #[test]
+    fn exact_results_verify_and_wrong_ones_are_listed() {
+        let g = small();
+        let none = reference::UNREACHED;
+        assert!(verify(Algorithm::Bfs, &g, 0, 0, &[0, 1, 1, none]).is_empty());
+        assert!(verify(Algorithm::Sssp, &g, 0, 0, &[0, 1, 2, none]).is_empty());
+        assert!(verify(Algorithm::Cc, &g, 0, 0, &[0, 0, 0, 3]).is_empty());
+        let wrong = verify(Algorithm::Sssp, &g, 0, 0, &[0, 1, 5, 7]);
+        assert_eq!(
+            wrong,
+            [
+                Mismatch {
+                    vertex: 2,
+                    expected: "2".into(),
+                    got: "5".into()
+                },
+                Mismatch {
+                    vertex: 3,
+                    expected: "unreached".into(),
+                    got: "7".into()
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn pagerank_within_the_relative_tolerance() {
+        let g = small();
+        let expected = reference::pagerank(&g, 3, PR_DAMPING);
+        let bits = |scale: f64| -> Vec<u32> {
+            expected
+                .iter()
+                .map(|&r| ((r * scale) as f32).to_bits())
+                .collect()
+        };
+        assert!(verify(Algorithm::PageRank, &g, 0, 3, &bits(1.0)).is_empty());
+        assert!(verify(
+            Algorithm::PageRank,
+            &g,
+            0,
+            3,
+            &bits(1.0 + PR_TOLERANCE / 4.0)
+        )
+        .is_empty());
+        assert_eq!(
+            verify(
+                Algorithm::PageRank,
+                &g,
+                0,
+                3,
+                &bits(1.0 + 4.0 * PR_TOLERANCE)
+            )
+            .len(),
+            4
+        );
+        let mut nan = bits(1.0);
+        nan[1] = f32::NAN.to_bits();
+        assert_eq!(verify(Algorithm::PageRank, &g, 0, 3, &nan)[0].vertex, 1);
+    }
 }

@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use wsim_sim::graph_image;
 use wsim_sim::mem::cache::CacheStats;
 use wsim_sim::mem::hierarchy::HierarchyStats;
 use wsim_sim::report::{HostTime, Report};
 use wsim_sim::stats::SlotReason;
-use wsim_sim::graph_image;
 use wsim_sim::{Config, Machine, RunSummary};
 
 use crate::graph_run::{self, GraphArgs};
@@ -42,7 +42,8 @@ pub fn run(
     let bytes = std::fs::read(elf).with_context(|| format!("cannot read {}", elf.display()))?;
     let mut machine =
         Machine::new(&config, &bytes).map_err(|e| anyhow::anyhow!("{}: {e}", elf.display()))?;
-    let placed = graph_run::place(&mut machine, graph).map_err(|e| anyhow::anyhow!("{}: {e:#}", elf.display()))?;
+    let placed = graph_run::place(&mut machine, graph)
+        .map_err(|e| anyhow::anyhow!("{}: {e:#}", elf.display()))?;
     let started = std::time::Instant::now();
     let result = machine.run();
     let seconds = started.elapsed().as_secs_f64();
@@ -61,7 +62,15 @@ pub fn run(
         return Ok(exit_code(summary.exit_code));
     };
     let mismatches = (summary.exit_code == 0).then(|| {
-        graph_run::verify(&placed, &graph_image::result(&machine, &placed.layout))
+        let result = graph_image::result(&machine, &placed.layout);
+        let p = &placed;
+        graph_run::verify(
+            p.program.algorithm,
+            &p.graph,
+            p.source,
+            p.iterations,
+            &result,
+        )
     });
     let supersteps = graph_image::supersteps(&machine, &placed.layout);
     out.write_all(graph_run::report(&placed, supersteps, mismatches.as_deref()).as_bytes())?;

@@ -4,6 +4,13 @@
 #ifndef GR_EDGE_H
 #define GR_EDGE_H
 
+/* Kernel entry: the set-up phase, where the thread is, and super-step `arg`'s context. */
+static inline gr_ctx gr_enter(void *arg, gr_geo *g) {
+    PHASE(PH_INIT);
+    *g = gr_geometry();
+    return gr_context((uintptr_t)arg, ALGO_DATA_DRIVEN);
+}
+
 /* Degree and first edge of base vertex v; degree 0 when the destination filter excludes it
  * (pull: the destination needs nothing more, e.g. BFS: already visited). */
 static inline uint32_t gr_degree(const gr_ctx *c, uint32_t v, uint32_t *loc) {
@@ -12,6 +19,20 @@ static inline uint32_t gr_degree(const gr_ctx *c, uint32_t v, uint32_t *loc) {
     if (GR_PULL_DIR && algo_done(c, v))
         return 0;
     return c->off[v + 1] - begin;
+}
+
+/* Registration of base vertex number i of n (none when i >= n: vertex 0, degree 0): its id,
+ * first edge and degree. The lanes leave together: a shuffle or barrier follows. */
+static inline uint32_t gr_register(const gr_ctx *c, uint32_t i, uint32_t n, uint32_t *v, uint32_t *loc) {
+    uint32_t deg = 0;
+    *v = 0;
+    *loc = 0;
+    if (i < n) {
+        *v = gr_base(c, i);
+        deg = gr_degree(c, *v, loc);
+    }
+    gr_converge();
+    return deg;
 }
 
 /* Process edge eid of base vertex `base`. `check_base`: the schedule walks base vertices

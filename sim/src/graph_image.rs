@@ -238,13 +238,19 @@ pub fn place(
     }
     let edges = g.out_targets.len();
     let consistent = g.in_order().iter().all(|(name, a)| {
-        a.len() == if name.ends_with("offsets") { g.out_offsets.len() } else { edges }
+        a.len()
+            == if name.ends_with("offsets") {
+                g.out_offsets.len()
+            } else {
+                edges
+            }
     });
     if !consistent {
         return Err(setup("graph arrays of inconsistent lengths".into()));
     }
     let too_big = |what: &str| setup(format!("too many {what} for a 32-bit machine"));
-    let v = u32::try_from(g.out_offsets.len().saturating_sub(1)).map_err(|_| too_big("vertices"))?;
+    let v =
+        u32::try_from(g.out_offsets.len().saturating_sub(1)).map_err(|_| too_big("vertices"))?;
     let e = u32::try_from(edges).map_err(|_| too_big("edges"))?;
     if v == 0 {
         return Err(setup("the graph has no vertices".into()));

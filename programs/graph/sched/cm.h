@@ -9,19 +9,14 @@
 #define SCHED_SCRATCH_FIXED 0u
 
 static void cm_kernel(uint32_t hart, void *arg) {
-    PHASE(PH_INIT);
-    gr_geo g = gr_geometry();
-    gr_ctx c = gr_context((uintptr_t)arg, ALGO_DATA_DRIVEN);
+    gr_geo g;
+    gr_ctx c = gr_enter(arg, &g);
     uint32_t *svid = (uint32_t *)vx_local_mem();
     uint32_t *sloc = svid + g.B, *spfx = sloc + g.B, *swarp = spfx + g.B;
     for (uint32_t b = g.core * g.B; b < c.n; b += g.C * g.B) {
         PHASE(PH_REG);
-        uint32_t i = b + g.btid, v = 0, loc = 0, deg = 0, total;
-        if (i < c.n) {
-            v = gr_base(&c, i);
-            deg = gr_degree(&c, v, &loc);
-        }
-        gr_converge();
+        uint32_t i = b + g.btid, v, loc, total;
+        uint32_t deg = gr_register(&c, i, c.n, &v, &loc);
         uint32_t excl = gr_block_scan(deg, &g, swarp, &total);
         svid[g.btid] = v;
         sloc[g.btid] = loc;

@@ -8,9 +8,8 @@
 #define SCHED_SCRATCH_FIXED 0u
 
 static void em_kernel(uint32_t hart, void *arg) {
-    PHASE(PH_INIT);
-    gr_geo g = gr_geometry();
-    gr_ctx c = gr_context((uintptr_t)arg, ALGO_DATA_DRIVEN);
+    gr_geo g;
+    gr_ctx c = gr_enter(arg, &g);
     for (uint32_t e = g.gtid; e < c.E; e += g.nthreads) {
         PHASE(PH_WORKID);
         gr_edge(&c, c.coo[e], e, 1);

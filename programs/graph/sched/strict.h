@@ -25,19 +25,14 @@ static inline strict_arrays strict_get(const gr_ctx *c, const gr_geo *g) {
 }
 
 static void strict_scan_kernel(uint32_t hart, void *arg) {
-    PHASE(PH_INIT);
-    gr_geo g = gr_geometry();
-    gr_ctx c = gr_context((uintptr_t)arg, ALGO_DATA_DRIVEN);
+    gr_geo g;
+    gr_ctx c = gr_enter(arg, &g);
     strict_arrays a = strict_get(&c, &g);
     uint32_t *swarp = (uint32_t *)vx_local_mem(), run = 0;
     for (uint32_t b = a.lo; b < a.hi; b += g.B) {
         PHASE(PH_REG);
-        uint32_t i = b + g.btid, v = 0, loc = 0, deg = 0, total;
-        if (i < a.hi) {
-            v = gr_base(&c, i);
-            deg = gr_degree(&c, v, &loc);
-        }
-        gr_converge();
+        uint32_t i = b + g.btid, v, loc, total;
+        uint32_t deg = gr_register(&c, i, a.hi, &v, &loc);
         uint32_t excl = gr_block_scan(deg, &g, swarp, &total);
         if (i < a.hi) {
             a.vid[i] = v;
@@ -54,9 +49,8 @@ static void strict_scan_kernel(uint32_t hart, void *arg) {
 }
 
 static void strict_offset_kernel(uint32_t hart, void *arg) {
-    PHASE(PH_INIT);
-    gr_geo g = gr_geometry();
-    gr_ctx c = gr_context((uintptr_t)arg, ALGO_DATA_DRIVEN);
+    gr_geo g;
+    gr_ctx c = gr_enter(arg, &g);
     strict_arrays a = strict_get(&c, &g);
     PHASE(PH_REG);
     uint32_t before = 0;
@@ -68,9 +62,8 @@ static void strict_offset_kernel(uint32_t hart, void *arg) {
 }
 
 static void strict_distribute_kernel(uint32_t hart, void *arg) {
-    PHASE(PH_INIT);
-    gr_geo g = gr_geometry();
-    gr_ctx c = gr_context((uintptr_t)arg, ALGO_DATA_DRIVEN);
+    gr_geo g;
+    gr_ctx c = gr_enter(arg, &g);
     strict_arrays a = strict_get(&c, &g);
     uint32_t total = 0;
     for (uint32_t k = 0; k < g.C; k++)

@@ -15,9 +15,8 @@ static inline uint32_t *twc_count(const gr_ctx *c, uint32_t q) {
 }
 
 static void twc_bin_kernel(uint32_t hart, void *arg) {
-    PHASE(PH_INIT);
-    gr_geo g = gr_geometry();
-    gr_ctx c = gr_context((uintptr_t)arg, ALGO_DATA_DRIVEN);
+    gr_geo g;
+    gr_ctx c = gr_enter(arg, &g);
     PHASE(PH_REG);
     for (uint32_t i = g.gtid; i < c.n; i += g.nthreads) {
         uint32_t v = gr_base(&c, i), loc, deg = gr_degree(&c, v, &loc);
@@ -29,42 +28,27 @@ static void twc_bin_kernel(uint32_t hart, void *arg) {
     PHASE(PH_OTHER);
 }
 
-/* Queue q: entries first, first + stride, ...; each walked by `group` threads, this one
- * being number `member`. */
-static inline void twc_walk(const gr_ctx *c, uint32_t q, uint32_t first, uint32_t stride,
-                            uint32_t member, uint32_t group) {
-    uint32_t n = *twc_count(c, q);
-    const uint32_t *queue = twc_queue(c, q);
+/* Walk queue q: small vertices by one thread each, medium by a warp, large by a block. */
+static inline void twc_tier(void *arg, uint32_t q) {
+    gr_geo g;
+    gr_ctx c = gr_enter(arg, &g);
+    uint32_t first = q == 0 ? g.gtid : q == 1 ? g.gwarp : g.core;
+    uint32_t stride = q == 0 ? g.nthreads : q == 1 ? g.nwarps : g.C;
+    uint32_t member = q == 0 ? 0 : q == 1 ? g.lane : g.btid;
+    uint32_t group = q == 0 ? 1 : q == 1 ? g.T : g.B;
+    uint32_t n = *twc_count(&c, q);
+    const uint32_t *queue = twc_queue(&c, q);
     for (uint32_t j = first; j < n; j += stride) {
         PHASE(PH_REG);
-        uint32_t v = queue[j], loc, deg = gr_degree(c, v, &loc);
-        gr_walk(c, v, loc, deg, member, group);
+        uint32_t v = queue[j], loc, deg = gr_degree(&c, v, &loc);
+        gr_walk(&c, v, loc, deg, member, group);
     }
-}
-
-static void twc_small_kernel(uint32_t hart, void *arg) {
-    PHASE(PH_INIT);
-    gr_geo g = gr_geometry();
-    gr_ctx c = gr_context((uintptr_t)arg, ALGO_DATA_DRIVEN);
-    twc_walk(&c, 0, g.gtid, g.nthreads, 0, 1);
     PHASE(PH_OTHER);
 }
 
-static void twc_medium_kernel(uint32_t hart, void *arg) {
-    PHASE(PH_INIT);
-    gr_geo g = gr_geometry();
-    gr_ctx c = gr_context((uintptr_t)arg, ALGO_DATA_DRIVEN);
-    twc_walk(&c, 1, g.gwarp, g.nwarps, g.lane, g.T);
-    PHASE(PH_OTHER);
-}
-
-static void twc_large_kernel(uint32_t hart, void *arg) {
-    PHASE(PH_INIT);
-    gr_geo g = gr_geometry();
-    gr_ctx c = gr_context((uintptr_t)arg, ALGO_DATA_DRIVEN);
-    twc_walk(&c, 2, g.core, g.C, g.btid, g.B);
-    PHASE(PH_OTHER);
-}
+static void twc_small_kernel(uint32_t hart, void *arg) { twc_tier(arg, 0); }
+static void twc_medium_kernel(uint32_t hart, void *arg) { twc_tier(arg, 1); }
+static void twc_large_kernel(uint32_t hart, void *arg) { twc_tier(arg, 2); }
 
 static void sched_gather(uint32_t step) {
     gr_launch(twc_bin_kernel, step);

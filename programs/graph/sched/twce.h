@@ -25,9 +25,8 @@ static inline void twce_push(twce_queue q, uint32_t *count, uint32_t v, uint32_t
 }
 
 static void twce_kernel(uint32_t hart, void *arg) {
-    PHASE(PH_INIT);
-    gr_geo g = gr_geometry();
-    gr_ctx c = gr_context((uintptr_t)arg, ALGO_DATA_DRIVEN);
+    gr_geo g;
+    gr_ctx c = gr_enter(arg, &g);
     /* counters: per round parity: medium count, large count, medium entries taken */
     uint32_t *ctr = (uint32_t *)vx_local_mem();
     twce_queue medium = twce_q(ctr + 6, g.B), large = twce_q(ctr + 6 + 3 * g.B, g.B);
@@ -38,12 +37,8 @@ static void twce_kernel(uint32_t hart, void *arg) {
     for (uint32_t b = g.core * g.B; b < c.n; b += g.C * g.B, r ^= 1) {
         PHASE(PH_REG);
         uint32_t *k = ctr + 3 * r;
-        uint32_t i = b + g.btid, v = 0, loc = 0, deg = 0;
-        if (i < c.n) {
-            v = gr_base(&c, i);
-            deg = gr_degree(&c, v, &loc);
-        }
-        gr_converge();
+        uint32_t i = b + g.btid, v, loc;
+        uint32_t deg = gr_register(&c, i, c.n, &v, &loc);
         if (deg >= g.B)
             twce_push(large, &k[1], v, loc, deg);
         else if (deg >= g.T)

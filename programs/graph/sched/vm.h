@@ -7,9 +7,8 @@
 #define SCHED_SCRATCH_FIXED 0u
 
 static void vm_kernel(uint32_t hart, void *arg) {
-    PHASE(PH_INIT);
-    gr_geo g = gr_geometry();
-    gr_ctx c = gr_context((uintptr_t)arg, ALGO_DATA_DRIVEN);
+    gr_geo g;
+    gr_ctx c = gr_enter(arg, &g);
     for (uint32_t i = g.gtid; i < c.n; i += g.nthreads) {
         PHASE(PH_REG);
         uint32_t v = gr_base(&c, i), loc, deg = gr_degree(&c, v, &loc);

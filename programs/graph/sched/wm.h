@@ -10,19 +10,14 @@
 #define SCHED_SCRATCH_FIXED 0u
 
 static void wm_kernel(uint32_t hart, void *arg) {
-    PHASE(PH_INIT);
-    gr_geo g = gr_geometry();
-    gr_ctx c = gr_context((uintptr_t)arg, ALGO_DATA_DRIVEN);
+    gr_geo g;
+    gr_ctx c = gr_enter(arg, &g);
     uint32_t *svid = (uint32_t *)vx_local_mem() + g.warp * 3 * g.T;
     uint32_t *sloc = svid + g.T, *spfx = sloc + g.T;
     for (uint32_t b = g.gwarp * g.T; b < c.n; b += g.nwarps * g.T) {
         PHASE(PH_REG);
-        uint32_t i = b + g.lane, v = 0, loc = 0, deg = 0;
-        if (i < c.n) {
-            v = gr_base(&c, i);
-            deg = gr_degree(&c, v, &loc);
-        }
-        gr_converge();
+        uint32_t i = b + g.lane, v, loc;
+        uint32_t deg = gr_register(&c, i, c.n, &v, &loc);
         uint32_t incl = gr_warp_scan(deg, g.lane, g.T);
         uint32_t total = vx_shfl_idx(incl, g.T - 1, g.T);
         svid[g.lane] = v;
