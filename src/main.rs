@@ -2,6 +2,7 @@
 
 mod disasm;
 mod graph;
+mod graph_run;
 mod run;
 mod sweep;
 
@@ -45,13 +46,17 @@ enum ConfigCommand {
 #[derive(Subcommand)]
 enum Command {
     /// Run a program and print its console output, exit status and a summary. The
-    /// process exits with the program's exit status (2 if the simulation itself fails).
+    /// process exits with the program's exit status (2 if the simulation itself fails, 3 if
+    /// a graph program's result differs from the host reference).
     Run {
         #[command(flatten)]
         machine: MachineArgs,
         /// Also write every statistic as JSON (schema `wsim-stats/1`) to this file.
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
+        /// Graph programs (those defining `wsim_graph`): the graph and its options.
+        #[command(flatten)]
+        graph: graph_run::GraphArgs,
         /// The program: a 32-bit RISC-V ELF executable.
         elf: PathBuf,
     },
@@ -91,7 +96,12 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Run { machine, json, elf } => run::run(&machine, &elf, json.as_ref()),
+        Command::Run {
+            machine,
+            json,
+            graph,
+            elf,
+        } => run::run(&machine, &elf, json.as_ref(), &graph),
         Command::Config {
             command: ConfigCommand::Show { machine },
         } => run::resolve_config(&machine).and_then(|config| {

@@ -6,13 +6,18 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use wsim_sim::graph_image;
 use wsim_sim::mem::cache::CacheStats;
 use wsim_sim::mem::hierarchy::HierarchyStats;
 use wsim_sim::report::{HostTime, Report};
 use wsim_sim::stats::{FsmState, SlotReason, WeaverCounters};
 use wsim_sim::{Config, Machine, RunSummary};
 
+use crate::graph_run::{self, GraphArgs};
 use crate::MachineArgs;
+
+/// Exit status when a graph program's result differs from the host reference.
+const VERIFY_FAILED: u8 = 3;
 
 /// The configuration the machine options select.
 pub fn resolve_config(args: &MachineArgs) -> anyhow::Result<Config> {
@@ -27,11 +32,18 @@ pub fn resolve_config(args: &MachineArgs) -> anyhow::Result<Config> {
     Ok(base.with_overrides(&args.overrides)?)
 }
 
-pub fn run(args: &MachineArgs, elf: &Path, json: Option<&PathBuf>) -> anyhow::Result<ExitCode> {
+pub fn run(
+    args: &MachineArgs,
+    elf: &Path,
+    json: Option<&PathBuf>,
+    graph: &GraphArgs,
+) -> anyhow::Result<ExitCode> {
     let config = resolve_config(args)?;
     let bytes = std::fs::read(elf).with_context(|| format!("cannot read {}", elf.display()))?;
     let mut machine =
         Machine::new(&config, &bytes).map_err(|e| anyhow::anyhow!("{}: {e}", elf.display()))?;
+    let placed = graph_run::place(&mut machine, graph)
+        .map_err(|e| anyhow::anyhow!("{}: {e:#}", elf.display()))?;
     let started = std::time::Instant::now();
     let result = machine.run();
     let seconds = started.elapsed().as_secs_f64();
@@ -46,7 +58,26 @@ pub fn run(args: &MachineArgs, elf: &Path, json: Option<&PathBuf>) -> anyhow::Re
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     out.write_all(terminal_report(&config, &name, &summary, &host).as_bytes())?;
-    Ok(exit_code(summary.exit_code))
+    let Some(placed) = placed else {
+        return Ok(exit_code(summary.exit_code));
+    };
+    let mismatches = (summary.exit_code == 0).then(|| {
+        let result = graph_image::result(&machine, &placed.layout);
+        let p = &placed;
+        graph_run::verify(
+            p.program.algorithm,
+            &p.graph,
+            p.source,
+            p.iterations,
+            &result,
+        )
+    });
+    let supersteps = graph_image::supersteps(&machine, &placed.layout);
+    out.write_all(graph_run::report(&placed, supersteps, mismatches.as_deref()).as_bytes())?;
+    Ok(match mismatches {
+        Some(m) if !m.is_empty() => ExitCode::from(VERIFY_FAILED),
+        _ => exit_code(summary.exit_code),
+    })
 }
 
 /// The compact terminal report.

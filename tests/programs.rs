@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{preset, programs_dir, run, run_ok};
+use common::{graph_programs, preset, programs_dir, run, run_ok, GRAPH_SCHEDULES};
 use wsim_sim::config::StartCores;
 use wsim_sim::report::Report;
 use wsim_sim::stats::SlotReason;
@@ -92,6 +92,11 @@ fn isa_self_tests() {
 #[test]
 fn every_built_program_is_tested() {
     let dir = programs_dir();
+    // Graph programs: tests/graph_kernels.rs runs them.
+    let graph: Vec<String> = GRAPH_SCHEDULES
+        .iter()
+        .flat_map(|s| graph_programs(s))
+        .collect();
     let listed: Vec<&str> = KERNELS
         .iter()
         .chain(ISA_TESTS)
@@ -100,6 +105,7 @@ fn every_built_program_is_tested() {
         .chain(MICROBENCHMARKS)
         .chain(GRAPH_INPUT)
         .copied()
+        .chain(graph.iter().map(String::as_str))
         .collect();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {

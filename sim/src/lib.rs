@@ -7,6 +7,7 @@ pub mod cfg;
 pub mod config;
 pub mod core;
 pub mod error;
+pub mod graph_image;
 pub mod loader;
 pub mod machine;
 pub mod mem;

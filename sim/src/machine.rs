@@ -10,7 +10,7 @@ use crate::core::pipeline::{MemoryPort, PortKind, PortRequest, Retry};
 use crate::core::warp::WarpWait;
 use crate::core::{Core, Effect};
 use crate::error::{ErrorKind, SimError, SimResult};
-use crate::loader::{self, ElfImage};
+use crate::loader::{self, ElfImage, Symbol};
 use crate::mem::hierarchy::{
     AccessKind, HierarchyStats, MemAccess, MemConfig, MemoryHierarchy, Reject,
 };
@@ -192,6 +192,10 @@ pub struct Machine {
     pub cores: Vec<Core>,
     pub shared: Shared,
     pub memory: MemoryHierarchy,
+    /// The program's symbols (for hosts that fill program data before the run).
+    pub symbols: Vec<Symbol>,
+    /// One past the highest byte of the program image.
+    pub image_end: u32,
     /// Global barriers in progress: id -> (count, arrived (core, warp)).
     global_barriers: BTreeMap<u32, (u32, Vec<(usize, usize)>)>,
 }
@@ -224,6 +228,12 @@ impl Machine {
                 .weaver_fits()
                 .map_err(|e| SimError::new(ErrorKind::Setup(format!("the Weaver unit: {e}"))))?;
         }
+        let image_end = image
+            .segments
+            .iter()
+            .map(|s| s.vaddr + s.memsz)
+            .max()
+            .unwrap_or(0);
         let mut cores: Vec<Core> = (0..geometry.cores)
             .map(|id| Core::new(id, config, weaver))
             .collect();
@@ -253,8 +263,15 @@ impl Machine {
                 tohost: image.symbol("tohost").map(|s| s.addr),
                 reservations: Vec::new(),
             },
+            symbols: image.symbols,
+            image_end,
             global_barriers: BTreeMap::new(),
         })
+    }
+
+    /// The first symbol (in address order) called `name`.
+    pub fn symbol(&self, name: &str) -> Option<&Symbol> {
+        self.symbols.iter().find(|s| s.name == name)
     }
 
     /// Run until every warp has exited or the program ends the run.

@@ -59,3 +59,19 @@ pub fn run_ok(name: &str, config: &Config) -> (Machine, RunSummary) {
     );
     (machine, summary)
 }
+
+/// The graph programs the Makefile builds: build/graph/<algorithm>_<schedule>_<direction>.
+pub const GRAPH_SCHEDULES: &[&str] = &["vm", "em", "wm", "cm", "twc", "twce", "strict"];
+pub const GRAPH_PUSH: &[&str] = &["pr", "bfs", "sssp", "cc"];
+pub const GRAPH_PULL: &[&str] = &["pr", "bfs", "cc"];
+
+/// Every graph program of one schedule, as `graph/<name>`.
+pub fn graph_programs(schedule: &str) -> Vec<String> {
+    let push = GRAPH_PUSH
+        .iter()
+        .map(|a| format!("graph/{a}_{schedule}_push"));
+    let pull = GRAPH_PULL
+        .iter()
+        .map(|a| format!("graph/{a}_{schedule}_pull"));
+    push.chain(pull).collect()
+}

@@ -1,0 +1,37 @@
+/* PageRank: every vertex is active in every super-step; `iterations` super-steps.
+ * rank0 = 1/V; acc[d] = sum of contrib[s] over edges s->d, contrib[s] = rank[s]/outdeg[s]
+ * (computed once per vertex in apply, so the gather is one load); apply:
+ * rank = (1-D)/V + D*acc. Rank lost at vertices without out-edges is dropped. The result
+ * array holds the ranks as floats. Scratch: acc, contrib (V floats each). */
+#define ALGO_ID GR_PR
+#define ALGO_DATA_DRIVEN 0
+#define ALGO_START_ALL 1
+#define ALGO_WEIGHTED 0
+#define ALGO_HAS_APPLY 1
+#define ALGO_SCRATCH_PER_VERTEX 2u
+#define PR_DAMPING 0.85f
+
+static inline float pr_f(uint32_t u) { union { uint32_t u; float f; } x = { .u = u }; return x.f; }
+static inline uint32_t pr_u(float f) { union { float f; uint32_t u; } x = { .f = f }; return x.u; }
+
+static inline uint32_t pr_contrib(float rank, uint32_t deg) { return deg ? pr_u(rank / (float)deg) : 0; }
+
+static inline void algo_init(const gr_ctx *c, uint32_t v) {
+    float r = 1.0f / (float)c->V;
+    c->algo[c->V + v] = pr_contrib(r, wsim_graph.out_degree[v]);
+    c->result[v] = pr_u(r);
+}
+
+static inline int algo_done(const gr_ctx *c, uint32_t v) { return 0; }
+
+static inline int algo_gather_sum(const gr_ctx *c, uint32_t src, uint32_t dst, uint32_t w) {
+    gr_atomic_add_f32(&c->algo[dst], pr_f(c->algo[c->V + src]));
+    return 0;
+}
+
+static inline void algo_apply(const gr_ctx *c, uint32_t v) {
+    float r = (1.0f - PR_DAMPING) / (float)c->V + PR_DAMPING * pr_f(c->algo[v]);
+    c->algo[v] = 0;
+    c->algo[c->V + v] = pr_contrib(r, wsim_graph.out_degree[v]);
+    c->result[v] = pr_u(r);
+}

@@ -1,0 +1,336 @@
+//! Graph programs: the descriptor `wsim_graph` a program defines (programs/graph/graph.h),
+//! and the graph's arrays laid out in simulated memory above the program image.
+//!
+//! The engine only places and reads words here; reading graph files, building CSR/CSC and
+//! checking results belong to the `wsim-graph` crate and the command line.
+
+use crate::error::{ErrorKind, SimError, SimResult};
+use crate::machine::Machine;
+
+/// The descriptor's symbol.
+pub const SYMBOL: &str = "wsim_graph";
+pub const MAGIC: u32 = 0x4850_5247;
+pub const VERSION: u32 = 1;
+/// Where the arrays start: above any program image (link.ld gives programs 256 MiB from
+/// 0x80000000), far below the stacks (which grow down from 0xFE000000).
+pub const BASE: u32 = 0x9000_0000;
+/// The program runtime's stacks (programs/README.md): one per hardware thread, growing
+/// down from here.
+const STACK_TOP: u32 = 0xFE00_0000;
+const STACK_SIZE: u32 = 4096;
+/// Words in the descriptor.
+const WORDS: u32 = 26;
+
+/// Word offsets in the descriptor (graph.h's field order).
+mod field {
+    pub const MAGIC: u32 = 0;
+    pub const VERSION: u32 = 1;
+    pub const ALGORITHM: u32 = 2;
+    pub const DIRECTION: u32 = 3;
+    pub const SCHEDULE: u32 = 4;
+    pub const SCRATCH_PER_VERTEX: u32 = 5;
+    pub const SCRATCH_PER_EDGE: u32 = 6;
+    pub const SCRATCH_PER_STEP: u32 = 7;
+    pub const SCRATCH_FIXED: u32 = 8;
+    pub const NUM_VERTICES: u32 = 9;
+    /// num_edges, source, iterations, max_steps, then the array addresses in
+    /// [`super::GraphArrays::in_order`] order, then out_degree, result, scratch.
+    pub const SUPERSTEPS: u32 = 25;
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    PageRank,
+    Bfs,
+    Sssp,
+    Cc,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Push,
+    Pull,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    Vm,
+    Em,
+    Wm,
+    Cm,
+    Twc,
+    Twce,
+    Strict,
+    SparseWeaver,
+    Eghw,
+}
+
+impl Algorithm {
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::PageRank => "PageRank",
+            Algorithm::Bfs => "BFS",
+            Algorithm::Sssp => "SSSP",
+            Algorithm::Cc => "CC",
+        }
+    }
+}
+
+impl Direction {
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Push => "push",
+            Direction::Pull => "pull",
+        }
+    }
+}
+
+impl Schedule {
+    pub fn name(self) -> &'static str {
+        match self {
+            Schedule::Vm => "VM",
+            Schedule::Em => "EM",
+            Schedule::Wm => "WM",
+            Schedule::Cm => "CM",
+            Schedule::Twc => "TWC",
+            Schedule::Twce => "TWCE",
+            Schedule::Strict => "STRICT",
+            Schedule::SparseWeaver => "SparseWeaver",
+            Schedule::Eghw => "EGHW",
+        }
+    }
+}
+
+/// What a graph program declares about itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GraphProgram {
+    /// Address of the descriptor.
+    pub descriptor: u32,
+    pub algorithm: Algorithm,
+    pub direction: Direction,
+    pub schedule: Schedule,
+    scratch_per_vertex: u32,
+    scratch_per_edge: u32,
+    scratch_per_step: u32,
+    scratch_fixed: u32,
+}
+
+/// The graph, as the arrays the kernels read. Offsets have V + 1 entries, the others E.
+#[derive(Clone, Copy, Debug)]
+pub struct GraphArrays<'a> {
+    pub out_offsets: &'a [u32],
+    pub out_targets: &'a [u32],
+    pub out_weights: &'a [u32],
+    /// COO: the source of each CSR edge.
+    pub out_sources: &'a [u32],
+    pub in_offsets: &'a [u32],
+    pub in_sources: &'a [u32],
+    pub in_weights: &'a [u32],
+    /// COO: the destination of each CSC edge.
+    pub in_dests: &'a [u32],
+}
+
+impl<'a> GraphArrays<'a> {
+    /// The arrays in descriptor order.
+    fn in_order(&self) -> [(&'static str, &'a [u32]); 8] {
+        [
+            ("out_offsets", self.out_offsets),
+            ("out_targets", self.out_targets),
+            ("out_weights", self.out_weights),
+            ("out_sources", self.out_sources),
+            ("in_offsets", self.in_offsets),
+            ("in_sources", self.in_sources),
+            ("in_weights", self.in_weights),
+            ("in_dests", self.in_dests),
+        ]
+    }
+}
+
+/// Where a placed graph lives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GraphLayout {
+    pub descriptor: u32,
+    pub vertices: u32,
+    pub edges: u32,
+    pub result: u32,
+    pub scratch: u32,
+    pub scratch_words: u64,
+    /// One past the last byte used.
+    pub end: u32,
+}
+
+fn setup(msg: String) -> SimError {
+    SimError::new(ErrorKind::Setup(msg))
+}
+
+fn word(m: &Machine, descriptor: u32, f: u32) -> u32 {
+    m.shared.mem.read_u32(descriptor + 4 * f)
+}
+
+/// The program's descriptor, if it has one (`None`: not a graph program).
+pub fn program(m: &Machine) -> SimResult<Option<GraphProgram>> {
+    let Some(sym) = m.symbol(SYMBOL) else {
+        return Ok(None);
+    };
+    let at = sym.addr;
+    if sym.size != 4 * WORDS || at % 4 != 0 {
+        return Err(setup(format!(
+            "{SYMBOL} at {at:#x} has {} bytes; the descriptor of graph.h has {}",
+            sym.size,
+            4 * WORDS
+        )));
+    }
+    let magic = word(m, at, field::MAGIC);
+    let version = word(m, at, field::VERSION);
+    if magic != MAGIC || version != VERSION {
+        return Err(setup(format!(
+            "{SYMBOL}: magic {magic:#x} version {version}, expected {MAGIC:#x} version {VERSION} (programs/graph/graph.h)"
+        )));
+    }
+    let bad = |what: &str, v: u32| setup(format!("{SYMBOL}: unknown {what} {v}"));
+    let algorithm = match word(m, at, field::ALGORITHM) {
+        1 => Algorithm::PageRank,
+        2 => Algorithm::Bfs,
+        3 => Algorithm::Sssp,
+        4 => Algorithm::Cc,
+        v => return Err(bad("algorithm", v)),
+    };
+    let direction = match word(m, at, field::DIRECTION) {
+        0 => Direction::Push,
+        1 => Direction::Pull,
+        v => return Err(bad("direction", v)),
+    };
+    let schedule = match word(m, at, field::SCHEDULE) {
+        1 => Schedule::Vm,
+        2 => Schedule::Em,
+        3 => Schedule::Wm,
+        4 => Schedule::Cm,
+        5 => Schedule::Twc,
+        6 => Schedule::Twce,
+        7 => Schedule::Strict,
+        8 => Schedule::SparseWeaver,
+        9 => Schedule::Eghw,
+        v => return Err(bad("schedule", v)),
+    };
+    Ok(Some(GraphProgram {
+        descriptor: at,
+        algorithm,
+        direction,
+        schedule,
+        scratch_per_vertex: word(m, at, field::SCRATCH_PER_VERTEX),
+        scratch_per_edge: word(m, at, field::SCRATCH_PER_EDGE),
+        scratch_per_step: word(m, at, field::SCRATCH_PER_STEP),
+        scratch_fixed: word(m, at, field::SCRATCH_FIXED),
+    }))
+}
+
+/// Lay the graph out from [`BASE`] on a machine that has not run yet, and fill the
+/// descriptor. `source` is the BFS/SSSP source, `iterations` PageRank's.
+pub fn place(
+    m: &mut Machine,
+    p: &GraphProgram,
+    g: &GraphArrays,
+    source: u32,
+    iterations: u32,
+) -> SimResult<GraphLayout> {
+    if m.shared.cycle != 0 {
+        return Err(setup("a graph must be placed before the run".into()));
+    }
+    let edges = g.out_targets.len();
+    let consistent = g.in_order().iter().all(|(name, a)| {
+        a.len()
+            == if name.ends_with("offsets") {
+                g.out_offsets.len()
+            } else {
+                edges
+            }
+    });
+    if !consistent {
+        return Err(setup("graph arrays of inconsistent lengths".into()));
+    }
+    let too_big = |what: &str| setup(format!("too many {what} for a 32-bit machine"));
+    let v =
+        u32::try_from(g.out_offsets.len().saturating_sub(1)).map_err(|_| too_big("vertices"))?;
+    let e = u32::try_from(edges).map_err(|_| too_big("edges"))?;
+    if v == 0 {
+        return Err(setup("the graph has no vertices".into()));
+    }
+    if source >= v {
+        return Err(setup(format!(
+            "source vertex {source} is out of range: the graph has {v} vertices (0..{})",
+            v - 1
+        )));
+    }
+    let max_steps = v.max(iterations).saturating_add(2);
+    let scratch_words = u64::from(p.scratch_per_vertex) * u64::from(v)
+        + u64::from(p.scratch_per_edge) * u64::from(e)
+        + u64::from(p.scratch_per_step) * u64::from(max_steps)
+        + u64::from(p.scratch_fixed);
+    let harts = u64::from(m.config.cores())
+        * u64::from(m.config.gpu.warps_per_core)
+        * u64::from(m.config.gpu.threads_per_warp);
+    let limit = u64::from(STACK_TOP).saturating_sub(harts * u64::from(STACK_SIZE));
+    if m.image_end > BASE {
+        return Err(setup(format!(
+            "the program image reaches {:#x}, past the graph base {BASE:#x}",
+            m.image_end
+        )));
+    }
+    // Each array on its own 64-byte boundary.
+    let mut at = u64::from(BASE);
+    let mut reserve = |words: u64| {
+        let start = at;
+        at = (at + 4 * words + 63) & !63;
+        start
+    };
+    let mut addrs = Vec::new();
+    for (_, a) in g.in_order() {
+        addrs.push(reserve(a.len() as u64));
+    }
+    let degree_at = reserve(u64::from(v));
+    let result_at = reserve(u64::from(v));
+    let scratch_at = reserve(scratch_words);
+    if at > limit {
+        return Err(setup(format!(
+            "the graph needs {:#x} bytes from {BASE:#x} but only {:#x} are free below the stacks at {limit:#x}",
+            at - u64::from(BASE),
+            limit.saturating_sub(u64::from(BASE))
+        )));
+    }
+    let mem = &mut m.shared.mem;
+    let mut write = |addr: u64, words: &[u32]| {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        mem.write_bytes(addr as u32, &bytes);
+    };
+    for ((_, a), addr) in g.in_order().iter().zip(&addrs) {
+        write(*addr, a);
+    }
+    let degrees: Vec<u32> = g.out_offsets.windows(2).map(|w| w[1] - w[0]).collect();
+    write(degree_at, &degrees);
+    // Scratch and result: untouched memory reads as zero.
+    let mut desc = vec![v, e, source, iterations, max_steps];
+    desc.extend(addrs.iter().map(|&a| a as u32));
+    desc.extend([degree_at as u32, result_at as u32, scratch_at as u32]);
+    write(u64::from(p.descriptor + 4 * field::NUM_VERTICES), &desc);
+    Ok(GraphLayout {
+        descriptor: p.descriptor,
+        vertices: v,
+        edges: e,
+        result: result_at as u32,
+        scratch: scratch_at as u32,
+        scratch_words,
+        end: at as u32,
+    })
+}
+
+/// The result array after the run: V words.
+pub fn result(m: &Machine, l: &GraphLayout) -> Vec<u32> {
+    (0..l.vertices)
+        .map(|i| m.shared.mem.read_u32(l.result + 4 * i))
+        .collect()
+}
+
+/// Super-steps the program reports it ran.
+pub fn supersteps(m: &Machine, l: &GraphLayout) -> u32 {
+    word(m, l.descriptor, field::SUPERSTEPS)
+}

@@ -1,0 +1,284 @@
+//! `wsim run` of a graph program: the graph options, laying the graph out before the run,
+//! and checking the program's result against the host reference after it.
+
+use std::fmt::Write as _;
+
+use anyhow::{bail, Context};
+use clap::Args;
+use wsim_graph::{reference, Graph};
+use wsim_sim::graph_image::{self, Algorithm, GraphArrays, GraphLayout, GraphProgram};
+use wsim_sim::Machine;
+
+use crate::graph::LoadArgs;
+
+/// The graph a graph program runs on when `--graph` is not given.
+pub const DEFAULT_GRAPH: &str = "gen:rmat:scale=8,ef=8";
+/// PageRank's iterations when `--iterations` is not given (small, for quick runs).
+pub const DEFAULT_ITERATIONS: u32 = 5;
+/// PageRank's damping factor (the kernels' PR_DAMPING).
+pub const PR_DAMPING: f64 = 0.85;
+/// PageRank ranks agree when within this relative difference (the kernels use `f32`).
+pub const PR_TOLERANCE: f64 = 1e-4;
+/// Mismatches listed in the report.
+const SHOWN: usize = 10;
+
+/// Options of a graph program's run.
+#[derive(Args, Clone, Debug)]
+pub struct GraphArgs {
+    /// The graph: a SNAP edge list or Matrix Market file (optionally .gz), or a generator
+    /// such as `gen:rmat:scale=10,ef=16`. A graph program run without it uses
+    /// `gen:rmat:scale=8,ef=8`.
+    #[arg(long, value_name = "FILE|gen:...")]
+    pub graph: Option<String>,
+    /// BFS / SSSP source vertex [default: 0].
+    #[arg(long, value_name = "V")]
+    pub source: Option<u32>,
+    /// PageRank iterations [default: 5].
+    #[arg(long, value_name = "N")]
+    pub iterations: Option<u32>,
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+impl GraphArgs {
+    /// Whether an option that only a graph program takes was given.
+    fn any(&self) -> bool {
+        self.graph.is_some() || self.source.is_some() || self.iterations.is_some()
+    }
+}
+
+/// A graph laid out for a program.
+pub struct Placed {
+    pub program: GraphProgram,
+    pub layout: GraphLayout,
+    pub graph: Graph,
+    pub spec: String,
+    pub source: u32,
+    pub iterations: u32,
+}
+
+/// If the machine's program is a graph program, load its graph and lay it out; graph
+/// options for a program without a descriptor are an error.
+pub fn place(machine: &mut Machine, args: &GraphArgs) -> anyhow::Result<Option<Placed>> {
+    let Some(program) = graph_image::program(machine)? else {
+        if args.any() {
+            bail!(
+                "graph options were given but the program has no `{}` descriptor: it is not a graph program",
+                graph_image::SYMBOL
+            );
+        }
+        return Ok(None);
+    };
+    let spec = args
+        .graph
+        .clone()
+        .unwrap_or_else(|| DEFAULT_GRAPH.to_string());
+    let graph = Graph::from_spec(&spec, &args.load.options())
+        .with_context(|| format!("cannot load graph {spec}"))?;
+    let source = args.source.unwrap_or(0);
+    if source >= graph.num_vertices() {
+        bail!(
+            "--source {source} is out of range: graph {spec} has {} vertices (0..={})",
+            graph.num_vertices(),
+            graph.num_vertices() - 1
+        );
+    }
+    let iterations = args.iterations.unwrap_or(DEFAULT_ITERATIONS);
+    let (csr, csc) = (graph.csr(), graph.csc());
+    let (out_sources, in_dests) = (graph.coo_sources(), graph.coo_destinations());
+    let arrays = GraphArrays {
+        out_offsets: &csr.offsets,
+        out_targets: &csr.targets,
+        out_weights: &csr.weights,
+        out_sources: &out_sources,
+        in_offsets: &csc.offsets,
+        in_sources: &csc.targets,
+        in_weights: &csc.weights,
+        in_dests: &in_dests,
+    };
+    let layout = graph_image::place(machine, &program, &arrays, source, iterations)?;
+    Ok(Some(Placed {
+        program,
+        layout,
+        graph,
+        spec,
+        source,
+        iterations,
+    }))
+}
+
+/// A vertex whose result differs from the reference.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mismatch {
+    pub vertex: u32,
+    pub expected: String,
+    pub got: String,
+}
+
+/// A program's result against the host reference: every mismatching vertex.
+/// `source` is BFS's and SSSP's, `iterations` PageRank's.
+pub fn verify(
+    algorithm: Algorithm,
+    g: &Graph,
+    source: u32,
+    iterations: u32,
+    result: &[u32],
+) -> Vec<Mismatch> {
+    let exact = |expected: Vec<u32>| -> Vec<Mismatch> {
+        let show = |x: u32| {
+            if x == reference::UNREACHED {
+                "unreached".to_string()
+            } else {
+                x.to_string()
+            }
+        };
+        (0..)
+            .zip(expected.iter().zip(result))
+            .filter(|(_, (e, r))| e != r)
+            .map(|(vertex, (e, r))| Mismatch {
+                vertex,
+                expected: show(*e),
+                got: show(*r),
+            })
+            .collect()
+    };
+    match algorithm {
+        Algorithm::Bfs => exact(reference::bfs_levels(g, source)),
+        Algorithm::Sssp => exact(reference::sssp(g, source)),
+        Algorithm::Cc => exact(reference::label_propagation(g)),
+        Algorithm::PageRank => {
+            let expected = reference::pagerank(g, iterations, PR_DAMPING);
+            (0..)
+                .zip(expected.iter().zip(result))
+                .filter_map(|(vertex, (&e, &bits))| {
+                    let got = f64::from(f32::from_bits(bits));
+                    let close = (got - e).abs() <= PR_TOLERANCE * e.abs();
+                    (!close).then(|| Mismatch {
+                        vertex,
+                        expected: format!("{e:.9e}"),
+                        got: format!("{got:.9e}"),
+                    })
+                })
+                .collect()
+        }
+    }
+}
+
+/// The report's graph section: the run and the verdict.
+pub fn report(placed: &Placed, supersteps: u32, mismatches: Option<&[Mismatch]>) -> String {
+    let p = &placed.program;
+    let mut r = String::new();
+    let _ = writeln!(
+        r,
+        "{:<22}{}: {} vertices, {} edges",
+        "graph", placed.spec, placed.layout.vertices, placed.layout.edges
+    );
+    let what = match p.algorithm {
+        Algorithm::PageRank => format!("{} iterations", placed.iterations),
+        Algorithm::Bfs | Algorithm::Sssp => format!("source {}", placed.source),
+        Algorithm::Cc => "labels".to_string(),
+    };
+    let _ = writeln!(
+        r,
+        "{:<22}{} ({what}), schedule {}, {}, {supersteps} super-steps",
+        "kernel",
+        p.algorithm.name(),
+        p.schedule.name(),
+        p.direction.name()
+    );
+    match mismatches {
+        None => {
+            let _ = writeln!(r, "{:<22}not checked: the program failed", "result");
+        }
+        Some([]) => {
+            let _ = writeln!(r, "{:<22}verified against the host reference", "result");
+        }
+        Some(m) => {
+            let _ = writeln!(
+                r,
+                "{:<22}MISMATCH: {} of {} vertices differ from the host reference",
+                "result",
+                m.len(),
+                placed.layout.vertices
+            );
+            for x in m.iter().take(SHOWN) {
+                let _ = writeln!(
+                    r,
+                    "  vertex {:<10} expected {:<18} got {}",
+                    x.vertex, x.expected, x.got
+                );
+            }
+        }
+    }
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 0 -> 1 -> 2, 0 -> 2 (weight 5), 3 isolated.
+    fn small() -> Graph {
+        Graph::from_edges(4, &[(0, 1, 1), (1, 2, 1), (0, 2, 5)]).unwrap()
+    }
+
+    #[test]
+    fn exact_results_verify_and_wrong_ones_are_listed() {
+        let g = small();
+        let none = reference::UNREACHED;
+        assert!(verify(Algorithm::Bfs, &g, 0, 0, &[0, 1, 1, none]).is_empty());
+        assert!(verify(Algorithm::Sssp, &g, 0, 0, &[0, 1, 2, none]).is_empty());
+        assert!(verify(Algorithm::Cc, &g, 0, 0, &[0, 0, 0, 3]).is_empty());
+        let wrong = verify(Algorithm::Sssp, &g, 0, 0, &[0, 1, 5, 7]);
+        assert_eq!(
+            wrong,
+            [
+                Mismatch {
+                    vertex: 2,
+                    expected: "2".into(),
+                    got: "5".into()
+                },
+                Mismatch {
+                    vertex: 3,
+                    expected: "unreached".into(),
+                    got: "7".into()
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn pagerank_within_the_relative_tolerance() {
+        let g = small();
+        let expected = reference::pagerank(&g, 3, PR_DAMPING);
+        let bits = |scale: f64| -> Vec<u32> {
+            expected
+                .iter()
+                .map(|&r| ((r * scale) as f32).to_bits())
+                .collect()
+        };
+        assert!(verify(Algorithm::PageRank, &g, 0, 3, &bits(1.0)).is_empty());
+        assert!(verify(
+            Algorithm::PageRank,
+            &g,
+            0,
+            3,
+            &bits(1.0 + PR_TOLERANCE / 4.0)
+        )
+        .is_empty());
+        assert_eq!(
+            verify(
+                Algorithm::PageRank,
+                &g,
+                0,
+                3,
+                &bits(1.0 + 4.0 * PR_TOLERANCE)
+            )
+            .len(),
+            4
+        );
+        let mut nan = bits(1.0);
+        nan[1] = f32::NAN.to_bits();
+        assert_eq!(verify(Algorithm::PageRank, &g, 0, 3, &nan)[0].vertex, 1);
+    }
+}
