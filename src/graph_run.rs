@@ -2,11 +2,13 @@
 //! and checking the program's result against the host reference after it.
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use anyhow::{bail, Context};
 use clap::Args;
 use wsim_graph::{reference, Graph};
-use wsim_sim::graph_image::{self, Algorithm, GraphArrays, GraphLayout, GraphProgram};
+use wsim_sim::config::WeaverMode;
+use wsim_sim::graph_image::{self, Algorithm, GraphArrays, GraphLayout, GraphProgram, Schedule};
 use wsim_sim::Machine;
 
 use crate::graph::LoadArgs;
@@ -47,28 +49,28 @@ impl GraphArgs {
     }
 }
 
+/// The graph of a run, loaded once for any number of machines.
+pub struct GraphInput {
+    pub graph: Arc<Graph>,
+    pub spec: String,
+    pub source: u32,
+    pub iterations: u32,
+    /// Graph options were given (an error for a program that is not a graph program).
+    explicit: bool,
+}
+
 /// A graph laid out for a program.
 pub struct Placed {
     pub program: GraphProgram,
     pub layout: GraphLayout,
-    pub graph: Graph,
+    pub graph: Arc<Graph>,
     pub spec: String,
     pub source: u32,
     pub iterations: u32,
 }
 
-/// If the machine's program is a graph program, load its graph and lay it out; graph
-/// options for a program without a descriptor are an error.
-pub fn place(machine: &mut Machine, args: &GraphArgs) -> anyhow::Result<Option<Placed>> {
-    let Some(program) = graph_image::program(machine)? else {
-        if args.any() {
-            bail!(
-                "graph options were given but the program has no `{}` descriptor: it is not a graph program",
-                graph_image::SYMBOL
-            );
-        }
-        return Ok(None);
-    };
+/// Load the graph the options name (the built-in default without `--graph`).
+pub fn load(args: &GraphArgs) -> anyhow::Result<GraphInput> {
     let spec = args
         .graph
         .clone()
@@ -83,7 +85,31 @@ pub fn place(machine: &mut Machine, args: &GraphArgs) -> anyhow::Result<Option<P
             graph.num_vertices() - 1
         );
     }
-    let iterations = args.iterations.unwrap_or(DEFAULT_ITERATIONS);
+    Ok(GraphInput {
+        graph: Arc::new(graph),
+        spec,
+        source,
+        iterations: args.iterations.unwrap_or(DEFAULT_ITERATIONS),
+        explicit: args.any(),
+    })
+}
+
+/// If the machine's program is a graph program, lay the graph out for it; graph options
+/// for a program without a descriptor are an error.
+pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option<Placed>> {
+    let Some(program) = graph_image::program(machine)? else {
+        if input.explicit {
+            bail!(
+                "graph options were given but the program has no `{}` descriptor: it is not a graph program",
+                graph_image::SYMBOL
+            );
+        }
+        return Ok(None);
+    };
+    if program.schedule == Schedule::Eghw && machine.config.weaver.mode != WeaverMode::Eghw {
+        bail!("an EGHW program needs the unit in its EGHW mode: add --set weaver.mode=eghw");
+    }
+    let (graph, source, iterations) = (&input.graph, input.source, input.iterations);
     let (csr, csc) = (graph.csr(), graph.csc());
     let (out_sources, in_dests) = (graph.coo_sources(), graph.coo_destinations());
     let arrays = GraphArrays {
@@ -100,11 +126,27 @@ pub fn place(machine: &mut Machine, args: &GraphArgs) -> anyhow::Result<Option<P
     Ok(Some(Placed {
         program,
         layout,
-        graph,
-        spec,
+        graph: Arc::clone(graph),
+        spec: input.spec.clone(),
         source,
         iterations,
     }))
+}
+
+/// After the run: the program's result against the host reference (`None`: the program
+/// failed, nothing to check).
+pub fn check(machine: &Machine, placed: &Placed, exit_code: u32) -> Option<Vec<Mismatch>> {
+    (exit_code == 0).then(|| {
+        let result = graph_image::result(machine, &placed.layout);
+        let p = placed;
+        verify(
+            p.program.algorithm,
+            &p.graph,
+            p.source,
+            p.iterations,
+            &result,
+        )
+    })
 }
 
 /// A vertex whose result differs from the reference.

@@ -74,6 +74,8 @@ enum Command {
         /// (repeatable: every combination runs).
         #[arg(long = "vary", value_name = "KEY=V1,V2,...")]
         vary: Vec<sweep::Axis>,
+        #[command(flatten)]
+        graph: graph_run::GraphArgs,
         /// Print CSV instead of an aligned table.
         #[arg(long)]
         csv: bool,
@@ -112,10 +114,14 @@ fn main() -> ExitCode {
         Command::Sweep {
             machine,
             vary,
+            graph,
             csv,
             programs,
         } => run::resolve_config(&machine)
-            .and_then(|base| sweep::sweep(&base, &vary, &programs, csv))
+            .and_then(|base| {
+                let input = graph_run::load(&graph)?;
+                sweep::sweep(&base, &vary, &programs, &input, csv)
+            })
             .and_then(|table| {
                 std::io::stdout().lock().write_all(table.as_bytes())?;
                 Ok(ExitCode::SUCCESS)

@@ -42,7 +42,8 @@ pub fn run(
     let bytes = std::fs::read(elf).with_context(|| format!("cannot read {}", elf.display()))?;
     let mut machine =
         Machine::new(&config, &bytes).map_err(|e| anyhow::anyhow!("{}: {e}", elf.display()))?;
-    let placed = graph_run::place(&mut machine, graph)
+    let input = graph_run::load(graph)?;
+    let placed = graph_run::place(&mut machine, &input)
         .map_err(|e| anyhow::anyhow!("{}: {e:#}", elf.display()))?;
     let started = std::time::Instant::now();
     let result = machine.run();
@@ -61,17 +62,7 @@ pub fn run(
     let Some(placed) = placed else {
         return Ok(exit_code(summary.exit_code));
     };
-    let mismatches = (summary.exit_code == 0).then(|| {
-        let result = graph_image::result(&machine, &placed.layout);
-        let p = &placed;
-        graph_run::verify(
-            p.program.algorithm,
-            &p.graph,
-            p.source,
-            p.iterations,
-            &result,
-        )
-    });
+    let mismatches = graph_run::check(&machine, &placed, summary.exit_code);
     let supersteps = graph_image::supersteps(&machine, &placed.layout);
     out.write_all(graph_run::report(&placed, supersteps, mismatches.as_deref()).as_bytes())?;
     Ok(match mismatches {

@@ -1,5 +1,6 @@
 //! `wsim sweep`: run programs over every combination of configuration values and print one
-//! row per run (cycles, instructions, IPC, Weaver stalls), optionally as CSV. Runs go in
+//! row per run (cycles, instructions, IPC, Weaver stalls; graph programs on one graph,
+//! verified against the host reference), optionally as CSV. Runs go in
 //! parallel on the host's cores; each run is deterministic, and rows come out in order.
 
 use std::fmt::Write as _;
@@ -9,6 +10,8 @@ use anyhow::{bail, Context};
 use rayon::prelude::*;
 use wsim_sim::stats::SlotReason;
 use wsim_sim::{Config, Machine, RunSummary};
+
+use crate::graph_run::{self, GraphInput};
 
 /// One axis of a sweep: a key and the values it takes.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,18 +54,21 @@ pub fn combinations(axes: &[Axis]) -> Vec<Vec<String>> {
     })
 }
 
-/// What one run produced.
+/// What one run produced: its summary and, for a graph program, whether its result
+/// matched the host reference.
 struct Row {
     program: String,
     values: Vec<String>,
-    outcome: Result<RunSummary, String>,
+    outcome: Result<(RunSummary, Option<bool>), String>,
 }
 
-/// Run every program under every combination on top of `base` and return the table.
+/// Run every program under every combination on top of `base` (graph programs on
+/// `graph`, verified) and return the table.
 pub fn sweep(
     base: &Config,
     axes: &[Axis],
     programs: &[PathBuf],
+    graph: &GraphInput,
     csv: bool,
 ) -> anyhow::Result<String> {
     let combos = combinations(axes);
@@ -92,7 +98,7 @@ pub fn sweep(
                         .map_or(kv.clone(), |(_, v)| v.to_string())
                 })
                 .collect(),
-            outcome: run_one(config, bytes),
+            outcome: run_one(config, bytes, graph),
         })
         .collect();
     Ok(table(axes, &rows, csv))
@@ -105,9 +111,17 @@ fn name(program: &Path) -> String {
     )
 }
 
-fn run_one(config: &Config, elf: &[u8]) -> Result<RunSummary, String> {
+fn run_one(
+    config: &Config,
+    elf: &[u8],
+    graph: &GraphInput,
+) -> Result<(RunSummary, Option<bool>), String> {
     let mut machine = Machine::new(config, elf).map_err(|e| e.to_string())?;
-    machine.run().map_err(|e| e.to_string())
+    let placed = graph_run::place(&mut machine, graph).map_err(|e| format!("{e:#}"))?;
+    let summary = machine.run().map_err(|e| e.to_string())?;
+    let verified = placed
+        .map(|p| graph_run::check(&machine, &p, summary.exit_code).is_some_and(|m| m.is_empty()));
+    Ok((summary, verified))
 }
 
 fn table(axes: &[Axis], rows: &[Row], csv: bool) -> String {
@@ -116,6 +130,7 @@ fn table(axes: &[Axis], rows: &[Row], csv: bool) -> String {
     header.extend(
         [
             "exit",
+            "verified",
             "cycles",
             "warp_instructions",
             "ipc",
@@ -129,11 +144,17 @@ fn table(axes: &[Axis], rows: &[Row], csv: bool) -> String {
             let mut row = vec![r.program.clone()];
             row.extend(r.values.iter().cloned());
             match &r.outcome {
-                Ok(s) => {
+                Ok((s, verified)) => {
                     let t = s.total();
                     let slots = t.slots.total().max(1);
                     row.extend([
                         s.exit_code.to_string(),
+                        match verified {
+                            None => "-",
+                            Some(true) => "yes",
+                            Some(false) => "NO",
+                        }
+                        .to_string(),
                         s.cycles.to_string(),
                         t.instructions.to_string(),
                         format!("{:.3}", t.instructions as f64 / s.cycles.max(1) as f64),
@@ -165,7 +186,13 @@ fn table(axes: &[Axis], rows: &[Row], csv: bool) -> String {
         }
         return out;
     }
-    let widths: Vec<usize> = (0..header.len())
+    let columns = cells
+        .iter()
+        .map(Vec::len)
+        .max()
+        .unwrap_or(0)
+        .max(header.len());
+    let widths: Vec<usize> = (0..columns)
         .map(|k| {
             std::iter::once(&header)
                 .chain(&cells)

@@ -56,9 +56,15 @@ fn run_graph(name: &str, extra: &[&str]) -> Result<String, String> {
 
 /// Every program of `schedule` verifies on `graph`.
 fn schedule_verifies(schedule: &str, graph: &str) {
+    // EGHW programs need the unit in its EGHW mode.
+    let mode: &[&str] = if schedule == "eghw" {
+        &["--set", "weaver.mode=eghw"]
+    } else {
+        &[]
+    };
     let failures: Vec<String> = graph_programs(schedule)
         .iter()
-        .filter_map(|p| run_graph(p, &["--graph", graph]).err())
+        .filter_map(|p| run_graph(p, &[&["--graph", graph], mode].concat()).err())
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
@@ -78,7 +84,7 @@ macro_rules! schedule_tests {
     };
 }
 
-schedule_tests!(vm, em, wm, cm, twc, twce, strict);
+schedule_tests!(vm, em, wm, cm, twc, twce, strict, sparseweaver, eghw);
 
 #[test]
 fn the_report_names_the_run_and_the_built_in_graph() {

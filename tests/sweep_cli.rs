@@ -35,7 +35,7 @@ fn rows_match_single_runs_in_order() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "program,memory.dram.clock_ratio,exit,cycles,warp_instructions,ipc,weaver_stall_pct"
+        "program,memory.dram.clock_ratio,exit,verified,cycles,warp_instructions,ipc,weaver_stall_pct"
     );
     assert_eq!(lines.len(), 3, "{text}");
     for (line, ratio) in lines[1..].iter().zip([1, 3]) {
@@ -45,8 +45,8 @@ fn rows_match_single_runs_in_order() {
         let (_, s) = run_ok("hello", &c);
         let fields: Vec<&str> = line.split(',').collect();
         assert_eq!(
-            fields[..4],
-            ["hello", &ratio.to_string(), "0", &s.cycles.to_string()]
+            fields[..5],
+            ["hello", &ratio.to_string(), "0", "-", &s.cycles.to_string()]
         );
     }
 }

@@ -35,6 +35,17 @@ static inline uint32_t gr_register(const gr_ctx *c, uint32_t i, uint32_t n, uint
     return deg;
 }
 
+/* Gather & sum over the edge between base vertex `base` and `other` (weight w), which the
+ * caller has read: the source filter, the algorithm, the output frontier. */
+static inline void gr_gather(const gr_ctx *c, uint32_t base, uint32_t other, uint32_t w) {
+    PHASE(PH_GATHER);
+    if (GR_PULL_DIR && ALGO_DATA_DRIVEN && !gr_active(c->in_map, other))
+        return;
+    uint32_t src = GR_PULL_DIR ? other : base, dst = GR_PULL_DIR ? base : other;
+    if (algo_gather_sum(c, src, dst, w) && ALGO_DATA_DRIVEN)
+        gr_activate(c, dst);
+}
+
 /* Process edge eid of base vertex `base`. `check_base`: the schedule walks base vertices
  * that may be inactive (EM walks every edge), so push tests the input frontier first.
  * Returns nonzero when the base vertex needs no more edges (pull: the destination is done;
@@ -47,12 +58,7 @@ static inline int gr_edge(const gr_ctx *c, uint32_t base, uint32_t eid, int chec
     PHASE(PH_EDGE);
     uint32_t other = c->nbr[eid];
     uint32_t w = ALGO_WEIGHTED ? c->wt[eid] : 0;
-    PHASE(PH_GATHER);
-    if (GR_PULL_DIR && ALGO_DATA_DRIVEN && !gr_active(c->in_map, other))
-        return 0;
-    uint32_t src = GR_PULL_DIR ? other : base, dst = GR_PULL_DIR ? base : other;
-    if (algo_gather_sum(c, src, dst, w) && ALGO_DATA_DRIVEN)
-        gr_activate(c, dst);
+    gr_gather(c, base, other, w);
     return 0;
 }
 

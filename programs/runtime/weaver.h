@@ -62,6 +62,9 @@ static inline void weaver_process(uint32_t begin, uint32_t end, weaver_vertex_fn
             uint32_t deg = vertex(i, &vid, &loc, ctx);
             weaver_reg(vid, loc, deg);
         }
+        /* The lanes must meet here: an empty asm the compiler cannot duplicate into the
+         * loop's exits (see docs/KERNELS.md, divergence before barriers). */
+        __asm__ volatile ("" ::: "memory");
         vx_barrier(WSIM_BAR_WEAVER, nwarps);
         uint32_t saved = vx_thread_mask();
         vx_tmc(wsim_lanes_mask(nthreads));

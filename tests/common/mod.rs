@@ -61,7 +61,17 @@ pub fn run_ok(name: &str, config: &Config) -> (Machine, RunSummary) {
 }
 
 /// The graph programs the Makefile builds: build/graph/<algorithm>_<schedule>_<direction>.
-pub const GRAPH_SCHEDULES: &[&str] = &["vm", "em", "wm", "cm", "twc", "twce", "strict"];
+pub const GRAPH_SCHEDULES: &[&str] = &[
+    "vm",
+    "em",
+    "wm",
+    "cm",
+    "twc",
+    "twce",
+    "strict",
+    "sparseweaver",
+    "eghw",
+];
 pub const GRAPH_PUSH: &[&str] = &["pr", "bfs", "sssp", "cc"];
 pub const GRAPH_PULL: &[&str] = &["pr", "bfs", "cc"];
 

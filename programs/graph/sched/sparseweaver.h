@@ -1,0 +1,51 @@
+/* SparseWeaver (dissertation Figure 4.9): registration with WEAVER_REG, one barrier,
+ * distribution with WEAVER_DEC_ID / WEAVER_DEC_LOC; in pull direction a destination that
+ * needs no more edges is dropped with WEAVER_SKIP. Each core takes a contiguous share of
+ * the base vertices and walks it in chunks of its table (weaver_process in weaver.h).
+ * Table 4.1: one sync in registration; no search, atomic or sync in distribution.
+ * One kernel per super-step. Built with EGHW_SCHED: the comparison hardware (eghw.h). */
+#include "weaver.h"
+
+#ifndef SCHED_ID
+#define SCHED_ID GR_SPARSEWEAVER
+#endif
+#define SCHED_SCRATCH_PER_VERTEX 0u
+#define SCHED_SCRATCH_PER_STEP 0u
+#define SCHED_SCRATCH_FIXED 0u
+
+static uint32_t sw_vertex(uint32_t i, uint32_t *v, uint32_t *loc, void *ctx) {
+    PHASE(PH_REG);
+    const gr_ctx *c = ctx;
+    *v = gr_base(c, i);
+    return gr_degree(c, *v, loc);
+}
+
+static int sw_edge(uint32_t v, uint32_t eid, void *ctx) {
+    const gr_ctx *c = ctx;
+    int done;
+#ifdef EGHW_SCHED
+    /* The unit read the neighbour and the weight; they wait in local memory. */
+    done = GR_PULL_DIR && algo_done(c, v);
+    if (!done) {
+        PHASE(PH_EDGE);
+        struct weaver_edge e = weaver_eghw_edge();
+        gr_gather(c, v, e.neighbour, e.weight);
+    }
+#else
+    done = gr_edge(c, v, eid, 0);
+#endif
+    PHASE(PH_WORKID);
+    return done;
+}
+
+static void sw_kernel(uint32_t hart, void *arg) {
+    gr_geo g;
+    gr_ctx c = gr_enter(arg, &g);
+#ifdef EGHW_SCHED
+    weaver_eghw_setup(c.off, c.nbr, ALGO_WEIGHTED ? c.wt : 0);
+#endif
+    weaver_process(c.n * g.core / g.C, c.n * (g.core + 1) / g.C, sw_vertex, sw_edge, &c);
+    PHASE(PH_OTHER);
+}
+
+static void sched_gather(uint32_t step) { gr_launch(sw_kernel, step); }
