@@ -24,8 +24,14 @@ static inline void algo_init(const gr_ctx *c, uint32_t v) {
 
 static inline int algo_done(const gr_ctx *c, uint32_t v) { return 0; }
 
+/* The sum is a float addition: a schedule whose lanes hold runs of edges of one
+ * destination may add the run first and then call algo_sum_f32 once (ALGO_SUM_F32). */
+#define ALGO_SUM_F32 1
+static inline float algo_gather_f32(const gr_ctx *c, uint32_t src) { return pr_f(c->algo[c->V + src]); }
+static inline void algo_sum_f32(const gr_ctx *c, uint32_t dst, float x) { gr_atomic_add_f32(&c->algo[dst], x); }
+
 static inline int algo_gather_sum(const gr_ctx *c, uint32_t src, uint32_t dst, uint32_t w) {
-    gr_atomic_add_f32(&c->algo[dst], pr_f(c->algo[c->V + src]));
+    algo_sum_f32(c, dst, algo_gather_f32(c, src));
     return 0;
 }
 
