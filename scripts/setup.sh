@@ -3,7 +3,9 @@
 #  - install the kernel toolchain (clang, lld, llvm) and cmake (the soft-float library's
 #    build needs it) from Debian's packages when missing,
 #  - build the C kernels in programs/ and wsim itself (release),
-#  - run the default program on the built-in default configuration.
+#  - run the default job: PageRank through the SparseWeaver unit on the dissertation's
+#    machine (configs/sparseweaver.toml) and the built-in graph (R-MAT scale 8), verified
+#    against the host reference.
 # Pass --no-run to stop after building (CI does).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,5 +30,5 @@ make -s -C programs -j"$(nproc)"
 cargo build --release --quiet
 
 if [ "${1:-}" != "--no-run" ]; then
-    ./target/release/wsim run programs/build/vecadd.elf
+    ./target/release/wsim run --config configs/sparseweaver.toml programs/build/graph/pr_sparseweaver_pull.elf
 fi
