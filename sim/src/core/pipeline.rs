@@ -214,6 +214,9 @@ struct WeaverClock {
     /// Since when the unit idles in S0 (registering) or S8 (finished).
     idle_since: u64,
     finished: bool,
+    /// EGHW: the unit is fetching a batch's topology and edges, and serves no other
+    /// request until they arrive (its reads are not overlapped with other work).
+    eghw_busy: bool,
 }
 
 /// Pipeline parameters resolved from the configuration.
@@ -376,6 +379,13 @@ impl Core {
                     if t.resolves {
                         timing.resolve_at = at;
                         self.pipe.next_resolve = self.pipe.next_resolve.min(at);
+                        // The EGHW unit is free again; the next batch starts from here.
+                        let clock = &mut self.pipe.weaver;
+                        clock.eghw_busy = false;
+                        clock.prep_start = clock.prep_start.max(at);
+                        for w in 0..self.pipe.warps.len() {
+                            self.pipe.wake(w);
+                        }
                     }
                     self.pipe.wake(t.warp);
                 }
@@ -701,6 +711,9 @@ impl Core {
         }
         if matches!(d.info.unit, Unit::Lsu(_)) && self.pipe.lsu_queue.len() >= LSU_QUEUE {
             return Err((SlotReason::UnitBusy, NEVER));
+        }
+        if d.info.unit == Unit::Sfu(SfuKind::Weaver) && self.pipe.weaver.eghw_busy {
+            return Err((SlotReason::Weaver, NEVER));
         }
         Ok(())
     }
@@ -1068,6 +1081,7 @@ impl Core {
                         resolves: true,
                     });
                     self.queue_lines(answer, PortKind::Read, id);
+                    self.pipe.weaver.eghw_busy = true;
                     return Some(NEVER);
                 }
                 let at = answer + sfu;
