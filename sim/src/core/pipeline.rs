@@ -35,6 +35,8 @@ pub struct PortRequest {
     pub id: u64,
     pub line: u32,
     pub kind: PortKind,
+    /// The core's statistics phase when it made the request (issue or fetch).
+    pub phase: u32,
 }
 
 /// When a refused request can be tried again.
@@ -567,6 +569,7 @@ impl Core {
                 id: FETCH_TAG | w as u64,
                 line,
                 kind: PortKind::Fetch,
+                phase: self.phase,
             };
             match port.send(now, self.id, req) {
                 Ok(()) => {
@@ -965,10 +968,15 @@ impl Core {
 
     /// Queue the requests in `pipe.lines` for the data cache from cycle `start`.
     fn queue_lines(&mut self, start: u64, kind: PortKind, id: u64) {
+        let phase = self.phase;
         for &line in &self.pipe.lines {
-            self.pipe
-                .lsu_queue
-                .push_back((start, PortRequest { id, line, kind }));
+            let req = PortRequest {
+                id,
+                line,
+                kind,
+                phase,
+            };
+            self.pipe.lsu_queue.push_back((start, req));
         }
     }
 
