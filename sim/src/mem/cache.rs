@@ -225,12 +225,14 @@ struct Way {
 
 #[derive(Clone, Debug)]
 struct Mshr<W> {
-    line: Option<u32>,
     /// The request that allocated the entry, then the merged ones.
     waiters: Vec<W>,
     /// A write or atomic is waiting: the filled line is dirty (write-back only).
     dirty: bool,
 }
+
+/// Marks a free MSHR: line indices are below 2^30 (lines have at least 4 bytes).
+const NO_LINE: u32 = u32::MAX;
 
 /// A tag-only cache. `W` is what the owner keeps per request waiting on a miss.
 #[derive(Clone, Debug)]
@@ -238,10 +240,17 @@ pub struct Cache<W> {
     cfg: CacheConfig,
     /// Line size, as a shift.
     line_shift: u32,
-    sets: u32,
+    /// Sets and banks are powers of two: a line's set and bank are its low bits.
+    set_mask: u32,
+    bank_mask: u32,
     ways: Vec<Way>,
     clock: u64,
+    /// The line each MSHR fetches (`NO_LINE`: free), apart from the entries so that a
+    /// lookup scans a short array.
+    mshr_lines: Vec<u32>,
     mshrs: Vec<Mshr<W>>,
+    /// The free MSHRs. Which one a miss takes makes no difference.
+    free_mshrs: Vec<usize>,
     /// Per bank, 1 + the last cycle it took an access (0 = never).
     bank_busy: Vec<u64>,
     port_cycle: u64,
@@ -258,16 +267,19 @@ impl<W: Copy> Cache<W> {
         Cache {
             cfg: cfg.clone(),
             line_shift: cfg.line.max(1).ilog2(),
-            sets,
+            // An invalid configuration may have other counts; masks keep indices in range.
+            set_mask: sets - 1,
+            bank_mask: cfg.banks.max(1) - 1,
             ways: vec![Way::default(); (sets * ways) as usize],
             clock: 0,
+            mshr_lines: vec![NO_LINE; cfg.mshrs.max(1) as usize],
             mshrs: (0..cfg.mshrs.max(1))
                 .map(|_| Mshr {
-                    line: None,
                     waiters: Vec::new(),
                     dirty: false,
                 })
                 .collect(),
+            free_mshrs: (0..cfg.mshrs.max(1) as usize).rev().collect(),
             bank_busy: vec![0; cfg.banks.max(1) as usize],
             port_cycle: 0,
             ports_used: 0,
@@ -334,7 +346,7 @@ impl<W: Copy> Cache<W> {
                 return Err(Stall::Port);
             }
         }
-        let bank = (line % self.bank_busy.len() as u32) as usize;
+        let bank = (line & self.bank_mask) as usize;
         if self.bank_busy[bank] == now + 1 {
             self.stats.count(phase, |s| s.bank_stalls += 1);
             return Err(Stall::Bank);
@@ -378,18 +390,14 @@ impl<W: Copy> Cache<W> {
         let slot = match self.mshr_of(line) {
             Some(m) if self.mshrs[m].waiters.len() > merge => None,
             Some(m) => Some((m, true)),
-            None => self
-                .mshrs
-                .iter()
-                .position(|m| m.line.is_none())
-                .map(|m| (m, false)),
+            None => self.free_mshrs.pop().map(|m| (m, false)),
         };
         let Some((m, merged)) = slot else {
             self.stats.count(phase, |s| s.mshr_full_stalls += 1);
             return Err(Stall::MshrFull);
         };
+        self.mshr_lines[m] = line;
         let entry = &mut self.mshrs[m];
-        entry.line = Some(line);
         entry.waiters.push(waiter);
         entry.dirty |= op != Op::Read && write_back;
         self.stats.count(phase, |s| {
@@ -412,15 +420,16 @@ impl<W: Copy> Cache<W> {
             let entry = &mut self.mshrs[m];
             waiters.append(&mut entry.waiters);
             dirty = entry.dirty;
-            entry.line = None;
             entry.dirty = false;
+            self.mshr_lines[m] = NO_LINE;
+            self.free_mshrs.push(m);
         }
         self.clock += 1;
         if let Some(i) = self.find(line) {
             self.ways[i].dirty |= dirty;
             return None;
         }
-        let set = (line % self.sets) as usize;
+        let set = (line & self.set_mask) as usize;
         let ways = self.cfg.ways.max(1) as usize;
         let range = set * ways..(set + 1) * ways;
         let victim = range
@@ -450,12 +459,12 @@ impl<W: Copy> Cache<W> {
 
     fn find(&self, line: u32) -> Option<usize> {
         let ways = self.cfg.ways.max(1) as usize;
-        let base = (line % self.sets) as usize * ways;
+        let base = (line & self.set_mask) as usize * ways;
         (base..base + ways).find(|&i| self.ways[i].valid && self.ways[i].line == line)
     }
 
     fn mshr_of(&self, line: u32) -> Option<usize> {
-        self.mshrs.iter().position(|m| m.line == Some(line))
+        self.mshr_lines.iter().position(|&l| l == line)
     }
 }
 

@@ -365,6 +365,9 @@ pub struct MemoryHierarchy<D: DramModel = Dram> {
     dram: D,
     /// The last cycle DRAM was ticked at.
     dram_time: u64,
+    /// DRAM's next event after `dram_time`, kept up to date as DRAM changes only when it
+    /// is ticked or given a request.
+    dram_next: Option<u64>,
     /// Requests in DRAM by DRAM id; ids are reused through `free_slots`.
     dram_slots: Vec<Option<(Msg, u32)>>,
     free_slots: Vec<u64>,
@@ -433,6 +436,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
             clusters: clusters as usize,
             dram,
             dram_time: 0,
+            dram_next: None,
             dram_slots: Vec::new(),
             free_slots: Vec::new(),
             dram_retry: VecDeque::new(),
@@ -488,7 +492,8 @@ impl<D: DramModel> MemoryHierarchy<D> {
             AccessKind::Fetch => &mut self.l1i[core],
             _ => &mut self.l1d[core],
         };
-        if cache.needs_below(line, op) && self.links[cluster].down_full(now) {
+        // The link's queue first: it is rarely full, and looking costs less than the tags.
+        if self.links[cluster].down_full(now) && cache.needs_below(line, op) {
             cache.count_queue_full(phase);
             return Err(Reject::QueueFull);
         }
@@ -545,7 +550,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
         let after = now + 1;
         let ready = (!self.ready.is_empty()).then_some(after);
         let event = self.events.peek().map(|e| e.at.max(after));
-        let dram = self.dram.next_event(self.dram_time).map(|d| d.max(after));
+        let dram = self.dram_next.map(|d| d.max(after));
         [ready, event, dram].into_iter().flatten().min()
     }
 
@@ -615,10 +620,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
     fn advance(&mut self, now: u64) {
         loop {
             let event = self.events.peek().map(|e| e.at);
-            let dram = self
-                .dram
-                .next_event(self.dram_time)
-                .map(|d| d.max(self.dram_time + 1));
+            let dram = self.dram_next;
             match (event, dram) {
                 (_, Some(d)) if d <= now && event.is_none_or(|e| d <= e) => self.dram_step(d),
                 (Some(e), _) if e <= now => {
@@ -886,7 +888,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
         };
         // Behind earlier refused requests, to keep their order.
         let refused = if self.dram_retry.is_empty() {
-            self.dram.enqueue(t, req).err()
+            self.dram_enqueue(t, req).err()
         } else {
             Some(req)
         };
@@ -902,7 +904,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
     fn dram_retry(&mut self, t: u64) {
         self.retry_scheduled = false;
         while let Some(req) = self.dram_retry.pop_front() {
-            if let Err(req) = self.dram.enqueue(t, req) {
+            if let Err(req) = self.dram_enqueue(t, req) {
                 self.dram_retry.push_front(req);
                 self.retry_scheduled = true;
                 self.schedule(t + 1, Ev::DramRetry);
@@ -911,10 +913,22 @@ impl<D: DramModel> MemoryHierarchy<D> {
         }
     }
 
+    fn dram_enqueue(&mut self, t: u64, req: DramRequest) -> Result<(), DramRequest> {
+        let result = self.dram.enqueue(t, req);
+        self.update_dram_next();
+        result
+    }
+
+    fn update_dram_next(&mut self) {
+        let after = self.dram_time + 1;
+        self.dram_next = self.dram.next_event(self.dram_time).map(|d| d.max(after));
+    }
+
     fn dram_step(&mut self, t: u64) {
         self.dram_time = t;
         let mut done = std::mem::take(&mut self.dram_done);
         self.dram.tick(t, &mut done);
+        self.update_dram_next();
         for &id in &done {
             let Some((msg, line)) = self.dram_slots.get_mut(id as usize).and_then(Option::take)
             else {
