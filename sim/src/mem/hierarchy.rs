@@ -34,7 +34,7 @@
 //! fill's eviction and the dirty victim's write-back (the miss that brought the fill), a
 //! write-through write's trip down, an atomic's write below.
 
-use std::cmp::Ordering;
+use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 
 use serde::{Deserialize, Serialize};
@@ -287,29 +287,10 @@ enum Ev {
     DramRetry,
 }
 
-struct Event {
-    at: u64,
-    seq: u64,
-    ev: Ev,
-}
-
-impl PartialEq for Event {
-    fn eq(&self, other: &Self) -> bool {
-        (self.at, self.seq) == (other.at, other.seq)
-    }
-}
-impl Eq for Event {}
-impl PartialOrd for Event {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Event {
-    /// Reversed: the heap pops the earliest event, ties in creation order.
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.at, other.seq).cmp(&(self.at, self.seq))
-    }
-}
+/// A scheduled event: (cycle, creation order, its index in `MemoryHierarchy::slab`).
+/// Reversed, so the heap pops the earliest, ties in creation order; the heap moves these
+/// small keys, the events stay in the slab.
+type EventKey = Reverse<(u64, u64, u32)>;
 
 /// Lines with an atomic in flight at the LLC, each with the atomics waiting for it.
 #[derive(Default)]
@@ -374,8 +355,11 @@ pub struct MemoryHierarchy<D: DramModel = Dram> {
     dram_retry: VecDeque<DramRequest>,
     retry_scheduled: bool,
     dram_atomics: AtomicLines,
-    events: BinaryHeap<Event>,
+    events: BinaryHeap<EventKey>,
     seq: u64,
+    /// The scheduled events, and the free places among them.
+    slab: Vec<Ev>,
+    free_events: Vec<u32>,
     /// The latest cycle the hierarchy has advanced to.
     now: u64,
     ready: Vec<Completion>,
@@ -444,6 +428,8 @@ impl<D: DramModel> MemoryHierarchy<D> {
             dram_atomics: AtomicLines::default(),
             events: BinaryHeap::new(),
             seq: 0,
+            slab: Vec::new(),
+            free_events: Vec::new(),
             now: 0,
             ready: Vec::new(),
             phases: Vec::new(),
@@ -549,7 +535,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
     pub fn next_event(&self, now: u64) -> Option<u64> {
         let after = now + 1;
         let ready = (!self.ready.is_empty()).then_some(after);
-        let event = self.events.peek().map(|e| e.at.max(after));
+        let event = self.events.peek().map(|Reverse(e)| e.0.max(after));
         let dram = self.dram_next.map(|d| d.max(after));
         [ready, event, dram].into_iter().flatten().min()
     }
@@ -608,24 +594,31 @@ impl<D: DramModel> MemoryHierarchy<D> {
 
     fn schedule(&mut self, at: u64, ev: Ev) {
         self.seq += 1;
-        self.events.push(Event {
-            at,
-            seq: self.seq,
-            ev,
-        });
+        let slot = match self.free_events.pop() {
+            Some(slot) => {
+                self.slab[slot as usize] = ev;
+                slot
+            }
+            None => {
+                self.slab.push(ev);
+                self.slab.len() as u32 - 1
+            }
+        };
+        self.events.push(Reverse((at, self.seq, slot)));
     }
 
     /// Process every event up to `now`, DRAM's first on a tie (its replies are from the
     /// past cycle's work).
     fn advance(&mut self, now: u64) {
         loop {
-            let event = self.events.peek().map(|e| e.at);
+            let event = self.events.peek().map(|Reverse(e)| e.0);
             let dram = self.dram_next;
             match (event, dram) {
                 (_, Some(d)) if d <= now && event.is_none_or(|e| d <= e) => self.dram_step(d),
                 (Some(e), _) if e <= now => {
-                    if let Some(Event { at, ev, .. }) = self.events.pop() {
-                        self.handle(at, ev);
+                    if let Some(Reverse((at, _, slot))) = self.events.pop() {
+                        self.free_events.push(slot);
+                        self.handle(at, self.slab[slot as usize]);
                     }
                 }
                 _ => break,
