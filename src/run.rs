@@ -168,9 +168,12 @@ fn terminal_report(config: &Config, name: &str, s: &RunSummary, host: &HostTime)
     if phases.len() > 1 {
         let _ = writeln!(r, "phases:");
         for (p, c) in &phases {
+            let (l1d, dram) = s.memory.phases.get(p).map_or((0.0, 0), |m| {
+                (100.0 * merged(&m.l1d).hit_rate(), m.dram.bytes)
+            });
             let _ = writeln!(
                 r,
-                "  phase {p:<4} {:>12} core-cycles {:>12} warp instr {:>6.1}% issued",
+                "  phase {p:<4} {:>12} core-cycles {:>12} warp instr {:>6.1}% issued, l1d {l1d:>5.1}% hits, dram {dram} bytes",
                 c.cycles,
                 c.instructions,
                 pct(c.slots.get(SlotReason::Issued), c.slots.total())
@@ -229,23 +232,25 @@ fn weaver_report(r: &mut String, config: &Config, w: &WeaverCounters, l1d: u32) 
     let _ = writeln!(r, "  {:<20}{}", "FSM cycles", states.trim_start());
 }
 
+/// The counters the report shows, summed over caches.
+fn merged(caches: &[CacheStats]) -> CacheStats {
+    let mut t = CacheStats::default();
+    for c in caches {
+        t.accesses += c.accesses;
+        t.hits += c.hits;
+        t.misses += c.misses;
+        t.mshr_merges += c.mshr_merges;
+        t.mshr_full_stalls += c.mshr_full_stalls;
+        t.bank_stalls += c.bank_stalls;
+        t.port_stalls += c.port_stalls;
+        t.queue_full_stalls += c.queue_full_stalls;
+        t.writebacks += c.writebacks;
+    }
+    t
+}
+
 /// Cache hit rates and stalls, DRAM traffic.
 fn memory_report(r: &mut String, m: &HierarchyStats, cycles: u64) {
-    let merged = |caches: &[CacheStats]| {
-        let mut t = CacheStats::default();
-        for c in caches {
-            t.accesses += c.accesses;
-            t.hits += c.hits;
-            t.misses += c.misses;
-            t.mshr_merges += c.mshr_merges;
-            t.mshr_full_stalls += c.mshr_full_stalls;
-            t.bank_stalls += c.bank_stalls;
-            t.port_stalls += c.port_stalls;
-            t.queue_full_stalls += c.queue_full_stalls;
-            t.writebacks += c.writebacks;
-        }
-        t
-    };
     let l3 = m.l3.iter().cloned().collect::<Vec<_>>();
     for (name, c) in [
         ("l1i", merged(&m.l1i)),

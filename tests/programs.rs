@@ -7,6 +7,7 @@ mod common;
 
 use common::{graph_programs, preset, programs_dir, run, run_ok, GRAPH_SCHEDULES};
 use wsim_sim::config::StartCores;
+use wsim_sim::mem::hierarchy::HierarchyStats;
 use wsim_sim::report::Report;
 use wsim_sim::stats::SlotReason;
 
@@ -19,6 +20,7 @@ const KERNELS: &[&str] = &[
     "atomics",
     "barriers",
     "fp_conformance",
+    "mem_phases",
 ];
 
 /// ISA self-tests: single-threaded, started on core 0 only.
@@ -165,6 +167,53 @@ fn every_issue_slot_is_accounted_for() {
             check_accounting(p, &summary);
         }
     }
+}
+
+/// mem_phases streams through a cold array in phase 1 (4096 lines, one load each) and
+/// re-reads a table its L1s already hold in phase 2: the cache and DRAM statistics of each
+/// phase show it, and the phases add up to the whole run.
+#[test]
+fn memory_statistics_split_by_phase() {
+    let config = preset("tiny");
+    let (_, summary) = run_ok("mem_phases", &config);
+    let m = &summary.memory;
+    assert_eq!(m.phases.keys().copied().collect::<Vec<_>>(), [0, 1, 2]);
+    // (accesses, hits, misses) of the L1 data caches.
+    let l1d = |s: &HierarchyStats| {
+        s.l1d.iter().fold((0, 0, 0), |(a, h, m), c| {
+            (a + c.accesses, h + c.hits, m + c.misses)
+        })
+    };
+    let dram = |s: &HierarchyStats| {
+        let d = &s.dram;
+        [d.reads, d.writes, d.bytes, d.row_hits, d.completed, d.queue_occupancy_sum]
+    };
+    let (mut l1d_sum, mut dram_sum) = ((0, 0, 0), [0; 6]);
+    for p in m.phases.values() {
+        let (a, h, miss) = l1d(p);
+        l1d_sum = (l1d_sum.0 + a, l1d_sum.1 + h, l1d_sum.2 + miss);
+        for (sum, n) in dram_sum.iter_mut().zip(dram(p)) {
+            *sum += n;
+        }
+    }
+    assert_eq!(l1d_sum, l1d(m), "L1D: the phases sum to the totals");
+    assert_eq!(dram_sum, dram(m), "DRAM: the phases sum to the totals");
+
+    let (stream, reuse) = (&m.phases[&1], &m.phases[&2]);
+    let lines = 4096;
+    let (accesses, hits, misses) = l1d(stream);
+    assert!(misses >= lines, "phase 1: {misses} L1D misses");
+    assert!(hits * 10 < accesses, "phase 1: {hits} L1D hits of {accesses}");
+    // Each line once from DRAM, and little else (the kernel's code).
+    let reads = stream.dram.reads;
+    assert!((lines..lines + 16).contains(&reads), "phase 1: {reads} DRAM reads");
+    let (accesses, hits, _) = l1d(reuse);
+    assert!(hits * 100 > accesses * 95, "phase 2: {hits} L1D hits of {accesses}");
+    assert!(reuse.dram.reads < 16, "phase 2: {} DRAM reads", reuse.dram.reads);
+    assert!(reuse.dram.bytes * 20 < stream.dram.bytes);
+
+    let json = Report::new(&config, "mem_phases", &summary, None).to_json();
+    assert!(json.contains("\"memory_phases\": {\n    \"0\": {"), "{json}");
 }
 
 #[test]

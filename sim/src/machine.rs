@@ -177,6 +177,7 @@ impl MemoryPort for Port<'_> {
             core,
             addr: req.line,
             kind,
+            phase: req.phase,
         };
         self.0.access(now, access).map_err(|reject| match reject {
             Reject::MshrFull => Retry::AfterCompletion,

@@ -65,6 +65,8 @@ pub struct Report<'a> {
     phases: BTreeMap<u32, CoreCounters>,
     cores: Vec<CoreReport<'a>>,
     memory: &'a HierarchyStats,
+    /// `memory` by phase: the events of the requests each phase made.
+    memory_phases: &'a BTreeMap<u32, HierarchyStats>,
     host: Option<HostTime>,
 }
 
@@ -113,6 +115,7 @@ impl<'a> Report<'a> {
                 .collect(),
             total,
             memory: &summary.memory,
+            memory_phases: &summary.memory.phases,
             host,
         }
     }

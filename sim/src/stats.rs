@@ -306,3 +306,40 @@ impl CoreStats {
         t
     }
 }
+
+/// Counters kept for the whole run and per phase. Below
+/// [`crate::mem::hierarchy::MemoryHierarchy::access`] a phase is a small dense index (the
+/// hierarchy numbers the phases in the order it first sees them and maps them back in its
+/// statistics); the whole-run counters are counted alongside, not summed, so that a test
+/// can check that the phases add up to them.
+#[derive(Clone, Debug, Default)]
+pub struct Phased<T> {
+    total: T,
+    phases: Vec<T>,
+}
+
+impl<T: Clone + Default> Phased<T> {
+    /// Apply `f` to the whole-run counters and to those of `phase`.
+    #[inline]
+    pub fn count(&mut self, phase: usize, f: impl Fn(&mut T)) {
+        f(&mut self.total);
+        if phase >= self.phases.len() {
+            self.phases.resize_with(phase + 1, T::default);
+        }
+        f(&mut self.phases[phase]);
+    }
+
+    pub fn total(&self) -> &T {
+        &self.total
+    }
+
+    /// Whole-run counters that belong to no phase.
+    pub fn total_mut(&mut self) -> &mut T {
+        &mut self.total
+    }
+
+    /// The counters of `phase` (zero if it saw no event).
+    pub fn phase(&self, phase: usize) -> T {
+        self.phases.get(phase).cloned().unwrap_or_default()
+    }
+}

@@ -77,7 +77,9 @@ impl Source {
         for (id, &(gap, addr, write)) in arrivals.iter().enumerate() {
             now += gap;
             let id = id as u64;
-            source.offer(now, DramRequest { id, addr, write });
+            // Three phases, so their statistics are compared too.
+            let phase = id as u32 % 3;
+            source.offer(now, DramRequest { id, addr, write, phase });
         }
         source
     }
@@ -107,11 +109,19 @@ impl Source {
 
 const HORIZON: u64 = 20_000;
 
+/// The whole run's statistics and those of each of the three phases.
+type Snapshot = (DramStats, Vec<DramStats>);
+
+fn snapshot(dram: &Dram) -> Snapshot {
+    let phases = (0..3).map(|p| dram.phase_stats(p)).collect();
+    (dram.stats().clone(), phases)
+}
+
 /// Ticks every cycle (tick, then enqueue); deliveries and the statistics after each cycle.
 fn every_cycle(
     cfg: &DramConfig,
     arrivals: &[(u64, u32, bool)],
-) -> (Vec<(u64, u64)>, Vec<DramStats>) {
+) -> (Vec<(u64, u64)>, Vec<Snapshot>) {
     let mut dram = Dram::new(cfg);
     let mut source = Source::new(arrivals);
     let (mut out, mut done, mut stats) = (Vec::new(), Vec::new(), Vec::new());
@@ -119,7 +129,7 @@ fn every_cycle(
         dram.tick(now, &mut done);
         out.extend(done.drain(..).map(|id| (now, id)));
         source.feed(now, &mut dram);
-        stats.push(dram.stats().clone());
+        stats.push(snapshot(&dram));
     }
     assert_eq!(dram.pending(), 0, "not drained by the horizon");
     assert_eq!(source.next(), None);
@@ -147,7 +157,7 @@ proptest! {
             source.feed(now, &mut dram);
             dram.tick(now, &mut done);
             out.extend(done.drain(..).map(|id| (now, id)));
-            prop_assert_eq!(dram.stats(), &stats[now as usize], "at cycle {}", now);
+            prop_assert_eq!(&snapshot(&dram), &stats[now as usize], "at cycle {}", now);
             let next = [source.next(), dram.next_event(now)].into_iter().flatten().min();
             match next {
                 Some(at) => {
@@ -160,7 +170,7 @@ proptest! {
         prop_assert_eq!(&out, &expected);
         dram.tick(HORIZON, &mut done);
         prop_assert!(done.is_empty());
-        prop_assert_eq!(dram.stats(), stats.last().unwrap());
+        prop_assert_eq!(&snapshot(&dram), stats.last().unwrap());
 
         // Deterministic: a second run is identical.
         prop_assert_eq!(every_cycle(&cfg, &arrivals).0, expected);

@@ -15,6 +15,7 @@ fn read(id: u64, addr: u32) -> DramRequest {
         id,
         addr,
         write: false,
+        phase: 0,
     }
 }
 
@@ -299,6 +300,7 @@ fn writes_hold_the_bank_for_write_recovery() {
         id: 1,
         addr: 0,
         write: true,
+        phase: 0,
     };
     dram.enqueue(0, write).unwrap();
     dram.enqueue(0, read(2, addr(&cfg, 0, 0, 1, 0))).unwrap();

@@ -356,3 +356,44 @@ fn capacity_and_line_size_show_in_the_miss_rate() {
         2 * u64::from(size / 2 / 64) - u64::from(size / 2 / 64)
     );
 }
+
+#[test]
+fn a_write_back_counts_in_the_phase_of_the_miss_that_evicts() {
+    // One set of two write-back ways: the third line evicts the first, dirty.
+    let c = MemConfig {
+        l1d: CacheConfig {
+            size: 128,
+            ways: 2,
+            banks: 1,
+            write_policy: WritePolicy::WriteBack,
+            ..MemConfig::default().l1d
+        },
+        ..MemConfig::default()
+    };
+    let mut m = fixed(&c, 1, 1);
+    let in_phase = |phase, r| wsim_sim::mem::hierarchy::MemAccess { phase, ..r };
+    run(
+        &mut m,
+        0,
+        &[
+            (0, in_phase(3, req(1, 0, 0x000, Write))),
+            (0, in_phase(3, req(2, 0, 0x040, Write))),
+        ],
+    );
+    run(&mut m, 500, &[(500, in_phase(9, req(3, 0, 0x080, Read)))]);
+    let s = m.stats();
+    assert_eq!(s.phases.keys().copied().collect::<Vec<_>>(), [3, 9]);
+    let (writes, read) = (&s.phases[&3], &s.phases[&9]);
+    let l1d = |p: &wsim_sim::mem::hierarchy::HierarchyStats| {
+        let c = &p.l1d[0];
+        (c.accesses, c.misses, c.evictions, c.writebacks)
+    };
+    assert_eq!(l1d(writes), (2, 2, 0, 0));
+    assert_eq!(l1d(read), (1, 1, 1, 1));
+    // Below: the writes' two fetches; the read's fetch and the write-back.
+    assert_eq!(writes.l1_links[0].down.transfers, 2);
+    assert_eq!(read.l1_links[0].down.transfers, 2);
+    assert_eq!((writes.dram.reads, writes.dram.writes), (2, 0));
+    assert_eq!((read.dram.reads, read.dram.writes), (1, 1));
+    assert_eq!(s.dram.writes, 1);
+}

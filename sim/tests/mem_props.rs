@@ -1,11 +1,13 @@
 //! Properties of the memory hierarchy on random request streams: ticking only at the
-//! cycles it asks for is exactly the same as ticking every cycle, every accepted request
-//! completes once, and runs are deterministic.
+//! cycles it asks for is exactly the same as ticking every cycle (the statistics of each
+//! phase too), every accepted request completes once, the phases' statistics add up to
+//! the whole run's, and runs are deterministic.
 
 mod mem_common;
 
 use mem_common::{req, FixedDram};
 use proptest::prelude::*;
+use serde_json::Value;
 use wsim_sim::mem::cache::{CacheConfig, Replacement, WritePolicy};
 use wsim_sim::mem::hierarchy::{
     AccessKind, Completion, DramModel, HierarchyStats, MemAccess, MemConfig, MemoryHierarchy,
@@ -115,17 +117,20 @@ fn stream() -> impl Strategy<Value = Vec<(u64, MemAccess)>> {
         1 => Just(AccessKind::Atomic),
     ];
     prop::collection::vec(
-        (0u64..6, 0..CLUSTERS * CORES, 0u32..24, 0u32..64, kind),
+        (0u64..6, 0..CLUSTERS * CORES, 0u32..24, 0u32..64, kind, 0u32..3),
         1..120,
     )
     .prop_map(|reqs| {
         let mut t = 0;
         reqs.into_iter()
             .enumerate()
-            .map(|(id, (gap, core, line, offset, kind))| {
+            .map(|(id, (gap, core, line, offset, kind, phase))| {
                 // Gaps of 0 put several requests in one cycle.
                 t += gap.saturating_sub(2);
-                (t, req(id as u64, core, line * 64 + offset, kind))
+                // Phases 0, 7 and 2: numbers, not indices.
+                let phase = [0, 7, 2][phase as usize];
+                let r = req(id as u64, core, line * 64 + offset, kind);
+                (t, MemAccess { phase, ..r })
             })
             .collect()
     })
@@ -141,6 +146,11 @@ fn check_skipping<D: DramModel>(
     let (skip, skip_stats, visits) = drive(make(), s, false);
     prop_assert_eq!(&every, &skip);
     prop_assert_eq!(&every_stats, &skip_stats);
+    let mut phases: Vec<u32> = s.iter().map(|r| r.1.phase).collect();
+    phases.sort_unstable();
+    phases.dedup();
+    prop_assert!(every_stats.phases.keys().copied().eq(phases));
+    check_phase_sums(&every_stats)?;
     prop_assert!(visits <= cycles);
     let mut ids: Vec<u64> = every.iter().map(|d| d.0.id).collect();
     ids.sort_unstable();
@@ -152,6 +162,50 @@ fn check_skipping<D: DramModel>(
         // accepted (after that cycle's tick).
         prop_assert!(delivered == d.at || delivered == d.at + 1);
     }
+    Ok(())
+}
+
+/// Adds the counters of `v` into `sum`, field by field (`max_queue`: the largest).
+fn add(sum: &mut Value, v: &Value, key: &str) {
+    match (sum, v) {
+        (Value::Object(a), Value::Object(b)) => {
+            for (k, x) in b {
+                add(a.get_mut(k).expect("phases have the same fields"), x, k);
+            }
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            for (a, b) in a.iter_mut().zip(b) {
+                add(a, b, key);
+            }
+        }
+        (Value::Number(a), Value::Number(b)) => {
+            let (a64, b64) = (a.as_u64().unwrap(), b.as_u64().unwrap());
+            let n = if key == "max_queue" {
+                a64.max(b64)
+            } else {
+                a64 + b64
+            };
+            *a = n.into();
+        }
+        (Value::Null, Value::Null) => {}
+        (a, b) => panic!("{key}: {a} and {b} differ in shape"),
+    }
+}
+
+/// The phases' counters add up to the whole run's, except the DRAM's `ticked_cycles` and
+/// `refreshes`, which belong to no request.
+fn check_phase_sums(stats: &HierarchyStats) -> Result<(), TestCaseError> {
+    let mut phases = stats.phases.values().map(|p| serde_json::to_value(p).unwrap());
+    let mut sum = phases.next().expect("a phase made requests");
+    for p in phases {
+        add(&mut sum, &p, "");
+    }
+    let mut total = serde_json::to_value(stats).unwrap();
+    for key in ["ticked_cycles", "refreshes"] {
+        prop_assert_eq!(&sum["dram"][key], &Value::from(0));
+        total["dram"][key] = 0.into();
+    }
+    prop_assert_eq!(sum, total);
     Ok(())
 }
 

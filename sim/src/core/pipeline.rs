@@ -35,6 +35,8 @@ pub struct PortRequest {
     pub id: u64,
     pub line: u32,
     pub kind: PortKind,
+    /// The core's statistics phase when it made the request (issue or fetch).
+    pub phase: u32,
 }
 
 /// When a refused request can be tried again.
@@ -101,10 +103,6 @@ struct WarpTiming {
     /// Waiting for the instruction cache to deliver this line.
     fetch_miss: bool,
     pending_line: u32,
-    /// Why the warp cannot issue and the cycle before which that answer stands (0: ask
-    /// again). Cleared by every event that can change it, so a core whose warps all wait
-    /// does not re-examine them every cycle.
-    blocked: Cell<(u64, SlotReason)>,
     x_ready: [u64; 32],
     f_ready: [u64; 32],
     x_producer: [Producer; 32],
@@ -124,7 +122,6 @@ impl WarpTiming {
             line: None,
             fetch_miss: false,
             pending_line: 0,
-            blocked: Cell::new((0, SlotReason::Issued)),
             x_ready: [0; 32],
             f_ready: [0; 32],
             x_producer: [Producer::Alu; 32],
@@ -242,12 +239,86 @@ struct Params {
 /// Line requests the LSU may hold before it stops accepting instructions.
 const LSU_QUEUE: usize = 64;
 
+/// The issue state of one slice. Its warps are the bits of masks, in the scheduler's order
+/// (GTO: by age; RR: by index in the slice, the search starting after the last issuer), so
+/// that the slice learns which warp can issue, or why none can, from the few warps whose
+/// answer may have changed rather than from all of them.
+#[derive(Clone, Debug)]
+struct Slice {
+    /// Bit -> warp.
+    warps: Vec<usize>,
+    /// Bits of the live warps.
+    live: u32,
+    /// Per bit: why the warp cannot issue and the cycle before which that answer stands
+    /// (0: ask again). Cleared by every event that can change it, so a core whose warps
+    /// all wait does not re-examine them every cycle.
+    until: Vec<Cell<u64>>,
+    reason: Vec<Cell<SlotReason>>,
+    /// Bits whose answer is a barrier, the instruction cache, or a reason ranked by the
+    /// scheduler's order (a scoreboard, a busy unit, the Weaver); an empty buffer is none.
+    barrier: Cell<u32>,
+    fetch: Cell<u32>,
+    ranked: Cell<u32>,
+    /// Why the slice cannot issue and until when (0: look again).
+    blocked: Cell<(u64, SlotReason)>,
+    last_issued: Option<usize>,
+}
+
+impl Slice {
+    fn new(warps: Vec<usize>) -> Self {
+        let n = warps.len();
+        Slice {
+            warps,
+            live: 0,
+            until: vec![Cell::new(0); n],
+            reason: vec![Cell::new(SlotReason::Issued); n],
+            barrier: Cell::new(0),
+            fetch: Cell::new(0),
+            ranked: Cell::new(0),
+            blocked: Cell::new((0, SlotReason::Issued)),
+            last_issued: None,
+        }
+    }
+
+    /// Remember why the warp at `bit` cannot issue before `until`.
+    fn block(&self, bit: usize, until: u64, reason: SlotReason) {
+        self.until[bit].set(until);
+        self.reason[bit].set(reason);
+        let set = |mask: &Cell<u32>, on: bool| {
+            mask.set(mask.get() & !(1 << bit) | u32::from(on) << bit);
+        };
+        set(&self.barrier, reason == SlotReason::Barrier);
+        set(&self.fetch, reason == SlotReason::Fetch);
+        let unranked = [SlotReason::Barrier, SlotReason::Fetch, SlotReason::IbufferEmpty];
+        set(&self.ranked, !unranked.contains(&reason));
+    }
+
+    /// The warp at `bit` must be examined again, and so must the slice.
+    fn unblock(&self, bit: usize) {
+        self.until[bit].set(0);
+        self.blocked.set((0, SlotReason::Issued));
+    }
+}
+
+/// The set bits of `mask` from bit `start` up, then from bit 0.
+fn bits_from(mask: u32, start: usize) -> impl Iterator<Item = usize> {
+    let high = mask & (u32::MAX << start);
+    let ones = |mut m: u32| {
+        std::iter::from_fn(move || {
+            let bit = (m != 0).then(|| m.trailing_zeros() as usize);
+            m &= m.wrapping_sub(1);
+            bit
+        })
+    };
+    ones(high).chain(ones(mask & !high))
+}
+
 pub struct Pipeline {
     p: Params,
     warps: Vec<WarpTiming>,
-    /// Per slice: its warps (`w % slices == slice`) and the one that issued last.
-    slice_warps: Vec<Vec<usize>>,
-    last_issued: Vec<Option<usize>>,
+    /// Warp `w` issues in slice `w % slices`, where it is bit `bits[w]`.
+    slices: Vec<Slice>,
+    bits: Vec<usize>,
     units: Units,
     next_fetch: usize,
     next_age: u64,
@@ -258,8 +329,6 @@ pub struct Pipeline {
     fetch_waits_completion: bool,
     /// Warps may have started or retired: match the timing state to them.
     membership_changed: bool,
-    /// Per slice: why it cannot issue and until when (0: examine its warps).
-    slice_blocked: Vec<Cell<(u64, SlotReason)>>,
     /// No warp can fetch until one is woken.
     fetch_idle: bool,
     /// The earliest cycle a pending branch or warp-control instruction resolves.
@@ -311,10 +380,10 @@ impl Pipeline {
             warps: (0..g.warps_per_core)
                 .map(|_| WarpTiming::new(p.ibuffer))
                 .collect(),
-            slice_warps: (0..slices)
-                .map(|s| (s..g.warps_per_core as usize).step_by(slices).collect())
+            slices: (0..slices)
+                .map(|s| Slice::new((s..g.warps_per_core as usize).step_by(slices).collect()))
                 .collect(),
-            last_issued: vec![None; slices],
+            bits: (0..g.warps_per_core as usize).map(|w| w / slices).collect(),
             units: Units::default(),
             next_fetch: 0,
             next_age: 0,
@@ -322,7 +391,6 @@ impl Pipeline {
             lsu_waits_completion: false,
             fetch_waits_completion: false,
             membership_changed: true,
-            slice_blocked: vec![Cell::new((0, SlotReason::Issued)); slices],
             fetch_idle: false,
             next_resolve: NEVER,
             loads: Vec::new(),
@@ -443,18 +511,24 @@ impl Core {
                 next = next.min(at.max(now + 1));
             }
         }
-        for (w, t) in pipe.warps.iter().enumerate() {
-            if !t.started {
-                continue;
+        // With no warp able to fetch until one is woken, none fetches by itself.
+        if !pipe.fetch_idle {
+            for (w, t) in pipe.warps.iter().enumerate() {
+                let buffered = t.line == Some(line_of(t.fetch_pc, pipe.p.line));
+                if self.can_fetch(w) && (buffered || !pipe.fetch_waits_completion) {
+                    // It fetches from its line buffer or (re)tries the instruction cache.
+                    return Some(now + 1);
+                }
             }
-            let buffered = t.line == Some(line_of(t.fetch_pc, pipe.p.line));
-            if self.can_fetch(w) && (buffered || !pipe.fetch_waits_completion) {
-                // It fetches from its line buffer or (re)tries the instruction cache.
-                return Some(now + 1);
+        }
+        // This cycle's issue stage examined every live warp (the started ones: no warp
+        // started or retired) and cached why it waits and until when.
+        for slice in &pipe.slices {
+            for (bit, until) in slice.until.iter().enumerate() {
+                if slice.live & 1 << bit != 0 {
+                    next = next.min(until.get());
+                }
             }
-            // This cycle's issue stage examined every live warp and cached why it waits
-            // and until when.
-            next = next.min(t.blocked.get().0);
         }
         (next != NEVER).then_some(next.max(now + 1))
     }
@@ -480,6 +554,27 @@ impl Core {
                 _ => {}
             }
         }
+        // Ages changed: the GTO order of the slices' bits with them.
+        let pipe = &mut self.pipe;
+        if pipe.p.scheduler == Scheduler::Gto {
+            for slice in &mut pipe.slices {
+                let age = |&w: &usize| pipe.warps[w].age;
+                slice.warps.sort_by_key(age);
+                for (bit, &w) in slice.warps.iter().enumerate() {
+                    pipe.bits[w] = bit;
+                }
+            }
+        }
+        self.update_live();
+    }
+
+    /// The live warps of each slice, after warps may have started or retired.
+    fn update_live(&mut self) {
+        for slice in &mut self.pipe.slices {
+            slice.live = (slice.warps.iter().enumerate())
+                .map(|(bit, &w)| u32::from(self.warps[w].is_live()) << bit)
+                .fold(0, |a, b| a | b);
+        }
     }
 
     fn resolve_control(&mut self, now: u64, out: &mut CycleOutcome) {
@@ -499,8 +594,7 @@ impl Core {
             t.resolve_at = NEVER;
             t.waits_weaver = false;
             t.ibuf.clear();
-            self.pipe.slice_blocked[w % self.pipe.p.slices].set((0, SlotReason::Issued));
-            t.blocked.set((0, SlotReason::Issued));
+            self.pipe.slices[w % self.pipe.p.slices].unblock(self.pipe.bits[w]);
             self.pipe.fetch_idle = false;
             if self.warps[w].is_live() {
                 t.fetch_pc = self.warps[w].stack.pc();
@@ -545,10 +639,8 @@ impl Core {
             return;
         }
         let n = self.warps.len();
-        let Some(w) = (0..n)
-            .map(|k| (self.pipe.next_fetch + k) % n)
-            .find(|&w| self.can_fetch(w))
-        else {
+        let next = self.pipe.next_fetch;
+        let Some(w) = (next..n).chain(0..next).find(|&w| self.can_fetch(w)) else {
             // No warp can fetch until one is woken (it issues, a fill or a branch resolves).
             self.pipe.fetch_idle = true;
             return;
@@ -568,15 +660,15 @@ impl Core {
                 t.resolve_at = NEVER;
             }
             t.ibuf.push_back((t.fetch_pc, now + decode, decoded));
-            t.blocked.set((0, SlotReason::Issued));
-            self.pipe.slice_blocked[w % self.pipe.p.slices].set((0, SlotReason::Issued));
             t.fetch_pc = t.fetch_pc.wrapping_add(4);
+            self.pipe.slices[w % self.pipe.p.slices].unblock(self.pipe.bits[w]);
             out.progressed = true;
         } else {
             let req = PortRequest {
                 id: FETCH_TAG | w as u64,
                 line,
                 kind: PortKind::Fetch,
+                phase: self.phase,
             };
             match port.send(now, self.id, req) {
                 Ok(()) => {
@@ -592,87 +684,75 @@ impl Core {
     /// Pick the warp of `slice` to issue, or the reason none can.
     fn select(&self, slice: usize, now: u64) -> Result<usize, SlotReason> {
         let pipe = &self.pipe;
-        let slices = pipe.p.slices;
-        let (until, cached) = pipe.slice_blocked[slice].get();
+        let s = &pipe.slices[slice];
+        let (until, cached) = s.blocked.get();
         if now < until {
             return Err(cached);
         }
-        let try_warp = |w: usize| -> Result<(), SlotReason> { self.ready(w, now) };
-        if let Some(last) = pipe.last_issued[slice] {
-            if pipe.p.scheduler == Scheduler::Gto && try_warp(last).is_ok() {
+        if let Some(last) = s.last_issued {
+            if pipe.p.scheduler == Scheduler::Gto && self.ready(last, now).is_ok() {
                 return Ok(last);
             }
         }
-        // Candidates in priority order: oldest first (GTO) or after the last one (RR).
-        let mut best: Option<(u64, usize)> = None;
-        let mut reason: Option<(u64, SlotReason)> = None;
-        let mut live = 0;
-        let mut at_barrier = 0;
-        let mut fetching = false;
-        let list = &pipe.slice_warps[slice];
-        let start = pipe.last_issued[slice].map_or(0, |l| l / slices + 1);
-        for k in 0..list.len() {
-            let w = list[(start + k) % list.len()];
-            if !self.warps[w].is_live() {
-                continue;
+        // Only warps whose answer ran out can have changed; the others wait at least until
+        // the earliest of their cycles.
+        let mut expired = 0;
+        let mut until = NEVER;
+        for (bit, u) in s.until.iter().enumerate() {
+            let u = u.get();
+            if u <= now {
+                expired |= 1 << bit;
+            } else if s.live & 1 << bit != 0 {
+                until = until.min(u);
             }
-            live += 1;
-            let order = match pipe.p.scheduler {
-                Scheduler::Gto => pipe.warps[w].age,
-                Scheduler::Rr => k as u64,
-            };
-            match try_warp(w) {
+        }
+        // In priority order, so the first that can issue is the scheduler's choice. Every
+        // one is examined even then: the answers cached now are what later cycles see.
+        let start = match pipe.p.scheduler {
+            Scheduler::Gto => 0,
+            Scheduler::Rr => s.last_issued.map_or(0, |l| pipe.bits[l] + 1) % s.warps.len(),
+        };
+        let mut best = None;
+        for bit in bits_from(expired & s.live, start) {
+            match self.examine(s.warps[bit], now) {
                 Ok(()) => {
-                    if best.is_none_or(|(o, _)| order < o) {
-                        best = Some((order, w));
-                    }
+                    best = best.or(Some(s.warps[bit]));
                 }
-                Err(SlotReason::Barrier) => at_barrier += 1,
-                Err(SlotReason::Fetch) => fetching = true,
-                Err(SlotReason::IbufferEmpty) => {}
-                Err(r) => {
-                    if reason.is_none_or(|(o, _)| order < o) {
-                        reason = Some((order, r));
-                    }
+                Err((reason, u)) => {
+                    s.block(bit, u, reason);
+                    until = until.min(u);
                 }
             }
         }
-        if let Some((_, w)) = best {
+        if let Some(w) = best {
             return Ok(w);
         }
+        let live = s.live;
         let reason = if live == 0 {
             SlotReason::NoActiveWarp
-        } else if let Some((_, r)) = reason {
-            r
-        } else if at_barrier == live {
+        } else if let Some(bit) = bits_from(s.ranked.get() & live, start).next() {
+            s.reason[bit].get()
+        } else if s.barrier.get() & live == live {
             SlotReason::Barrier
-        } else if fetching {
+        } else if s.fetch.get() & live != 0 {
             SlotReason::Fetch
         } else {
             SlotReason::IbufferEmpty
         };
-        // Every live warp of the slice was examined: the answer stands until the first of
-        // them may change (or one is woken).
-        let until = list
-            .iter()
-            .filter(|&&w| self.warps[w].is_live())
-            .map(|&w| pipe.warps[w].blocked.get().0)
-            .min()
-            .unwrap_or(NEVER);
-        pipe.slice_blocked[slice].set((until, reason));
+        // The answer stands until the first live warp's may change (or one is woken).
+        s.blocked.set((until, reason));
         Err(reason)
     }
 
     /// Whether warp `w` can issue its next instruction at `now`, or why not.
     #[inline]
     fn ready(&self, w: usize, now: u64) -> Result<(), SlotReason> {
-        let t = &self.pipe.warps[w];
-        let (until, reason) = t.blocked.get();
-        if now < until {
-            return Err(reason);
+        let (s, bit) = (&self.pipe.slices[w % self.pipe.p.slices], self.pipe.bits[w]);
+        if now < s.until[bit].get() {
+            return Err(s.reason[bit].get());
         }
         self.examine(w, now).map_err(|(reason, until)| {
-            t.blocked.set((until, reason));
+            s.block(bit, until, reason);
             reason
         })
     }
@@ -727,7 +807,7 @@ impl Core {
         out: &mut CycleOutcome,
     ) -> SimResult<()> {
         let slice = w % self.pipe.p.slices;
-        self.pipe.last_issued[slice] = Some(w);
+        self.pipe.slices[slice].last_issued = Some(w);
         // Its buffer now has room to fetch into.
         self.pipe.fetch_idle = false;
         let (pc, _, _) = self.pipe.warps[w]
@@ -769,6 +849,8 @@ impl Core {
             .map_err(|err| err.at(site(wsim_isa::disasm_plain(&d.instr, pc))))?;
         if d.info.unit == Unit::Sfu(SfuKind::WarpControl) {
             self.pipe.membership_changed = true;
+            // Later slices of this cycle see warps it started or retired.
+            self.update_live();
         }
         let depth = self.warps[w].stack.depth() as u64;
         self.stats.max_stack_depth = self.stats.max_stack_depth.max(depth);
@@ -952,7 +1034,8 @@ impl Core {
             } else {
                 line_of(a, line)
             };
-            if !self.pipe.lines.contains(&l) {
+            // Neighbouring lanes mostly share the last line: check it first.
+            if self.pipe.lines.last() != Some(&l) && !self.pipe.lines.contains(&l) {
                 self.pipe.lines.push(l);
             }
         }
@@ -978,10 +1061,15 @@ impl Core {
 
     /// Queue the requests in `pipe.lines` for the data cache from cycle `start`.
     fn queue_lines(&mut self, start: u64, kind: PortKind, id: u64) {
+        let phase = self.phase;
         for &line in &self.pipe.lines {
-            self.pipe
-                .lsu_queue
-                .push_back((start, PortRequest { id, line, kind }));
+            let req = PortRequest {
+                id,
+                line,
+                kind,
+                phase,
+            };
+            self.pipe.lsu_queue.push_back((start, req));
         }
     }
 
@@ -1097,10 +1185,10 @@ impl Core {
 impl Pipeline {
     /// Warp `w`'s state changed: examine it again before issuing.
     pub fn wake(&mut self, w: usize) {
-        self.warps[w].blocked.set((0, SlotReason::Issued));
-        self.slice_blocked[w % self.p.slices].set((0, SlotReason::Issued));
+        self.slices[w % self.p.slices].unblock(self.bits[w]);
         self.fetch_idle = false;
     }
+
 }
 
 #[inline]
@@ -1126,19 +1214,18 @@ fn interleaved_stack_address(a: u32, top: u32, size: u32, warp: u32, threads: u3
 
 /// Extra cycles to read the source registers: each register beyond the first in one bank.
 fn register_bank_conflicts(srcs: &[Option<RegRef>; 3], banks: u32) -> u64 {
-    let mut used = [0u8; 64];
-    let mut extra = 0;
-    let mut seen: [Option<RegRef>; 3] = [None; 3];
-    for (k, r) in srcs.iter().flatten().enumerate() {
-        if seen.contains(&Some(*r)) {
+    // Register numbers are below 32, so are their banks: one bit per register (integer
+    // then float) and one per bank read.
+    let (mut seen, mut used, mut extra) = (0u64, 0u32, 0);
+    for r in srcs.iter().flatten() {
+        let reg = 1 << (u32::from(r.num) + 32 * u32::from(r.file == RegFile::Float));
+        if seen & reg != 0 {
             continue;
         }
-        seen[k] = Some(*r);
-        let bank = (u32::from(r.num) % banks) as usize % 64;
-        if used[bank] > 0 {
-            extra += 1;
-        }
-        used[bank] += 1;
+        seen |= reg;
+        let bank = 1 << (u32::from(r.num) % banks);
+        extra += u64::from(used & bank != 0);
+        used |= bank;
     }
     extra
 }

@@ -7,6 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::stats::Phased;
+
 /// Which way of a full set a fill replaces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -169,7 +171,9 @@ pub enum Stall {
     MshrFull,
 }
 
-/// Counters of one cache. Stalls count refused attempts, not distinct requests.
+/// Counters of one cache. Stalls count refused attempts, not distinct requests. Each event
+/// also counts in the phase of its request; an eviction or write-back in the phase of the
+/// miss whose fill caused it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CacheStats {
     /// Accepted accesses (= reads + writes + atomics = hits + misses).
@@ -221,12 +225,14 @@ struct Way {
 
 #[derive(Clone, Debug)]
 struct Mshr<W> {
-    line: Option<u32>,
     /// The request that allocated the entry, then the merged ones.
     waiters: Vec<W>,
     /// A write or atomic is waiting: the filled line is dirty (write-back only).
     dirty: bool,
 }
+
+/// Marks a free MSHR: line indices are below 2^30 (lines have at least 4 bytes).
+const NO_LINE: u32 = u32::MAX;
 
 /// A tag-only cache. `W` is what the owner keeps per request waiting on a miss.
 #[derive(Clone, Debug)]
@@ -234,15 +240,22 @@ pub struct Cache<W> {
     cfg: CacheConfig,
     /// Line size, as a shift.
     line_shift: u32,
-    sets: u32,
+    /// Sets and banks are powers of two: a line's set and bank are its low bits.
+    set_mask: u32,
+    bank_mask: u32,
     ways: Vec<Way>,
     clock: u64,
+    /// The line each MSHR fetches (`NO_LINE`: free), apart from the entries so that a
+    /// lookup scans a short array.
+    mshr_lines: Vec<u32>,
     mshrs: Vec<Mshr<W>>,
+    /// The free MSHRs. Which one a miss takes makes no difference.
+    free_mshrs: Vec<usize>,
     /// Per bank, 1 + the last cycle it took an access (0 = never).
     bank_busy: Vec<u64>,
     port_cycle: u64,
     ports_used: u32,
-    stats: CacheStats,
+    stats: Phased<CacheStats>,
 }
 
 impl<W: Copy> Cache<W> {
@@ -254,20 +267,23 @@ impl<W: Copy> Cache<W> {
         Cache {
             cfg: cfg.clone(),
             line_shift: cfg.line.max(1).ilog2(),
-            sets,
+            // An invalid configuration may have other counts; masks keep indices in range.
+            set_mask: sets - 1,
+            bank_mask: cfg.banks.max(1) - 1,
             ways: vec![Way::default(); (sets * ways) as usize],
             clock: 0,
+            mshr_lines: vec![NO_LINE; cfg.mshrs.max(1) as usize],
             mshrs: (0..cfg.mshrs.max(1))
                 .map(|_| Mshr {
-                    line: None,
                     waiters: Vec::new(),
                     dirty: false,
                 })
                 .collect(),
+            free_mshrs: (0..cfg.mshrs.max(1) as usize).rev().collect(),
             bank_busy: vec![0; cfg.banks.max(1) as usize],
             port_cycle: 0,
             ports_used: 0,
-            stats: CacheStats::default(),
+            stats: Phased::default(),
         }
     }
 
@@ -275,8 +291,14 @@ impl<W: Copy> Cache<W> {
         &self.cfg
     }
 
+    /// The whole run's counters.
     pub fn stats(&self) -> &CacheStats {
-        &self.stats
+        self.stats.total()
+    }
+
+    /// The counters of `phase` (see [`Phased`]).
+    pub fn phase_stats(&self, phase: usize) -> CacheStats {
+        self.stats.phase(phase)
     }
 
     /// The line index of a byte address.
@@ -298,47 +320,56 @@ impl<W: Copy> Cache<W> {
         self.find(line).is_none() && self.mshr_of(line).is_none()
     }
 
-    /// Count a request refused because the link below had no room.
-    pub fn count_queue_full(&mut self) {
-        self.stats.queue_full_stalls += 1;
+    /// Count a request of `phase` refused because the link below had no room.
+    pub fn count_queue_full(&mut self, phase: usize) {
+        self.stats.count(phase, |s| s.queue_full_stalls += 1);
     }
 
-    /// Present `op` on `line` (a line index) at cycle `now`; `waiter` is kept if the
-    /// access has to wait for a fill. Cycles must not decrease across calls.
-    pub fn access(&mut self, now: u64, line: u32, op: Op, waiter: W) -> Result<Outcome, Stall> {
+    /// Present `op` on `line` (a line index) at cycle `now` for a request of `phase`;
+    /// `waiter` is kept if the access has to wait for a fill. Cycles must not decrease
+    /// across calls.
+    pub fn access(
+        &mut self,
+        now: u64,
+        line: u32,
+        op: Op,
+        phase: usize,
+        waiter: W,
+    ) -> Result<Outcome, Stall> {
         if self.cfg.ports != 0 {
             if self.port_cycle != now {
                 self.port_cycle = now;
                 self.ports_used = 0;
             }
             if self.ports_used >= self.cfg.ports {
-                self.stats.port_stalls += 1;
+                self.stats.count(phase, |s| s.port_stalls += 1);
                 return Err(Stall::Port);
             }
         }
-        let bank = (line % self.bank_busy.len() as u32) as usize;
+        let bank = (line & self.bank_mask) as usize;
         if self.bank_busy[bank] == now + 1 {
-            self.stats.bank_stalls += 1;
+            self.stats.count(phase, |s| s.bank_stalls += 1);
             return Err(Stall::Bank);
         }
-        let outcome = self.lookup(line, op, waiter)?;
+        let outcome = self.lookup(line, op, phase, waiter)?;
         self.bank_busy[bank] = now + 1;
         self.ports_used += 1;
-        let s = &mut self.stats;
-        s.accesses += 1;
-        match op {
-            Op::Read => s.reads += 1,
-            Op::Write => s.writes += 1,
-            Op::Atomic => s.atomics += 1,
-        }
+        self.stats.count(phase, |s| {
+            s.accesses += 1;
+            match op {
+                Op::Read => s.reads += 1,
+                Op::Write => s.writes += 1,
+                Op::Atomic => s.atomics += 1,
+            }
+        });
         Ok(outcome)
     }
 
     /// Tags and MSHRs; on `Err` nothing has changed but the stall counter.
-    fn lookup(&mut self, line: u32, op: Op, waiter: W) -> Result<Outcome, Stall> {
+    fn lookup(&mut self, line: u32, op: Op, phase: usize, waiter: W) -> Result<Outcome, Stall> {
         let write_back = self.cfg.write_policy == WritePolicy::WriteBack;
         if let Some(i) = self.find(line) {
-            self.stats.hits += 1;
+            self.stats.count(phase, |s| s.hits += 1);
             if op == Op::Write && !write_back {
                 return Ok(Outcome::WriteAround);
             }
@@ -352,30 +383,28 @@ impl<W: Copy> Cache<W> {
             return Ok(Outcome::Hit);
         }
         if op == Op::Write && !write_back {
-            self.stats.misses += 1;
+            self.stats.count(phase, |s| s.misses += 1);
             return Ok(Outcome::WriteAround);
         }
         let merge = self.cfg.mshr_merge as usize;
         let slot = match self.mshr_of(line) {
             Some(m) if self.mshrs[m].waiters.len() > merge => None,
             Some(m) => Some((m, true)),
-            None => self
-                .mshrs
-                .iter()
-                .position(|m| m.line.is_none())
-                .map(|m| (m, false)),
+            None => self.free_mshrs.pop().map(|m| (m, false)),
         };
         let Some((m, merged)) = slot else {
-            self.stats.mshr_full_stalls += 1;
+            self.stats.count(phase, |s| s.mshr_full_stalls += 1);
             return Err(Stall::MshrFull);
         };
+        self.mshr_lines[m] = line;
         let entry = &mut self.mshrs[m];
-        entry.line = Some(line);
         entry.waiters.push(waiter);
         entry.dirty |= op != Op::Read && write_back;
-        self.stats.misses += 1;
+        self.stats.count(phase, |s| {
+            s.misses += 1;
+            s.mshr_merges += u64::from(merged);
+        });
         if merged {
-            self.stats.mshr_merges += 1;
             Ok(Outcome::Merged)
         } else {
             Ok(Outcome::Miss)
@@ -384,21 +413,23 @@ impl<W: Copy> Cache<W> {
 
     /// The line arrives from below: install it, free its MSHR and append the requests that
     /// waited on it to `waiters`. Returns a dirty victim's line index, to be written back.
-    pub fn fill(&mut self, line: u32, waiters: &mut Vec<W>) -> Option<u32> {
+    /// An eviction counts in `phase`: that of the miss the fill answers.
+    pub fn fill(&mut self, line: u32, phase: usize, waiters: &mut Vec<W>) -> Option<u32> {
         let mut dirty = false;
         if let Some(m) = self.mshr_of(line) {
             let entry = &mut self.mshrs[m];
             waiters.append(&mut entry.waiters);
             dirty = entry.dirty;
-            entry.line = None;
             entry.dirty = false;
+            self.mshr_lines[m] = NO_LINE;
+            self.free_mshrs.push(m);
         }
         self.clock += 1;
         if let Some(i) = self.find(line) {
             self.ways[i].dirty |= dirty;
             return None;
         }
-        let set = (line % self.sets) as usize;
+        let set = (line & self.set_mask) as usize;
         let ways = self.cfg.ways.max(1) as usize;
         let range = set * ways..(set + 1) * ways;
         let victim = range
@@ -415,9 +446,11 @@ impl<W: Copy> Cache<W> {
         if !old.valid {
             return None;
         }
-        self.stats.evictions += 1;
+        self.stats.count(phase, |s| {
+            s.evictions += 1;
+            s.writebacks += u64::from(old.dirty);
+        });
         if old.dirty {
-            self.stats.writebacks += 1;
             Some(old.line)
         } else {
             None
@@ -426,12 +459,12 @@ impl<W: Copy> Cache<W> {
 
     fn find(&self, line: u32) -> Option<usize> {
         let ways = self.cfg.ways.max(1) as usize;
-        let base = (line % self.sets) as usize * ways;
+        let base = (line & self.set_mask) as usize * ways;
         (base..base + ways).find(|&i| self.ways[i].valid && self.ways[i].line == line)
     }
 
     fn mshr_of(&self, line: u32) -> Option<usize> {
-        self.mshrs.iter().position(|m| m.line == Some(line))
+        self.mshr_lines.iter().position(|&l| l == line)
     }
 }
 
@@ -457,9 +490,9 @@ mod tests {
 
     /// Miss, then fill at once: the line is present afterwards.
     fn load(c: &mut Cache<u32>, now: u64, line: u32) -> Outcome {
-        let out = c.access(now, line, Op::Read, 0).unwrap();
+        let out = c.access(now, line, Op::Read, 0, 0).unwrap();
         if out == Outcome::Miss {
-            c.fill(line, &mut Vec::new());
+            c.fill(line, 0, &mut Vec::new());
         }
         out
     }
@@ -483,18 +516,18 @@ mod tests {
     #[test]
     fn mshr_merge_limit_and_full() {
         let mut c = small(Replacement::Fifo, WritePolicy::WriteThrough);
-        assert_eq!(c.access(0, 1, Op::Read, 10), Ok(Outcome::Miss));
-        assert_eq!(c.access(1, 1, Op::Read, 11), Ok(Outcome::Merged));
+        assert_eq!(c.access(0, 1, Op::Read, 0, 10), Ok(Outcome::Miss));
+        assert_eq!(c.access(1, 1, Op::Read, 0, 11), Ok(Outcome::Merged));
         // mshr_merge = 1: a third request for the line waits for a free entry.
-        assert_eq!(c.access(2, 1, Op::Read, 12), Err(Stall::MshrFull));
-        assert_eq!(c.access(3, 2, Op::Read, 13), Ok(Outcome::Miss));
-        assert_eq!(c.access(4, 3, Op::Read, 14), Err(Stall::MshrFull));
+        assert_eq!(c.access(2, 1, Op::Read, 0, 12), Err(Stall::MshrFull));
+        assert_eq!(c.access(3, 2, Op::Read, 0, 13), Ok(Outcome::Miss));
+        assert_eq!(c.access(4, 3, Op::Read, 0, 14), Err(Stall::MshrFull));
         // A hit is served while the MSHRs are full.
         let mut waiters = Vec::new();
-        c.fill(1, &mut waiters);
+        c.fill(1, 0, &mut waiters);
         assert_eq!(waiters, [10, 11]);
-        assert_eq!(c.access(5, 1, Op::Read, 15), Ok(Outcome::Hit));
-        assert_eq!(c.access(6, 3, Op::Read, 16), Ok(Outcome::Miss));
+        assert_eq!(c.access(5, 1, Op::Read, 0, 15), Ok(Outcome::Hit));
+        assert_eq!(c.access(6, 3, Op::Read, 0, 16), Ok(Outcome::Miss));
         let s = c.stats();
         assert_eq!((s.accesses, s.hits, s.misses, s.mshr_merges), (5, 1, 4, 1));
         assert_eq!(s.mshr_full_stalls, 2);
@@ -506,10 +539,10 @@ mod tests {
             banks: 2,
             ..CacheConfig::default()
         });
-        assert!(c.access(7, 0, Op::Read, 0).is_ok());
-        assert_eq!(c.access(7, 2, Op::Read, 1), Err(Stall::Bank));
-        assert!(c.access(7, 1, Op::Read, 2).is_ok());
-        assert!(c.access(8, 2, Op::Read, 3).is_ok());
+        assert!(c.access(7, 0, Op::Read, 0, 0).is_ok());
+        assert_eq!(c.access(7, 2, Op::Read, 0, 1), Err(Stall::Bank));
+        assert!(c.access(7, 1, Op::Read, 0, 2).is_ok());
+        assert!(c.access(8, 2, Op::Read, 0, 3).is_ok());
         assert_eq!(c.stats().bank_stalls, 1);
     }
 
@@ -520,19 +553,19 @@ mod tests {
             ports: 1,
             ..CacheConfig::default()
         });
-        assert!(c.access(0, 0, Op::Read, 0).is_ok());
-        assert_eq!(c.access(0, 1, Op::Read, 1), Err(Stall::Port));
-        assert!(c.access(1, 1, Op::Read, 1).is_ok());
+        assert!(c.access(0, 0, Op::Read, 0, 0).is_ok());
+        assert_eq!(c.access(0, 1, Op::Read, 0, 1), Err(Stall::Port));
+        assert!(c.access(1, 1, Op::Read, 0, 1).is_ok());
         assert_eq!(c.stats().port_stalls, 1);
     }
 
     #[test]
     fn write_through_never_allocates() {
         let mut c = small(Replacement::Fifo, WritePolicy::WriteThrough);
-        assert_eq!(c.access(0, 5, Op::Write, 0), Ok(Outcome::WriteAround));
+        assert_eq!(c.access(0, 5, Op::Write, 0, 0), Ok(Outcome::WriteAround));
         assert!(!c.contains(5));
         load(&mut c, 1, 5);
-        assert_eq!(c.access(2, 5, Op::Write, 0), Ok(Outcome::WriteAround));
+        assert_eq!(c.access(2, 5, Op::Write, 0, 0), Ok(Outcome::WriteAround));
         let s = c.stats();
         assert_eq!((s.writes, s.hits, s.misses), (2, 1, 2));
         assert!(c.needs_below(5, Op::Write));
@@ -542,19 +575,19 @@ mod tests {
     fn write_back_allocates_and_writes_back_dirty_victims() {
         let mut c = small(Replacement::Fifo, WritePolicy::WriteBack);
         // A write miss fetches the line; the fill leaves it dirty.
-        assert_eq!(c.access(0, 0, Op::Write, 0), Ok(Outcome::Miss));
-        assert_eq!(c.fill(0, &mut Vec::new()), None);
+        assert_eq!(c.access(0, 0, Op::Write, 0, 0), Ok(Outcome::Miss));
+        assert_eq!(c.fill(0, 0, &mut Vec::new()), None);
         load(&mut c, 1, 4);
         // Set 0 is full: the fill of 8 evicts 0 (dirty, written back), then 12 evicts 4
         // (clean).
-        c.access(2, 8, Op::Read, 0).unwrap();
-        assert_eq!(c.fill(8, &mut Vec::new()), Some(0));
-        c.access(3, 12, Op::Read, 0).unwrap();
-        assert_eq!(c.fill(12, &mut Vec::new()), None);
+        c.access(2, 8, Op::Read, 0, 0).unwrap();
+        assert_eq!(c.fill(8, 0, &mut Vec::new()), Some(0));
+        c.access(3, 12, Op::Read, 0, 0).unwrap();
+        assert_eq!(c.fill(12, 0, &mut Vec::new()), None);
         // A write hit dirties a clean line.
-        assert_eq!(c.access(4, 8, Op::Write, 0), Ok(Outcome::Hit));
-        c.access(5, 16, Op::Read, 0).unwrap();
-        assert_eq!(c.fill(16, &mut Vec::new()), Some(8));
+        assert_eq!(c.access(4, 8, Op::Write, 0, 0), Ok(Outcome::Hit));
+        c.access(5, 16, Op::Read, 0, 0).unwrap();
+        assert_eq!(c.fill(16, 0, &mut Vec::new()), Some(8));
         let s = c.stats();
         assert_eq!((s.evictions, s.writebacks), (3, 2));
     }

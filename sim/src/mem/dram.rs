@@ -46,6 +46,8 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+use crate::stats::Phased;
+
 /// Largest timing parameter accepted, DRAM cycles.
 const MAX_TIMING: u32 = 1_000_000;
 
@@ -284,9 +286,14 @@ pub struct DramRequest {
     pub id: u64,
     pub addr: u32,
     pub write: bool,
+    /// The statistics phase the request counts in (a small index, see
+    /// [`crate::stats::Phased`]).
+    pub phase: u32,
 }
 
-/// What the DRAM did. Counts are requests unless stated; cycles are core cycles.
+/// What the DRAM did. Counts are requests unless stated; cycles are core cycles. Per phase,
+/// a request's events count in its phase (queue occupancy too: a phase's sum counts its
+/// own queued requests); `ticked_cycles` and `refreshes` belong to no request and are 0.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct DramStats {
     /// Completed reads.
@@ -390,6 +397,7 @@ struct Queued {
     bank: usize,
     row: u32,
     write: bool,
+    phase: usize,
     /// Row-buffer outcome already counted (at the request's first command).
     counted: bool,
 }
@@ -427,6 +435,7 @@ struct Flight {
     id: u64,
     arrival: u64,
     write: bool,
+    phase: usize,
 }
 
 /// The DRAM: see the module documentation for what is modelled.
@@ -441,7 +450,9 @@ pub struct Dram {
     /// `now.div_ceil(ratio)` is decided, and occupancy is accounted up to `now`.
     now: u64,
     queued: u64,
-    stats: DramStats,
+    /// `queued` by phase.
+    queued_by_phase: Vec<u64>,
+    stats: Phased<DramStats>,
     /// Scratch, per bank of one channel: the command it can issue now.
     ready: Vec<Option<Command>>,
 }
@@ -484,7 +495,8 @@ impl Dram {
             in_flight: BinaryHeap::new(),
             now: 0,
             queued: 0,
-            stats: DramStats::default(),
+            queued_by_phase: Vec::new(),
+            stats: Phased::default(),
             ready: vec![None; cfg.banks as usize],
         }
     }
@@ -495,8 +507,9 @@ impl Dram {
         self.advance(now);
         let loc = self.cfg.locate(req.addr);
         let ch = &mut self.channels[loc.channel as usize];
+        let phase = req.phase as usize;
         if ch.queue.len() >= self.cfg.queue_depth as usize {
-            self.stats.rejected += 1;
+            self.stats.count(phase, |s| s.rejected += 1);
             return Err(req);
         }
         let bank = loc.bank as usize;
@@ -509,9 +522,14 @@ impl Dram {
             bank,
             row: loc.row,
             write: req.write,
+            phase,
             counted: false,
         });
         self.queued += 1;
+        if phase >= self.queued_by_phase.len() {
+            self.queued_by_phase.resize(phase + 1, 0);
+        }
+        self.queued_by_phase[phase] += 1;
         // Only this request's bank can have an earlier command now.
         if let Some((at, _)) = ch.bank_next(&ch.banks[bank], &self.t) {
             let at = at.max(self.now.div_ceil(self.ratio));
@@ -529,15 +547,17 @@ impl Dram {
                 break;
             }
             self.in_flight.pop();
-            let s = &mut self.stats;
-            if f.write {
-                s.writes += 1;
-            } else {
-                s.reads += 1;
-            }
-            s.bytes += u64::from(self.cfg.line_bytes);
-            s.total_latency += f.done - f.arrival;
-            s.completed += 1;
+            let line_bytes = u64::from(self.cfg.line_bytes);
+            self.stats.count(f.phase, |s| {
+                if f.write {
+                    s.writes += 1;
+                } else {
+                    s.reads += 1;
+                }
+                s.bytes += line_bytes;
+                s.total_latency += f.done - f.arrival;
+                s.completed += 1;
+            });
             done.push(f.id);
         }
     }
@@ -561,8 +581,14 @@ impl Dram {
             .map(|at| at.max(now.saturating_add(1)))
     }
 
+    /// The whole run's statistics.
     pub fn stats(&self) -> &DramStats {
-        &self.stats
+        self.stats.total()
+    }
+
+    /// The statistics of `phase` (see [`DramStats`]).
+    pub fn phase_stats(&self, phase: usize) -> DramStats {
+        self.stats.phase(phase)
     }
 
     /// Requests queued or in flight.
@@ -590,17 +616,17 @@ impl Dram {
             }
         }
         for ch in &mut self.channels {
-            ch.refresh_before(end, &self.t, &mut self.stats);
+            ch.refresh_before(end, &self.t, self.stats.total_mut());
         }
-        account(&mut self.stats, &mut self.now, self.queued, to);
-        self.stats.ticked_cycles = to;
+        account(&mut self.stats, &mut self.now, &self.queued_by_phase, to);
+        self.stats.total_mut().ticked_cycles = to;
     }
 
     /// Issues at most one command in channel `i` at DRAM cycle `d`.
     fn step(&mut self, i: usize, d: u64) {
         let t = &self.t;
         let ch = &mut self.channels[i];
-        ch.refresh_before(d + 1, t, &mut self.stats);
+        ch.refresh_before(d + 1, t, self.stats.total_mut());
         let mut hit_ready = false;
         for (b, ready) in ch.banks.iter().zip(&mut self.ready) {
             *ready = ch
@@ -645,15 +671,22 @@ impl Dram {
                     b.next_act = b.next_pre + t.rp;
                 }
                 if !q.counted {
-                    self.stats.row_hits += 1;
+                    self.stats.count(q.phase, |s| s.row_hits += 1);
                 }
-                account(&mut self.stats, &mut self.now, self.queued, d * self.ratio);
+                account(
+                    &mut self.stats,
+                    &mut self.now,
+                    &self.queued_by_phase,
+                    d * self.ratio,
+                );
                 self.queued -= 1;
+                self.queued_by_phase[q.phase] -= 1;
                 self.in_flight.push(Reverse(Flight {
                     done: data_end * self.ratio,
                     id: q.id,
                     arrival: q.arrival,
                     write: q.write,
+                    phase: q.phase,
                 }));
             }
             Some((k, Command::Act)) => {
@@ -666,14 +699,16 @@ impl Dram {
                 b.next_pre = d + t.ras;
                 ch.next_act = d + t.rrd;
                 let first = !std::mem::replace(&mut ch.queue[k].counted, true);
-                self.stats.row_misses += u64::from(first);
+                self.stats
+                    .count(ch.queue[k].phase, |s| s.row_misses += u64::from(first));
             }
             Some((k, Command::Pre)) => {
                 let b = &mut ch.banks[ch.queue[k].bank];
                 b.open_row = None;
                 b.next_act = d + t.rp;
                 let first = !std::mem::replace(&mut ch.queue[k].counted, true);
-                self.stats.row_conflicts += u64::from(first);
+                self.stats
+                    .count(ch.queue[k].phase, |s| s.row_conflicts += u64::from(first));
             }
             None => {}
         }
@@ -686,9 +721,15 @@ impl Dram {
     }
 }
 
-/// Adds the queue occupancy of core cycles `now..at` and moves `now` to `at`.
-fn account(stats: &mut DramStats, now: &mut u64, queued: u64, at: u64) {
-    stats.queue_occupancy_sum += queued * at.saturating_sub(*now);
+/// Adds the queue occupancy of core cycles `now..at` (`queued` requests per phase) and
+/// moves `now` to `at`.
+fn account(stats: &mut Phased<DramStats>, now: &mut u64, queued: &[u64], at: u64) {
+    let cycles = at.saturating_sub(*now);
+    for (phase, &n) in queued.iter().enumerate() {
+        if n > 0 && cycles > 0 {
+            stats.count(phase, |s| s.queue_occupancy_sum += n * cycles);
+        }
+    }
     *now = (*now).max(at);
 }
 
@@ -831,7 +872,7 @@ mod tests {
                     if at + gap > now {
                         break;
                     }
-                    let req = DramRequest { id: id as u64, addr, write };
+                    let req = DramRequest { id: id as u64, addr, write, phase: id as u32 % 3 };
                     // Both refuse alike; a refused request is dropped.
                     prop_assert_eq!(jumping.enqueue(now, req), stepping.enqueue(now, req));
                     at += gap;
@@ -839,6 +880,9 @@ mod tests {
                 }
                 prop_assert_eq!(&a, &b);
                 prop_assert_eq!(jumping.stats(), stepping.stats());
+                for phase in 0..3 {
+                    prop_assert_eq!(jumping.phase_stats(phase), stepping.phase_stats(phase));
+                }
             }
             prop_assert_eq!(jumping.pending(), 0);
         }

@@ -26,9 +26,16 @@
 //!   one to that line waits until the first has its data, then goes in arrival order. The
 //!   atomic completes when its reply reaches the core.
 //! - Every accepted request produces exactly one [`Completion`].
+//!
+//! **Statistics by phase.** A request carries the phase its core was in when it made the
+//! request, and every event counts in the whole run's statistics and in that phase's:
+//! hits, misses, merges and stalls of the request at each level, its link transfers, its
+//! DRAM access. What a request causes counts in its phase too: a miss's request below, the
+//! fill's eviction and the dirty victim's write-back (the miss that brought the fill), a
+//! write-through write's trip down, an atomic's write below.
 
-use std::cmp::Ordering;
-use std::collections::{BinaryHeap, VecDeque};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
@@ -151,6 +158,8 @@ pub struct MemAccess {
     /// Any byte address in the line.
     pub addr: u32,
     pub kind: AccessKind,
+    /// The statistics phase of the core that makes the request.
+    pub phase: u32,
 }
 
 /// Why a request was not accepted this cycle. The core retries later.
@@ -189,6 +198,12 @@ pub struct HierarchyStats {
     pub l2_links: Vec<LinkStats>,
     pub l3_link: Option<LinkStats>,
     pub dram: DramStats,
+    /// The same, by phase: what the requests of each phase did (see the module
+    /// documentation). Only phases that made requests appear; their entries have no
+    /// `phases`. Field by field the phases sum to the totals, except a link's `max_queue`
+    /// (the largest) and the DRAM's `ticked_cycles` and `refreshes` (whole-run only).
+    #[serde(skip)]
+    pub phases: BTreeMap<u32, HierarchyStats>,
 }
 
 /// What the hierarchy needs from main memory: implemented by [`Dram`], and by simpler
@@ -200,6 +215,8 @@ pub trait DramModel {
     fn next_event(&self, now: u64) -> Option<u64>;
     fn pending(&self) -> usize;
     fn stats(&self) -> DramStats;
+    /// The statistics of the requests whose [`DramRequest::phase`] is `phase`.
+    fn phase_stats(&self, phase: usize) -> DramStats;
 }
 
 impl DramModel for Dram {
@@ -218,6 +235,9 @@ impl DramModel for Dram {
     fn stats(&self) -> DramStats {
         Dram::stats(self).clone()
     }
+    fn phase_stats(&self, phase: usize) -> DramStats {
+        Dram::phase_stats(self, phase)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -229,12 +249,14 @@ enum Level {
 }
 
 /// A request or reply travelling between levels. `core` routes replies back up; `id` is
-/// the core's id for atomics (other requests below L1 are the caches' own).
+/// the core's id for atomics (other requests below L1 are the caches' own); `phase` is the
+/// index of the phase in `MemoryHierarchy::phases`.
 #[derive(Clone, Copy, Debug)]
 struct Msg {
     core: u32,
     id: u64,
     kind: AccessKind,
+    phase: u32,
 }
 
 impl Msg {
@@ -265,29 +287,10 @@ enum Ev {
     DramRetry,
 }
 
-struct Event {
-    at: u64,
-    seq: u64,
-    ev: Ev,
-}
-
-impl PartialEq for Event {
-    fn eq(&self, other: &Self) -> bool {
-        (self.at, self.seq) == (other.at, other.seq)
-    }
-}
-impl Eq for Event {}
-impl PartialOrd for Event {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Event {
-    /// Reversed: the heap pops the earliest event, ties in creation order.
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.at, other.seq).cmp(&(self.at, self.seq))
-    }
-}
+/// A scheduled event: (cycle, creation order, its index in `MemoryHierarchy::slab`).
+/// Reversed, so the heap pops the earliest, ties in creation order; the heap moves these
+/// small keys, the events stay in the slab.
+type EventKey = Reverse<(u64, u64, u32)>;
 
 /// Lines with an atomic in flight at the LLC, each with the atomics waiting for it.
 #[derive(Default)]
@@ -343,17 +346,26 @@ pub struct MemoryHierarchy<D: DramModel = Dram> {
     dram: D,
     /// The last cycle DRAM was ticked at.
     dram_time: u64,
+    /// DRAM's next event after `dram_time`, kept up to date as DRAM changes only when it
+    /// is ticked or given a request.
+    dram_next: Option<u64>,
     /// Requests in DRAM by DRAM id; ids are reused through `free_slots`.
     dram_slots: Vec<Option<(Msg, u32)>>,
     free_slots: Vec<u64>,
     dram_retry: VecDeque<DramRequest>,
     retry_scheduled: bool,
     dram_atomics: AtomicLines,
-    events: BinaryHeap<Event>,
+    events: BinaryHeap<EventKey>,
     seq: u64,
+    /// The scheduled events, and the free places among them.
+    slab: Vec<Ev>,
+    free_events: Vec<u32>,
     /// The latest cycle the hierarchy has advanced to.
     now: u64,
     ready: Vec<Completion>,
+    /// The phases requests came from, in order of first appearance: a request's phase is
+    /// counted under its index here.
+    phases: Vec<u32>,
     scratch_ids: Vec<u64>,
     scratch_msgs: Vec<Msg>,
     dram_done: Vec<u64>,
@@ -408,6 +420,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
             clusters: clusters as usize,
             dram,
             dram_time: 0,
+            dram_next: None,
             dram_slots: Vec::new(),
             free_slots: Vec::new(),
             dram_retry: VecDeque::new(),
@@ -415,8 +428,11 @@ impl<D: DramModel> MemoryHierarchy<D> {
             dram_atomics: AtomicLines::default(),
             events: BinaryHeap::new(),
             seq: 0,
+            slab: Vec::new(),
+            free_events: Vec::new(),
             now: 0,
             ready: Vec::new(),
+            phases: Vec::new(),
             scratch_ids: Vec::new(),
             scratch_msgs: Vec::new(),
             dram_done: Vec::new(),
@@ -432,14 +448,22 @@ impl<D: DramModel> MemoryHierarchy<D> {
         let core = req.core as usize;
         let cluster = core / self.cores_per_cluster as usize;
         let line = req.addr >> self.line_shift;
+        let phase = match self.phases.iter().position(|&p| p == req.phase) {
+            Some(i) => i,
+            None => {
+                self.phases.push(req.phase);
+                self.phases.len() - 1
+            }
+        };
         let msg = Msg {
             core: req.core,
             id: req.id,
             kind: req.kind,
+            phase: phase as u32,
         };
         if req.kind == AccessKind::Atomic {
             if self.links[cluster].down_full(now) {
-                self.l1d[core].count_queue_full();
+                self.l1d[core].count_queue_full(phase);
                 return Err(Reject::QueueFull);
             }
             self.send_down(now, Level::L1, msg, line);
@@ -454,12 +478,13 @@ impl<D: DramModel> MemoryHierarchy<D> {
             AccessKind::Fetch => &mut self.l1i[core],
             _ => &mut self.l1d[core],
         };
-        if cache.needs_below(line, op) && self.links[cluster].down_full(now) {
-            cache.count_queue_full();
+        // The link's queue first: it is rarely full, and looking costs less than the tags.
+        if self.links[cluster].down_full(now) && cache.needs_below(line, op) {
+            cache.count_queue_full(phase);
             return Err(Reject::QueueFull);
         }
         let done_at = now + u64::from(cache.config().hit_latency);
-        match cache.access(now, line, op, req.id) {
+        match cache.access(now, line, op, phase, req.id) {
             Ok(Outcome::Hit) => self.schedule(
                 done_at,
                 Ev::Done {
@@ -510,8 +535,8 @@ impl<D: DramModel> MemoryHierarchy<D> {
     pub fn next_event(&self, now: u64) -> Option<u64> {
         let after = now + 1;
         let ready = (!self.ready.is_empty()).then_some(after);
-        let event = self.events.peek().map(|e| e.at.max(after));
-        let dram = self.dram.next_event(self.dram_time).map(|d| d.max(after));
+        let event = self.events.peek().map(|Reverse(e)| e.0.max(after));
+        let dram = self.dram_next.map(|d| d.max(after));
         [ready, event, dram].into_iter().flatten().min()
     }
 
@@ -531,50 +556,69 @@ impl<D: DramModel> MemoryHierarchy<D> {
     }
 
     pub fn stats(&self) -> HierarchyStats {
+        let mut total = self.stats_of(None);
+        total.phases = (self.phases.iter().enumerate())
+            .map(|(i, &phase)| (phase, self.stats_of(Some(i))))
+            .collect();
+        total
+    }
+
+    /// The whole run's statistics (`None`) or those of the phase with index `phase`,
+    /// without the split by phase.
+    fn stats_of(&self, phase: Option<usize>) -> HierarchyStats {
+        fn cache<W: Copy>(c: &Cache<W>, phase: Option<usize>) -> CacheStats {
+            phase.map_or_else(|| c.stats().clone(), |p| c.phase_stats(p))
+        }
+        let link = |l: &Link| phase.map_or_else(|| l.stats(), |p| l.phase_stats(p));
         let caches = |level| {
             self.lower
                 .iter()
                 .filter(move |l| l.level == level)
-                .map(|l| l.cache.stats().clone())
+                .map(move |l| cache(&l.cache, phase))
         };
         let n = self.clusters;
         let l2_links = if self.l2_enabled { n } else { 0 };
-        let links = |range: std::ops::Range<usize>| self.links[range].iter().map(Link::stats);
+        let links = |range: std::ops::Range<usize>| self.links[range].iter().map(link);
         HierarchyStats {
-            l1i: self.l1i.iter().map(|c| c.stats().clone()).collect(),
-            l1d: self.l1d.iter().map(|c| c.stats().clone()).collect(),
+            l1i: self.l1i.iter().map(|c| cache(c, phase)).collect(),
+            l1d: self.l1d.iter().map(|c| cache(c, phase)).collect(),
             l2: caches(Level::L2).collect(),
             l3: caches(Level::L3).next(),
             l1_links: links(0..n).collect(),
             l2_links: links(n..n + l2_links).collect(),
             l3_link: links(n + l2_links..self.links.len()).next(),
-            dram: self.dram.stats(),
+            dram: phase.map_or_else(|| self.dram.stats(), |p| self.dram.phase_stats(p)),
+            phases: BTreeMap::new(),
         }
     }
 
     fn schedule(&mut self, at: u64, ev: Ev) {
         self.seq += 1;
-        self.events.push(Event {
-            at,
-            seq: self.seq,
-            ev,
-        });
+        let slot = match self.free_events.pop() {
+            Some(slot) => {
+                self.slab[slot as usize] = ev;
+                slot
+            }
+            None => {
+                self.slab.push(ev);
+                self.slab.len() as u32 - 1
+            }
+        };
+        self.events.push(Reverse((at, self.seq, slot)));
     }
 
     /// Process every event up to `now`, DRAM's first on a tie (its replies are from the
     /// past cycle's work).
     fn advance(&mut self, now: u64) {
         loop {
-            let event = self.events.peek().map(|e| e.at);
-            let dram = self
-                .dram
-                .next_event(self.dram_time)
-                .map(|d| d.max(self.dram_time + 1));
+            let event = self.events.peek().map(|Reverse(e)| e.0);
+            let dram = self.dram_next;
             match (event, dram) {
                 (_, Some(d)) if d <= now && event.is_none_or(|e| d <= e) => self.dram_step(d),
                 (Some(e), _) if e <= now => {
-                    if let Some(Event { at, ev, .. }) = self.events.pop() {
-                        self.handle(at, ev);
+                    if let Some(Reverse((at, _, slot))) = self.events.pop() {
+                        self.free_events.push(slot);
+                        self.handle(at, self.slab[slot as usize]);
                     }
                 }
                 _ => break,
@@ -637,7 +681,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
 
     fn send_down(&mut self, t: u64, from: Level, msg: Msg, line: u32) {
         let to = self.below(from);
-        let at = self.link(from, msg.core).down.send(t);
+        let at = self.link(from, msg.core).down.send(t, msg.phase as usize);
         self.schedule(at, Ev::Arrive { at: to, msg, line });
     }
 
@@ -646,7 +690,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
             self.release_atomic(t, from, msg.core, line);
         }
         let to = self.above(from);
-        let at = self.link(to, msg.core).up.send(t);
+        let at = self.link(to, msg.core).up.send(t, msg.phase as usize);
         self.schedule(at, Ev::Respond { at: to, msg, line });
     }
 
@@ -694,7 +738,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
                 AccessKind::Atomic => Op::Atomic,
                 _ => Op::Read,
             };
-            match n.cache.access(t, line, op, msg) {
+            match n.cache.access(t, line, op, msg.phase as usize, msg) {
                 Ok(outcome) => {
                     n.input.pop_front();
                     if msg.kind == AccessKind::Atomic {
@@ -742,39 +786,39 @@ impl<D: DramModel> MemoryHierarchy<D> {
                 core: msg.core,
                 at: t,
             }),
-            (Level::L1, kind) => self.fill_l1(t, msg.core, kind == AccessKind::Fetch, line),
+            (Level::L1, _) => self.fill_l1(t, msg, line),
             (_, AccessKind::Atomic) => self.send_up(t, at, msg, line),
-            _ => self.fill_lower(t, self.node(at, msg.core), msg.core, line),
+            _ => self.fill_lower(t, self.node(at, msg.core), msg, line),
         }
     }
 
-    fn fill_l1(&mut self, t: u64, core: u32, icache: bool, line: u32) {
-        let cache = if icache {
+    /// The fill `msg` (the miss's request, back from below) reaches the L1.
+    fn fill_l1(&mut self, t: u64, msg: Msg, line: u32) {
+        let core = msg.core;
+        let cache = if msg.kind == AccessKind::Fetch {
             &mut self.l1i[core as usize]
         } else {
             &mut self.l1d[core as usize]
         };
         let mut ids = std::mem::take(&mut self.scratch_ids);
-        let victim = cache.fill(line, &mut ids);
+        let victim = cache.fill(line, msg.phase as usize, &mut ids);
         self.ready
             .extend(ids.drain(..).map(|id| Completion { id, core, at: t }));
         self.scratch_ids = ids;
         if let Some(v) = victim {
-            let msg = Msg {
-                core,
-                id: 0,
-                kind: AccessKind::Write,
-            };
-            self.send_down(t, Level::L1, msg, v);
+            self.send_down(t, Level::L1, msg.with(AccessKind::Write), v);
         }
     }
 
-    fn fill_lower(&mut self, t: u64, node: usize, core: u32, line: u32) {
+    /// The fill `msg` (the miss's request, back from below) reaches lower cache `node`.
+    fn fill_lower(&mut self, t: u64, node: usize, msg: Msg, line: u32) {
         let from = self.lower[node].level;
         let write_through =
             self.lower[node].cache.config().write_policy == WritePolicy::WriteThrough;
         let mut waiters = std::mem::take(&mut self.scratch_msgs);
-        let victim = self.lower[node].cache.fill(line, &mut waiters);
+        let victim = self.lower[node]
+            .cache
+            .fill(line, msg.phase as usize, &mut waiters);
         for &w in &waiters {
             match w.kind {
                 AccessKind::Write => {}
@@ -790,12 +834,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
         waiters.clear();
         self.scratch_msgs = waiters;
         if let Some(v) = victim {
-            let msg = Msg {
-                core,
-                id: 0,
-                kind: AccessKind::Write,
-            };
-            self.send_down(t, from, msg, v);
+            self.send_down(t, from, msg.with(AccessKind::Write), v);
         }
         self.wake(t, node);
     }
@@ -838,10 +877,11 @@ impl<D: DramModel> MemoryHierarchy<D> {
             id,
             addr: line << self.line_shift,
             write: msg.kind == AccessKind::Write,
+            phase: msg.phase,
         };
         // Behind earlier refused requests, to keep their order.
         let refused = if self.dram_retry.is_empty() {
-            self.dram.enqueue(t, req).err()
+            self.dram_enqueue(t, req).err()
         } else {
             Some(req)
         };
@@ -857,7 +897,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
     fn dram_retry(&mut self, t: u64) {
         self.retry_scheduled = false;
         while let Some(req) = self.dram_retry.pop_front() {
-            if let Err(req) = self.dram.enqueue(t, req) {
+            if let Err(req) = self.dram_enqueue(t, req) {
                 self.dram_retry.push_front(req);
                 self.retry_scheduled = true;
                 self.schedule(t + 1, Ev::DramRetry);
@@ -866,10 +906,22 @@ impl<D: DramModel> MemoryHierarchy<D> {
         }
     }
 
+    fn dram_enqueue(&mut self, t: u64, req: DramRequest) -> Result<(), DramRequest> {
+        let result = self.dram.enqueue(t, req);
+        self.update_dram_next();
+        result
+    }
+
+    fn update_dram_next(&mut self) {
+        let after = self.dram_time + 1;
+        self.dram_next = self.dram.next_event(self.dram_time).map(|d| d.max(after));
+    }
+
     fn dram_step(&mut self, t: u64) {
         self.dram_time = t;
         let mut done = std::mem::take(&mut self.dram_done);
         self.dram.tick(t, &mut done);
+        self.update_dram_next();
         for &id in &done {
             let Some((msg, line)) = self.dram_slots.get_mut(id as usize).and_then(Option::take)
             else {

@@ -9,6 +9,8 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
+use crate::stats::Phased;
+
 /// One link (both directions use the same parameters).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -49,7 +51,9 @@ impl LinkConfig {
     }
 }
 
-/// Traffic through one direction of a link.
+/// Traffic through one direction of a link. Each request also counts in its phase; a
+/// phase's `max_queue` is the longest queue a request of that phase joined, so the run's is
+/// the largest of the phases'.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChannelStats {
     /// Requests carried.
@@ -82,7 +86,7 @@ pub struct Channel {
     used: u32,
     /// Departure cycles of the requests still waiting, oldest first.
     waiting: VecDeque<u64>,
-    stats: ChannelStats,
+    stats: Phased<ChannelStats>,
 }
 
 impl Channel {
@@ -93,13 +97,13 @@ impl Channel {
             slot: 0,
             used: 0,
             waiting: VecDeque::new(),
-            stats: ChannelStats::default(),
+            stats: Phased::default(),
         }
     }
 
-    /// Send a request at cycle `now` (non-decreasing across calls); returns the cycle in
-    /// which it arrives at the other end.
-    pub fn send(&mut self, now: u64) -> u64 {
+    /// Send a request of `phase` at cycle `now` (non-decreasing across calls); returns the
+    /// cycle in which it arrives at the other end.
+    pub fn send(&mut self, now: u64, phase: usize) -> u64 {
         self.retire(now);
         let depart = if now > self.slot {
             self.slot = now;
@@ -113,12 +117,16 @@ impl Channel {
             self.used = 1;
             self.slot
         };
+        let mut queue = 0;
         if depart > now {
             self.waiting.push_back(depart);
-            self.stats.max_queue = self.stats.max_queue.max(self.waiting.len() as u64);
+            queue = self.waiting.len() as u64;
         }
-        self.stats.transfers += 1;
-        self.stats.queue_cycles += depart - now;
+        self.stats.count(phase, |s| {
+            s.max_queue = s.max_queue.max(queue);
+            s.transfers += 1;
+            s.queue_cycles += depart - now;
+        });
         depart + self.latency
     }
 
@@ -134,8 +142,9 @@ impl Channel {
         }
     }
 
+    /// The whole run's counters.
     pub fn stats(&self) -> &ChannelStats {
-        &self.stats
+        self.stats.total()
     }
 }
 
@@ -170,10 +179,19 @@ impl Link {
         self.down.queued(now) >= self.queue
     }
 
+    /// The whole run's traffic.
     pub fn stats(&self) -> LinkStats {
         LinkStats {
-            down: self.down.stats.clone(),
-            up: self.up.stats.clone(),
+            down: self.down.stats().clone(),
+            up: self.up.stats().clone(),
+        }
+    }
+
+    /// The traffic of `phase` (see [`Phased`]).
+    pub fn phase_stats(&self, phase: usize) -> LinkStats {
+        LinkStats {
+            down: self.down.stats.phase(phase),
+            up: self.up.stats.phase(phase),
         }
     }
 }
@@ -193,7 +211,7 @@ mod tests {
     #[test]
     fn one_per_cycle_serialises_a_burst() {
         let mut c = channel(3, 1);
-        let arrivals: Vec<u64> = (0..4).map(|_| c.send(10)).collect();
+        let arrivals: Vec<u64> = (0..4).map(|_| c.send(10, 0)).collect();
         assert_eq!(arrivals, [13, 14, 15, 16]);
         assert_eq!(c.stats().queue_cycles, 1 + 2 + 3);
         assert_eq!(c.stats().max_queue, 3);
@@ -204,10 +222,10 @@ mod tests {
     #[test]
     fn wider_links_carry_more_per_cycle() {
         let mut c = channel(0, 2);
-        let arrivals: Vec<u64> = (0..5).map(|_| c.send(0)).collect();
+        let arrivals: Vec<u64> = (0..5).map(|_| c.send(0, 0)).collect();
         assert_eq!(arrivals, [0, 0, 1, 1, 2]);
         // A later request does not wait once the backlog has drained.
-        assert_eq!(c.send(7), 7);
+        assert_eq!(c.send(7, 0), 7);
         assert_eq!(c.stats().transfers, 6);
     }
 

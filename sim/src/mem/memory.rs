@@ -63,8 +63,12 @@ impl Memory {
         debug_assert!(addr.is_multiple_of(u32::from(width)));
         let o = addr as usize & (PAGE_SIZE - 1);
         let page = self.page_mut(addr);
-        let bytes = value.to_le_bytes();
-        page[o..o + width as usize].copy_from_slice(&bytes[..width as usize]);
+        // By width, not a slice copy of variable length: no call to memcpy per store.
+        match width {
+            1 => page[o] = value as u8,
+            2 => page[o..o + 2].copy_from_slice(&(value as u16).to_le_bytes()),
+            _ => page[o..o + 4].copy_from_slice(&value.to_le_bytes()),
+        }
     }
 
     pub fn read_u32(&self, addr: u32) -> u32 {

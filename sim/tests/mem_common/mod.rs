@@ -13,6 +13,8 @@ pub struct FixedDram {
     pub capacity: usize,
     queue: Vec<(u64, u64)>,
     stats: DramStats,
+    /// Reads and writes by phase.
+    phases: Vec<DramStats>,
 }
 
 impl FixedDram {
@@ -22,6 +24,7 @@ impl FixedDram {
             capacity,
             queue: Vec::new(),
             stats: DramStats::default(),
+            phases: Vec::new(),
         }
     }
 }
@@ -31,10 +34,16 @@ impl DramModel for FixedDram {
         if self.queue.len() >= self.capacity {
             return Err(req);
         }
-        if req.write {
-            self.stats.writes += 1;
-        } else {
-            self.stats.reads += 1;
+        let phase = req.phase as usize;
+        if phase >= self.phases.len() {
+            self.phases.resize(phase + 1, DramStats::default());
+        }
+        for s in [&mut self.stats, &mut self.phases[phase]] {
+            if req.write {
+                s.writes += 1;
+            } else {
+                s.reads += 1;
+            }
         }
         self.queue.push((now + self.latency, req.id));
         Ok(())
@@ -56,6 +65,9 @@ impl DramModel for FixedDram {
     fn stats(&self) -> DramStats {
         self.stats.clone()
     }
+    fn phase_stats(&self, phase: usize) -> DramStats {
+        self.phases.get(phase).cloned().unwrap_or_default()
+    }
 }
 
 pub const DRAM_LATENCY: u64 = 36;
@@ -72,6 +84,7 @@ pub fn req(id: u64, core: u32, addr: u32, kind: AccessKind) -> MemAccess {
         core,
         addr,
         kind,
+        phase: 0,
     }
 }
 
