@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use rayon::prelude::*;
 use wsim_sim::stats::SlotReason;
 use wsim_sim::{Config, Machine, RunSummary};
@@ -83,9 +83,6 @@ pub fn sweep(
                 .with_context(|| format!("{}", combo.join(" ")))?;
             jobs.push((program.as_path(), bytes.clone(), config, combo));
         }
-    }
-    if jobs.is_empty() {
-        bail!("nothing to run");
     }
     let rows: Vec<Row> = jobs
         .par_iter()
