@@ -80,7 +80,7 @@ pub fn sweep(
             // Bad values fail here, before anything runs.
             let config = base
                 .with_overrides(combo)
-                .with_context(|| format!("{}", combo.join(" ")))?;
+                .with_context(|| combo.join(" "))?;
             jobs.push((program.as_path(), bytes.clone(), config, combo));
         }
     }
