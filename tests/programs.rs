@@ -186,7 +186,14 @@ fn memory_statistics_split_by_phase() {
     };
     let dram = |s: &HierarchyStats| {
         let d = &s.dram;
-        [d.reads, d.writes, d.bytes, d.row_hits, d.completed, d.queue_occupancy_sum]
+        [
+            d.reads,
+            d.writes,
+            d.bytes,
+            d.row_hits,
+            d.completed,
+            d.queue_occupancy_sum,
+        ]
     };
     let (mut l1d_sum, mut dram_sum) = ((0, 0, 0), [0; 6]);
     for p in m.phases.values() {
@@ -203,17 +210,33 @@ fn memory_statistics_split_by_phase() {
     let lines = 4096;
     let (accesses, hits, misses) = l1d(stream);
     assert!(misses >= lines, "phase 1: {misses} L1D misses");
-    assert!(hits * 10 < accesses, "phase 1: {hits} L1D hits of {accesses}");
+    assert!(
+        hits * 10 < accesses,
+        "phase 1: {hits} L1D hits of {accesses}"
+    );
     // Each line once from DRAM, and little else (the kernel's code).
     let reads = stream.dram.reads;
-    assert!((lines..lines + 16).contains(&reads), "phase 1: {reads} DRAM reads");
+    assert!(
+        (lines..lines + 16).contains(&reads),
+        "phase 1: {reads} DRAM reads"
+    );
     let (accesses, hits, _) = l1d(reuse);
-    assert!(hits * 100 > accesses * 95, "phase 2: {hits} L1D hits of {accesses}");
-    assert!(reuse.dram.reads < 16, "phase 2: {} DRAM reads", reuse.dram.reads);
+    assert!(
+        hits * 100 > accesses * 95,
+        "phase 2: {hits} L1D hits of {accesses}"
+    );
+    assert!(
+        reuse.dram.reads < 16,
+        "phase 2: {} DRAM reads",
+        reuse.dram.reads
+    );
     assert!(reuse.dram.bytes * 20 < stream.dram.bytes);
 
     let json = Report::new(&config, "mem_phases", &summary, None).to_json();
-    assert!(json.contains("\"memory_phases\": {\n    \"0\": {"), "{json}");
+    assert!(
+        json.contains("\"memory_phases\": {\n    \"0\": {"),
+        "{json}"
+    );
 }
 
 #[test]

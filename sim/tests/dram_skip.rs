@@ -79,7 +79,15 @@ impl Source {
             let id = id as u64;
             // Three phases, so their statistics are compared too.
             let phase = id as u32 % 3;
-            source.offer(now, DramRequest { id, addr, write, phase });
+            source.offer(
+                now,
+                DramRequest {
+                    id,
+                    addr,
+                    write,
+                    phase,
+                },
+            );
         }
         source
     }

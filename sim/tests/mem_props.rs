@@ -117,7 +117,14 @@ fn stream() -> impl Strategy<Value = Vec<(u64, MemAccess)>> {
         1 => Just(AccessKind::Atomic),
     ];
     prop::collection::vec(
-        (0u64..6, 0..CLUSTERS * CORES, 0u32..24, 0u32..64, kind, 0u32..3),
+        (
+            0u64..6,
+            0..CLUSTERS * CORES,
+            0u32..24,
+            0u32..64,
+            kind,
+            0u32..3,
+        ),
         1..120,
     )
     .prop_map(|reqs| {
@@ -195,7 +202,10 @@ fn add(sum: &mut Value, v: &Value, key: &str) {
 /// The phases' counters add up to the whole run's, except the DRAM's `ticked_cycles` and
 /// `refreshes`, which belong to no request.
 fn check_phase_sums(stats: &HierarchyStats) -> Result<(), TestCaseError> {
-    let mut phases = stats.phases.values().map(|p| serde_json::to_value(p).unwrap());
+    let mut phases = stats
+        .phases
+        .values()
+        .map(|p| serde_json::to_value(p).unwrap());
     let mut sum = phases.next().expect("a phase made requests");
     for p in phases {
         add(&mut sum, &p, "");

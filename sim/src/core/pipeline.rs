@@ -289,7 +289,11 @@ impl Slice {
         };
         set(&self.barrier, reason == SlotReason::Barrier);
         set(&self.fetch, reason == SlotReason::Fetch);
-        let unranked = [SlotReason::Barrier, SlotReason::Fetch, SlotReason::IbufferEmpty];
+        let unranked = [
+            SlotReason::Barrier,
+            SlotReason::Fetch,
+            SlotReason::IbufferEmpty,
+        ];
         set(&self.ranked, !unranked.contains(&reason));
     }
 
@@ -1188,7 +1192,6 @@ impl Pipeline {
         self.slices[w % self.p.slices].unblock(self.bits[w]);
         self.fetch_idle = false;
     }
-
 }
 
 #[inline]
