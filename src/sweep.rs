@@ -72,30 +72,30 @@ pub fn sweep(
     csv: bool,
 ) -> anyhow::Result<String> {
     let combos = combinations(axes);
-    let mut jobs = Vec::new();
-    for program in programs {
-        let bytes =
-            std::fs::read(program).with_context(|| format!("cannot read {}", program.display()))?;
-        for combo in &combos {
-            // Bad values fail here, before anything runs.
-            let config = base
-                .with_overrides(combo)
-                .with_context(|| combo.join(" "))?;
-            jobs.push((program.as_path(), bytes.clone(), config, combo));
-        }
-    }
+    // Bad values fail here, before anything runs.
+    let configs = combos
+        .iter()
+        .map(|combo| base.with_overrides(combo).with_context(|| combo.join(" ")))
+        .collect::<anyhow::Result<Vec<Config>>>()?;
+    let elfs = programs
+        .iter()
+        .map(|p| std::fs::read(p).with_context(|| format!("cannot read {}", p.display())))
+        .collect::<anyhow::Result<Vec<Vec<u8>>>>()?;
+    let jobs: Vec<(usize, usize)> = (0..programs.len())
+        .flat_map(|p| (0..combos.len()).map(move |c| (p, c)))
+        .collect();
     let rows: Vec<Row> = jobs
         .par_iter()
-        .map(|(program, bytes, config, combo)| Row {
-            program: name(program),
-            values: combo
+        .map(|&(p, c)| Row {
+            program: name(&programs[p]),
+            values: combos[c]
                 .iter()
                 .map(|kv| {
                     kv.split_once('=')
                         .map_or(kv.clone(), |(_, v)| v.to_string())
                 })
                 .collect(),
-            outcome: run_one(config, bytes, graph),
+            outcome: run_one(&configs[c], &elfs[p], graph),
         })
         .collect();
     Ok(table(axes, &rows, csv))

@@ -5,17 +5,8 @@ mod common;
 
 use std::process::Command;
 
-use common::{preset, program, run};
+use common::{error_of, preset, program};
 use wsim_sim::error::ErrorKind;
-
-fn error_of(name: &str, overrides: &[&str]) -> wsim_sim::SimError {
-    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    let config = preset("vortex").with_overrides(&overrides).unwrap();
-    match run(name, &config).1 {
-        Ok(summary) => panic!("{name} ran to exit status {}", summary.exit_code),
-        Err(e) => e,
-    }
-}
 
 #[test]
 fn illegal_instruction_names_the_site() {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{preset, program};
+use common::{error_of, preset, program};
 use wsim_sim::error::ErrorKind;
 use wsim_sim::loader;
 use wsim_sim::stats::{FsmState, SlotReason};
@@ -210,17 +210,6 @@ fn table_latency_sweep() {
     assert!(hi - lo < lo / 10, "{cycles:?}");
 }
 
-fn weaver_error(name: &str, overrides: &[&str]) -> wsim_sim::SimError {
-    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    let c = config("vortex", &overrides);
-    let bytes = std::fs::read(program(name)).unwrap();
-    let mut m = Machine::new(&c, &bytes).unwrap();
-    match m.run() {
-        Ok(s) => panic!("{name} ran to exit status {}", s.exit_code),
-        Err(e) => e,
-    }
-}
-
 #[test]
 fn errors_name_core_warp_and_pc() {
     for (name, overrides, text, pc) in [
@@ -238,13 +227,13 @@ fn errors_name_core_warp_and_pc() {
         ),
         ("errors/weaver_in_flight", &[], "in flight", 0x8000_0014),
     ] {
-        let e = weaver_error(name, overrides);
+        let e = error_of(name, overrides);
         assert!(matches!(e.kind, ErrorKind::Program(_)), "{e}");
         assert!(e.to_string().contains(text), "{name}: {e}");
         let site = e.site.as_ref().expect("a site");
         assert_eq!((site.core, site.warp, site.pc), (0, 0, pc), "{name}: {e}");
         assert!(site.instr.starts_with("weaver."), "{}", site.instr);
     }
-    let e = weaver_error("errors/weaver_dec_loc", &["weaver.enabled=off"]);
+    let e = error_of("errors/weaver_dec_loc", &["weaver.enabled=off"]);
     assert!(e.to_string().contains("no Weaver unit"), "{e}");
 }

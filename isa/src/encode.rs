@@ -111,6 +111,19 @@ const fn fp(funct7: u32, rs2: u32, funct3: u32) -> u32 {
 const R: u8 = RD | RS1 | RS2;
 const R2: u8 = RD | RS1;
 
+impl Op {
+    /// Every operation, in declaration order.
+    pub const ALL: [Op; TABLE.len()] = {
+        let mut all = [Op::Lui; TABLE.len()];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = TABLE[i].op;
+            i += 1;
+        }
+        all
+    };
+}
+
 /// One entry per [`Op`], in declaration order, so `TABLE[op as usize].op == op` (the
 /// length is checked by the compiler, the order by a test).
 pub(crate) const TABLE: [Entry; Op::WeaverSkip as usize + 1] = [

@@ -2,6 +2,7 @@
 //! reason, and every counter can be split by the phase the program set (CSR 0x7C0).
 
 use std::collections::BTreeMap;
+use std::marker::PhantomData;
 
 use serde::Serialize;
 
@@ -61,39 +62,67 @@ impl SlotReason {
     }
 }
 
-/// Issue-slot counts by reason.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Slots(pub [u64; SlotReason::ALL.len()]);
+/// A fixed set of counters' keys: every value, each with an index and a name.
+pub trait CountKey<const N: usize>: Copy {
+    const ALL: [Self; N];
+    fn index(self) -> usize;
+    fn name(self) -> &'static str;
+}
 
-impl Slots {
+/// One count per key; serialized as a map from the keys' names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counts<K, const N: usize>([u64; N], PhantomData<K>);
+
+impl<K, const N: usize> Default for Counts<K, N> {
+    fn default() -> Self {
+        Counts([0; N], PhantomData)
+    }
+}
+
+impl<K: CountKey<N>, const N: usize> Counts<K, N> {
     #[inline]
-    pub fn add(&mut self, reason: SlotReason, n: u64) {
-        self.0[reason as usize] += n;
+    pub fn add(&mut self, key: K, n: u64) {
+        self.0[key.index()] += n;
     }
 
-    pub fn get(&self, reason: SlotReason) -> u64 {
-        self.0[reason as usize]
+    pub fn get(&self, key: K) -> u64 {
+        self.0[key.index()]
     }
 
     pub fn total(&self) -> u64 {
         self.0.iter().sum()
     }
 
-    pub fn merge(&mut self, other: &Slots) {
+    pub fn merge(&mut self, other: &Self) {
         for (a, b) in self.0.iter_mut().zip(other.0) {
             *a += b;
         }
     }
 }
 
-impl Serialize for Slots {
+impl<K: CountKey<N>, const N: usize> Serialize for Counts<K, N> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        let mut map = s.serialize_map(Some(SlotReason::ALL.len()))?;
-        for r in SlotReason::ALL {
-            map.serialize_entry(r.name(), &self.get(r))?;
+        let mut map = s.serialize_map(Some(N))?;
+        for k in K::ALL {
+            map.serialize_entry(k.name(), &self.get(k))?;
         }
         map.end()
+    }
+}
+
+/// Issue-slot counts by reason.
+pub type Slots = Counts<SlotReason, { SlotReason::ALL.len() }>;
+
+impl CountKey<{ SlotReason::ALL.len() }> for SlotReason {
+    const ALL: [Self; SlotReason::ALL.len()] = SlotReason::ALL;
+
+    fn index(self) -> usize {
+        self as usize
+    }
+
+    fn name(self) -> &'static str {
+        SlotReason::name(self)
     }
 }
 
@@ -173,34 +202,17 @@ impl FsmState {
 }
 
 /// A count per FSM state; serialized as a map `S0`..`S8`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PerState(pub [u64; 9]);
+pub type PerState = Counts<FsmState, 9>;
 
-impl PerState {
-    #[inline]
-    pub fn add(&mut self, state: FsmState, n: u64) {
-        self.0[state as usize] += n;
+impl CountKey<9> for FsmState {
+    const ALL: [Self; 9] = FsmState::ALL;
+
+    fn index(self) -> usize {
+        self as usize
     }
 
-    pub fn get(&self, state: FsmState) -> u64 {
-        self.0[state as usize]
-    }
-
-    fn merge(&mut self, o: &PerState) {
-        for (a, b) in self.0.iter_mut().zip(o.0) {
-            *a += b;
-        }
-    }
-}
-
-impl Serialize for PerState {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = s.serialize_map(Some(9))?;
-        for state in FsmState::ALL {
-            map.serialize_entry(&format!("{state:?}"), &self.get(state))?;
-        }
-        map.end()
+    fn name(self) -> &'static str {
+        ["S0", "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8"][self as usize]
     }
 }
 

@@ -85,3 +85,14 @@ pub fn graph_programs(schedule: &str) -> Vec<String> {
         .map(|a| format!("graph/{a}_{schedule}_pull"));
     push.chain(pull).collect()
 }
+
+/// Run a built program on the vortex preset with `overrides` and require that the
+/// simulation fails; the error.
+pub fn error_of(name: &str, overrides: &[&str]) -> wsim_sim::SimError {
+    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    let config = preset("vortex").with_overrides(&overrides).unwrap();
+    match run(name, &config).1 {
+        Ok(summary) => panic!("{name} ran to exit status {}", summary.exit_code),
+        Err(e) => e,
+    }
+}

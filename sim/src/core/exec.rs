@@ -725,7 +725,7 @@ impl Core {
             csr::WEAVER_ENTRIES => self.weaver.as_ref().map_or(0, |u| u.unit.capacity()),
             csr::WEAVER_EGHW_BUFFER => {
                 let unit = self.weaver.as_ref()?;
-                g.local_base + unit.buffer + w as u32 * g.threads * 8
+                g.local_base + unit.buffer_of(w, g.threads)
             }
             _ => return None,
         })
@@ -849,7 +849,7 @@ impl Core {
                 if eghw {
                     // The unit hands each lane its edge (neighbour, weight) through the
                     // warp's buffer in local memory.
-                    let buffer = (wv.buffer + w as u32 * sh.geometry.threads * 8) as usize;
+                    let buffer = wv.buffer_of(w, sh.geometry.threads) as usize;
                     for l in lanes(batch.work) {
                         let e = batch.eid[l].wrapping_mul(4);
                         let at = wv.edges.wrapping_add(e);

@@ -44,6 +44,13 @@ struct WeaverUnit {
     last: Option<WeaverRequest>,
 }
 
+impl WeaverUnit {
+    /// EGHW: offset in local memory of warp `w`'s buffer, a (neighbour, weight) per lane.
+    fn buffer_of(&self, w: usize, threads: u32) -> u32 {
+        self.buffer + w as u32 * threads * 8
+    }
+}
+
 pub struct Core {
     /// Global core id.
     pub id: u32,

@@ -796,7 +796,7 @@ impl Core {
         if matches!(d.info.unit, Unit::Lsu(_)) && self.pipe.lsu_queue.len() >= LSU_QUEUE {
             return Err((SlotReason::UnitBusy, NEVER));
         }
-        if d.info.unit == Unit::Sfu(SfuKind::Weaver) && self.pipe.weaver.eghw_busy {
+        if self.pipe.weaver.eghw_busy && d.info.unit == Unit::Sfu(SfuKind::Weaver) {
             return Err((SlotReason::Weaver, NEVER));
         }
         Ok(())
