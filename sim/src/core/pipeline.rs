@@ -232,8 +232,8 @@ struct Params {
     line: u32,
     lat: crate::config::LatencyConfig,
     weaver: crate::config::WeaverConfig,
-    /// Stacks interleaved for timing: (top, bytes per thread, threads per warp, threads).
-    stacks: Option<(u32, u32, u32, u32)>,
+    /// Stacks interleaved for timing: (top, bytes per thread, threads in the machine).
+    stacks: Option<(u32, u32, u32)>,
 }
 
 /// Line requests the LSU may hold before it stops accepting instructions.
@@ -372,12 +372,7 @@ impl Pipeline {
             weaver: config.weaver.clone(),
             stacks: config.stack.interleave.then(|| {
                 let threads = config.cores() * g.warps_per_core * g.threads_per_warp;
-                (
-                    config.stack.top,
-                    config.stack.size,
-                    g.threads_per_warp,
-                    threads,
-                )
+                (config.stack.top, config.stack.size, threads)
             }),
         };
         Pipeline {
@@ -1030,8 +1025,8 @@ impl Core {
             if a.wrapping_sub(local_base) < local_size {
                 continue;
             }
-            let a = stacks.map_or(a, |(top, size, warp, threads)| {
-                interleaved_stack_address(a, top, size, warp, threads)
+            let a = stacks.map_or(a, |(top, size, threads)| {
+                interleaved_stack_address(a, top, size, threads)
             });
             let l = if kind == PortKind::Atomic {
                 a & !3
@@ -1199,19 +1194,20 @@ fn line_of(addr: u32, line: u32) -> u32 {
     addr & !(line - 1)
 }
 
-/// Where stack address `a` lies when the stacks of each warp's threads are interleaved
-/// word by word: byte `o` below thread `h`'s stack top goes to word `o / 4` of the warp's
-/// interleaved block, lane `h % warp`. A bijection on the stack region (other addresses are
-/// unchanged), so caches see distinct lines for distinct data.
-fn interleaved_stack_address(a: u32, top: u32, size: u32, warp: u32, threads: u32) -> u32 {
+/// Where stack address `a` lies when all threads' stacks are interleaved word by word, as
+/// GPUs lay out thread-private memory: byte `o` below thread `h`'s stack top goes to word
+/// `(o / 4) * threads + h`. A warp's lanes (consecutive harts) share lines, and the hot tops
+/// of all stacks are one contiguous block rather than one block per warp `size * warp`
+/// bytes apart, which would map to the same cache sets. A bijection on the stack region
+/// (other addresses are unchanged), so caches see distinct lines for distinct data.
+fn interleaved_stack_address(a: u32, top: u32, size: u32, threads: u32) -> u32 {
     let below = u64::from(top.wrapping_sub(a).wrapping_sub(1));
-    let (size, warp) = (u64::from(size), u64::from(warp));
-    if a >= top || below >= u64::from(threads) * size {
+    let (size, threads) = (u64::from(size), u64::from(threads));
+    if a >= top || below >= threads * size {
         return a;
     }
     let (thread, offset) = (below / size, below % size);
-    let mapped =
-        (thread / warp) * size * warp + ((offset / 4) * warp + thread % warp) * 4 + offset % 4;
+    let mapped = ((offset / 4) * threads + thread) * 4 + offset % 4;
     top - 1 - mapped as u32
 }
 
@@ -1272,25 +1268,22 @@ mod tests {
 
     #[test]
     fn interleaved_stacks_coalesce_and_stay_distinct() {
-        let (top, size, warp, threads) = (0xFE00_0000u32, 4096, 32, 64);
+        let (top, size, threads) = (0xFE00_0000u32, 4096, 64);
         // The same spill slot of a warp's 32 threads: 32 words in two 64-byte lines.
         let lines: std::collections::BTreeSet<u32> = (0..32)
-            .map(|h| interleaved_stack_address(top - h * size - 8, top, size, warp, threads) & !63)
+            .map(|h| interleaved_stack_address(top - h * size - 8, top, size, threads) & !63)
             .collect();
         assert_eq!(lines.len(), 2);
         // A bijection on the region; addresses outside are unchanged.
         let region = top - threads * size;
         let mut seen = std::collections::BTreeSet::new();
         for a in (region..top).step_by(4) {
-            let m = interleaved_stack_address(a, top, size, warp, threads);
+            let m = interleaved_stack_address(a, top, size, threads);
             assert!((region..top).contains(&m) && seen.insert(m), "{a:#x}");
         }
+        assert_eq!(interleaved_stack_address(top, top, size, threads), top);
         assert_eq!(
-            interleaved_stack_address(top, top, size, warp, threads),
-            top
-        );
-        assert_eq!(
-            interleaved_stack_address(region - 4, top, size, warp, threads),
+            interleaved_stack_address(region - 4, top, size, threads),
             region - 4
         );
     }
