@@ -10,7 +10,7 @@ use wsim_sim::graph_image;
 use wsim_sim::mem::cache::CacheStats;
 use wsim_sim::mem::hierarchy::HierarchyStats;
 use wsim_sim::report::{HostTime, Report};
-use wsim_sim::stats::{FsmState, SlotReason, WeaverCounters};
+use wsim_sim::stats::{FsmState, Iteration, SlotReason, WeaverCounters};
 use wsim_sim::{Config, Machine, RunSummary};
 
 use crate::graph_run::{self, GraphArgs};
@@ -75,13 +75,6 @@ pub fn run(
 fn terminal_report(config: &Config, name: &str, s: &RunSummary, host: &HostTime) -> String {
     let t = s.total();
     let g = &config.gpu;
-    let pct = |a: u64, b: u64| {
-        if b == 0 {
-            0.0
-        } else {
-            100.0 * a as f64 / b as f64
-        }
-    };
     let mut r = String::new();
     let _ = writeln!(r, "--- wsim: {name} ---");
     let _ = writeln!(r, "{:<22}{}", "exit status", s.exit_code);
@@ -107,7 +100,7 @@ fn terminal_report(config: &Config, name: &str, s: &RunSummary, host: &HostTime)
     } else {
         t.instructions as f64 / s.cycles as f64
     };
-    let eff = pct(
+    let eff = ratio(
         t.thread_instructions,
         t.instructions * u64::from(g.threads_per_warp),
     );
@@ -134,7 +127,7 @@ fn terminal_report(config: &Config, name: &str, s: &RunSummary, host: &HostTime)
                 "  {:<20}{:>14} {:>6.1}%",
                 reason.name(),
                 n,
-                pct(n, slots)
+                ratio(n, slots)
             );
         }
     }
@@ -176,16 +169,73 @@ fn terminal_report(config: &Config, name: &str, s: &RunSummary, host: &HostTime)
                 "  phase {p:<4} {:>12} core-cycles {:>12} warp instr {:>6.1}% issued, l1d {l1d:>5.1}% hits, dram {dram} bytes",
                 c.cycles,
                 c.instructions,
-                pct(c.slots.get(SlotReason::Issued), c.slots.total())
+                ratio(c.slots.get(SlotReason::Issued), c.slots.total())
             );
         }
     }
+    iterations_report(&mut r, &s.iterations, g.threads_per_warp);
     let _ = writeln!(
         r,
         "{:<22}{:.3} s, {:.0} cycles/s, {:.0} warp instr/s",
         "host", host.seconds, host.cycles_per_second, host.warp_instructions_per_second
     );
     r
+}
+
+/// The iterations the program marked: all of them when few, else the first and last few
+/// (the JSON has every one).
+fn iterations_report(r: &mut String, iterations: &[Iteration], threads: u32) {
+    const HEAD: usize = 8;
+    const TAIL: usize = 3;
+    if iterations.is_empty() {
+        return;
+    }
+    let cycles: u64 = iterations.iter().map(|i| i.cycles).sum();
+    let _ = writeln!(
+        r,
+        "iterations ({}, {cycles} cycles):\n  {:>5} {:>10} {:>12} {:>12} {:>9} {:>9} {:>12}",
+        iterations.len(),
+        "#",
+        "active",
+        "cycles",
+        "warp instr",
+        "SIMT eff",
+        "l1d hits",
+        "dram bytes"
+    );
+    let row = |r: &mut String, i: &Iteration| {
+        let c = &i.counters;
+        let eff = ratio(c.thread_instructions, c.instructions * u64::from(threads));
+        let hits = ratio(i.memory.l1d.hits, i.memory.l1d.accesses);
+        let _ = writeln!(
+            r,
+            "  {:>5} {:>10} {:>12} {:>12} {:>8.1}% {:>8.1}% {:>12}",
+            i.index, i.active, i.cycles, c.instructions, eff, hits, i.memory.dram_bytes
+        );
+    };
+    let shown_all = iterations.len() <= HEAD + TAIL + 1;
+    for i in iterations
+        .iter()
+        .take(if shown_all { usize::MAX } else { HEAD })
+    {
+        row(r, i);
+    }
+    if !shown_all {
+        let hidden = iterations.len() - HEAD - TAIL;
+        let _ = writeln!(r, "  ... {hidden} more (the JSON's `iterations` has each)");
+        for i in &iterations[iterations.len() - TAIL..] {
+            row(r, i);
+        }
+    }
+}
+
+/// `100 a / b`, 0 when `b` is 0.
+fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        100.0 * a as f64 / b as f64
+    }
 }
 
 /// What the Weaver units did.

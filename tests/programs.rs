@@ -21,6 +21,7 @@ const KERNELS: &[&str] = &[
     "barriers",
     "fp_conformance",
     "mem_phases",
+    "iterations",
 ];
 
 /// ISA self-tests: single-threaded, started on core 0 only.

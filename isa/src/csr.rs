@@ -47,6 +47,9 @@ pub const VX_LOCAL_MEM_BASE: u16 = 0xFC3;
 
 /// wsim: the statistics phase of the writing core (read/write; see docs/ISA.md).
 pub const WSIM_PHASE: u16 = 0x7C0;
+/// wsim: iteration boundary (read/write; a write starts the next iteration record, see
+/// docs/ISA.md).
+pub const WSIM_ITERATION: u16 = 0x7C6;
 
 /// SparseWeaver's EGHW mode: where the unit reads the graph (per core, read/write) and
 /// the calling warp's edge buffer in local memory (read-only). See docs/WEAVER.md.

@@ -3,6 +3,9 @@
  * (GR_SCHED_FILE: sched/<name>.h, which defines sched_gather(step): the gather step's
  * kernels). The Makefile builds build/graph/<algo>_<sched>_<dir>.elf from it.
  *
+ * Each super-step is an iteration record (wsim_iteration: core 0 marks it with the size of
+ * the input frontier, or V for PageRank), from the gather launch to the next super-step.
+ *
  * Exit status: 0 done (the host verifies the result), GR_EXIT_NO_GRAPH when no graph was
  * laid out, GR_EXIT_STEPS when the super-step bound was reached. */
 #include "runtime.h"
@@ -76,17 +79,22 @@ int main(void) {
     gr_launch(init_kernel, 0);
     uint32_t step = 0;
     for (;; step++) {
-        if (ALGO_DATA_DRIVEN ? d->scratch[step] == 0 : step == d->iterations)
+        uint32_t active = ALGO_DATA_DRIVEN ? d->scratch[step] : d->num_vertices;
+        if (ALGO_DATA_DRIVEN ? active == 0 : step == d->iterations)
             break;
         if (step + 1 >= d->max_steps) {
             if (vx_core_id() == 0)
                 wsim_printf("no convergence after %u super-steps\n", step);
             return GR_EXIT_STEPS;
         }
+        if (vx_core_id() == 0)
+            wsim_iteration(active);
         sched_gather(step);
         gr_launch(vertex_kernel, step);
     }
-    if (vx_core_id() == 0)
+    if (vx_core_id() == 0) {
+        wsim_iteration_end();
         wsim_graph.supersteps = step;
+    }
     return 0;
 }

@@ -39,6 +39,7 @@
 #define CSR_MINSTRET        0xB02
 #define CSR_MINSTRETH       0xB82
 #define CSR_WSIM_PHASE      0x7C0
+#define CSR_WSIM_ITERATION  0x7C6
 
 #define WSIM_STR_(x) #x
 #define WSIM_STR(x) WSIM_STR_(x)
@@ -77,6 +78,13 @@ static inline uint32_t wsim_instret32(void) { return csr_read(CSR_MINSTRET); }
 
 /* Mark a statistics phase (small integer). */
 static inline void wsim_phase(uint32_t n) { csr_write(CSR_WSIM_PHASE, n); }
+
+/* Iteration records (machine-wide; one core should write): wsim_iteration(n) closes the
+ * open iteration and opens the next, reporting n (a frontier size, say);
+ * wsim_iteration_end() closes it. The run's end closes one left open. */
+#define WSIM_ITERATION_END 0xFFFFFFFFu
+static inline void wsim_iteration(uint32_t n) { csr_write(CSR_WSIM_ITERATION, n); }
+static inline void wsim_iteration_end(void) { csr_write(CSR_WSIM_ITERATION, WSIM_ITERATION_END); }
 
 /* ---- Vortex SIMT control (CUSTOM0 = 0x0B, funct7 = 0) ---- */
 static inline void vx_tmc(uint32_t mask) {

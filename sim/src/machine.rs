@@ -16,7 +16,7 @@ use crate::mem::hierarchy::{
 };
 use crate::mem::Memory;
 use crate::program::Program;
-use crate::stats::{CoreCounters, CoreStats};
+use crate::stats::{CoreCounters, CoreStats, Iteration, MemoryTally, ITERATION_END};
 
 /// The machine's shape and address map, as instructions need it.
 #[derive(Clone, Debug)]
@@ -139,6 +139,8 @@ pub struct RunSummary {
     /// The cores had the Weaver unit, and this L1 data cache (bytes).
     pub weaver: bool,
     pub l1d_size: u32,
+    /// The iterations the program marked (CSR 0x7C6), in order.
+    pub iterations: Vec<Iteration>,
 }
 
 impl RunSummary {
@@ -199,6 +201,9 @@ pub struct Machine {
     pub image_end: u32,
     /// Global barriers in progress: id -> (count, arrived (core, warp)).
     global_barriers: BTreeMap<u32, (u32, Vec<(usize, usize)>)>,
+    /// Closed iteration records, and the open one with the memory counts at its start.
+    iterations: Vec<Iteration>,
+    open_iteration: Option<(Iteration, MemoryTally)>,
 }
 
 impl Machine {
@@ -267,6 +272,8 @@ impl Machine {
             symbols: image.symbols,
             image_end,
             global_barriers: BTreeMap::new(),
+            iterations: Vec::new(),
+            open_iteration: None,
         })
     }
 
@@ -320,13 +327,18 @@ impl Machine {
                 }
             }
             self.shared.cycle = now + 1;
+            // Several cores marking in one cycle make one boundary (the last core's value).
+            let mark = (self.cores.iter_mut())
+                .filter_map(|c| c.iteration_mark.take())
+                .last();
+            if let Some(active) = mark {
+                self.cut_iteration((active != ITERATION_END).then_some(active));
+            }
             if !progressed && ended.is_none() {
                 self.skip_idle(now)?;
             }
         }
-        for core in &mut self.cores {
-            core.flush_counters();
-        }
+        self.cut_iteration(None);
         Ok(RunSummary {
             exit_code: ended.or(self.shared.exit_word).unwrap_or(0),
             cycles: self.shared.cycle,
@@ -336,7 +348,37 @@ impl Machine {
             console: self.shared.console.clone(),
             weaver: self.weaver,
             l1d_size: effective_memory(&self.config, self.weaver).l1d.size,
+            iterations: std::mem::take(&mut self.iterations),
         })
+    }
+
+    /// An iteration boundary at the end of the cycle just run: fold every core's counters
+    /// into the statistics, close the open iteration and open one that reports `next`.
+    fn cut_iteration(&mut self, next: Option<u32>) {
+        let now = self.shared.cycle;
+        let mut counters = CoreCounters::default();
+        for core in &mut self.cores {
+            core.flush_counters();
+            counters.merge(&std::mem::take(&mut core.iteration_counters));
+        }
+        let memory = MemoryTally::of(&self.memory.totals());
+        if let Some((open, at_start)) = self.open_iteration.take() {
+            self.iterations.push(Iteration {
+                cycles: now - open.start_cycle,
+                counters,
+                memory: memory.since(&at_start),
+                ..open
+            });
+        }
+        self.open_iteration = next.map(|active| {
+            let record = Iteration {
+                index: self.iterations.len() as u32,
+                active,
+                start_cycle: now,
+                ..Iteration::default()
+            };
+            (record, memory)
+        });
     }
 
     /// After cycle `now` changed nothing: jump to the next cycle at which something can.

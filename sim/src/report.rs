@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::config::Config;
 use crate::machine::RunSummary;
 use crate::mem::hierarchy::HierarchyStats;
-use crate::stats::CoreCounters;
+use crate::stats::{CoreCounters, Iteration};
 
 /// Identifies the layout of the document; bump it when a field changes meaning.
 pub const SCHEMA: &str = "wsim-stats/1";
@@ -67,6 +67,8 @@ pub struct Report<'a> {
     memory: &'a HierarchyStats,
     /// `memory` by phase: the events of the requests each phase made.
     memory_phases: &'a BTreeMap<u32, HierarchyStats>,
+    /// The iterations the program marked (CSR 0x7C6), in order; empty when it marked none.
+    iterations: &'a [Iteration],
     host: Option<HostTime>,
 }
 
@@ -116,6 +118,7 @@ impl<'a> Report<'a> {
             total,
             memory: &summary.memory,
             memory_phases: &summary.memory.phases,
+            iterations: &summary.iterations,
             host,
         }
     }

@@ -1,10 +1,14 @@
 //! Statistics: every issue slot of every core in every cycle is attributed to exactly one
-//! reason, and every counter can be split by the phase the program set (CSR 0x7C0).
+//! reason, every counter can be split by the phase the program set (CSR 0x7C0), and the
+//! run can be cut into iterations (CSR 0x7C6).
 
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
 
 use serde::Serialize;
+
+use crate::mem::cache::CacheStats;
+use crate::mem::hierarchy::HierarchyStats;
 
 /// Why an issue slot did or did not issue an instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -354,4 +358,90 @@ impl<T: Clone + Default> Phased<T> {
     pub fn phase(&self, phase: usize) -> T {
         self.phases.get(phase).cloned().unwrap_or_default()
     }
+}
+
+/// What the caches of one level did, summed over the level's caches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct LevelTally {
+    pub accesses: u64,
+    pub hits: u64,
+    pub misses: u64,
+    pub mshr_full_stalls: u64,
+}
+
+impl LevelTally {
+    fn of<'a>(caches: impl IntoIterator<Item = &'a CacheStats>) -> Self {
+        caches.into_iter().fold(Self::default(), |t, c| LevelTally {
+            accesses: t.accesses + c.accesses,
+            hits: t.hits + c.hits,
+            misses: t.misses + c.misses,
+            mshr_full_stalls: t.mshr_full_stalls + c.mshr_full_stalls,
+        })
+    }
+
+    fn since(&self, earlier: &Self) -> Self {
+        LevelTally {
+            accesses: self.accesses - earlier.accesses,
+            hits: self.hits - earlier.hits,
+            misses: self.misses - earlier.misses,
+            mshr_full_stalls: self.mshr_full_stalls - earlier.mshr_full_stalls,
+        }
+    }
+}
+
+/// The memory system's counters an iteration record keeps: the data caches by level and
+/// main memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct MemoryTally {
+    pub l1d: LevelTally,
+    pub l2: LevelTally,
+    pub l3: LevelTally,
+    pub dram_reads: u64,
+    pub dram_writes: u64,
+    pub dram_bytes: u64,
+}
+
+impl MemoryTally {
+    pub fn of(s: &HierarchyStats) -> Self {
+        MemoryTally {
+            l1d: LevelTally::of(&s.l1d),
+            l2: LevelTally::of(&s.l2),
+            l3: LevelTally::of(&s.l3),
+            dram_reads: s.dram.reads,
+            dram_writes: s.dram.writes,
+            dram_bytes: s.dram.bytes,
+        }
+    }
+
+    /// The events between `earlier` and `self` (both whole-run counts).
+    pub fn since(&self, earlier: &Self) -> Self {
+        MemoryTally {
+            l1d: self.l1d.since(&earlier.l1d),
+            l2: self.l2.since(&earlier.l2),
+            l3: self.l3.since(&earlier.l3),
+            dram_reads: self.dram_reads - earlier.dram_reads,
+            dram_writes: self.dram_writes - earlier.dram_writes,
+            dram_bytes: self.dram_bytes - earlier.dram_bytes,
+        }
+    }
+}
+
+/// Writing this to the iteration CSR (0x7C6) closes the open iteration without opening one.
+pub const ITERATION_END: u32 = u32::MAX;
+
+/// One iteration of the program (a graph kernel's super-step): from a write of the
+/// iteration CSR to the next write (or the end of the run). Machine-wide: any core's write
+/// marks the boundary, at the end of the cycle it issued in.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Iteration {
+    /// Position among the run's iterations, from 0.
+    pub index: u32,
+    /// The value the program wrote (graph kernels: the size of the input frontier).
+    pub active: u32,
+    /// The first cycle of the iteration and its length in machine cycles.
+    pub start_cycle: u64,
+    pub cycles: u64,
+    /// Every core's counters over the iteration, summed (`counters.cycles` is core-cycles).
+    pub counters: CoreCounters,
+    pub memory: MemoryTally,
 }

@@ -719,6 +719,7 @@ impl Core {
             csr::VX_NUM_CORES => g.cores,
             csr::VX_LOCAL_MEM_BASE => g.local_base,
             csr::WSIM_PHASE => self.phase,
+            csr::WSIM_ITERATION => self.iteration,
             csr::WEAVER_EGHW_OFFSETS => self.weaver.as_ref()?.offsets,
             csr::WEAVER_EGHW_EDGES => self.weaver.as_ref()?.edges,
             csr::WEAVER_EGHW_WEIGHTS => self.weaver.as_ref()?.weights,
@@ -755,6 +756,10 @@ impl Core {
             csr::PMPCFG0 => t.pmpcfg0 = v,
             csr::PMPADDR0 => t.pmpaddr0 = v,
             csr::WSIM_PHASE => self.set_phase(v),
+            csr::WSIM_ITERATION => {
+                self.iteration = v;
+                self.iteration_mark = Some(v);
+            }
             csr::WEAVER_EGHW_OFFSETS | csr::WEAVER_EGHW_EDGES | csr::WEAVER_EGHW_WEIGHTS => {
                 if let Some(unit) = self.weaver.as_mut() {
                     match num {

@@ -65,6 +65,12 @@ pub struct Core {
     /// Counters of the current phase; folded into `stats` when the phase changes.
     pub counters: CoreCounters,
     pub stats: CoreStats,
+    /// The last value the program wrote to the iteration CSR (0x7C6), and the write the
+    /// machine has not yet seen (it cuts the iteration records).
+    pub iteration: u32,
+    pub iteration_mark: Option<u32>,
+    /// Counters flushed since the machine last took them (the current iteration's share).
+    pub iteration_counters: CoreCounters,
     pub pipe: Pipeline,
     /// The core cannot change state before this cycle unless a memory completion or a
     /// barrier release wakes it (0: awake).
@@ -90,6 +96,9 @@ impl Core {
             phase: 0,
             counters: CoreCounters::default(),
             stats: CoreStats::default(),
+            iteration: 0,
+            iteration_mark: None,
+            iteration_counters: CoreCounters::default(),
             pipe: Pipeline::new(config),
             sleep_until: 0,
             touched: Vec::with_capacity(64),
@@ -117,9 +126,10 @@ impl Core {
         }
     }
 
-    /// Fold the current phase's counters into the statistics.
+    /// Fold the current phase's counters into the statistics (and the iteration's).
     pub fn flush_counters(&mut self) {
         let counters = std::mem::take(&mut self.counters);
         self.stats.phase(self.phase).merge(&counters);
+        self.iteration_counters.merge(&counters);
     }
 }

@@ -563,6 +563,11 @@ impl<D: DramModel> MemoryHierarchy<D> {
         total
     }
 
+    /// The whole run's statistics so far, without the split by phase.
+    pub fn totals(&self) -> HierarchyStats {
+        self.stats_of(None)
+    }
+
     /// The whole run's statistics (`None`) or those of the phase with index `phase`,
     /// without the split by phase.
     fn stats_of(&self, phase: Option<usize>) -> HierarchyStats {
