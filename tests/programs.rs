@@ -170,6 +170,31 @@ fn every_issue_slot_is_accounted_for() {
     }
 }
 
+/// Warp time by phase is each warp's own: with one warp per core it is exactly the core's
+/// time in each phase while the warp lives; spawned warps inherit their spawner's phase, so
+/// with several warps phase 1 (the streaming launch) holds more warp time than core time.
+#[test]
+fn warp_time_by_phase() {
+    let one = preset("tiny")
+        .with_overrides(&["gpu.warps_per_core=1".into()])
+        .unwrap();
+    let (_, s) = run_ok("mem_phases", &one);
+    let core0 = &s.cores[0].phases;
+    assert_eq!(core0.keys().copied().collect::<Vec<_>>(), [0, 1, 2]);
+    for (phase, c) in core0 {
+        assert_eq!(c.warp_cycles, c.cycles, "phase {phase}");
+    }
+    let config = preset("tiny");
+    let (_, s) = run_ok("mem_phases", &config);
+    let warps = u64::from(config.gpu.warps_per_core);
+    for core in &s.cores {
+        let streaming = &core.phases[&1];
+        assert!(streaming.warp_cycles > streaming.cycles, "{streaming:?}");
+        let total = core.total();
+        assert!(total.warp_cycles <= warps * total.cycles);
+    }
+}
+
 /// mem_phases streams through a cold array in phase 1 (4096 lines, one load each) and
 /// re-reads a table its L1s already hold in phase 2: the cache and DRAM statistics of each
 /// phase show it, and the phases add up to the whole run.

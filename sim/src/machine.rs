@@ -248,7 +248,7 @@ impl Machine {
             StartCores::FirstCore => 1,
         };
         for core in cores.iter_mut().take(starters) {
-            core.warps[0].launch(image.entry, 1);
+            core.warps[0].launch(image.entry, 1, 0, 0);
         }
         Ok(Machine {
             config: config.clone(),
@@ -358,6 +358,7 @@ impl Machine {
         let now = self.shared.cycle;
         let mut counters = CoreCounters::default();
         for core in &mut self.cores {
+            core.count_warp_phases(now);
             core.flush_counters();
             counters.merge(&std::mem::take(&mut core.iteration_counters));
         }

@@ -133,8 +133,11 @@ impl CountKey<{ SlotReason::ALL.len() }> for SlotReason {
 /// Counters of one core in one phase.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct CoreCounters {
-    /// Cycles this core spent in the phase.
+    /// Cycles this core spent in the phase (the core's phase: the last any warp wrote).
     pub cycles: u64,
+    /// Cycles live warps spent in the phase as their own (each warp's last write): an
+    /// exact split of warp time, where `cycles` is an estimate when warps differ.
+    pub warp_cycles: u64,
     pub slots: Slots,
     /// Warp instructions issued.
     pub instructions: u64,
@@ -272,6 +275,7 @@ impl WeaverCounters {
 impl CoreCounters {
     pub fn merge(&mut self, o: &CoreCounters) {
         self.cycles += o.cycles;
+        self.warp_cycles += o.warp_cycles;
         self.slots.merge(&o.slots);
         self.instructions += o.instructions;
         self.thread_instructions += o.thread_instructions;

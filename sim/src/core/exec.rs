@@ -442,6 +442,7 @@ impl Core {
                 let new = warp.x(i.rs1, lane) & sh.geometry.lane_mask();
                 if new == 0 {
                     warp.stack.retire(mask).map_err(Err)?;
+                    self.warp_left(w, sh.cycle + 1);
                     return Ok(Effect::None);
                 }
                 warp.stack.set_mask(new);
@@ -449,10 +450,11 @@ impl Core {
             Op::VxWspawn => {
                 let lane = mask.trailing_zeros() as usize;
                 let (count, start) = (warp.x(i.rs1, lane), warp.x(i.rs2, lane));
+                let phase = warp.phase;
                 let count = count.min(self.warps.len() as u32) as usize;
                 for other in self.warps.iter_mut().take(count).skip(1) {
                     if !other.is_live() {
-                        other.launch(start, 1);
+                        other.launch(start, 1, sh.cycle, phase);
                         self.counters.warps_spawned += 1;
                     }
                 }
@@ -516,6 +518,7 @@ impl Core {
                 let new = if taken != 0 { taken } else { fallback };
                 if new == 0 {
                     warp.stack.retire(mask).map_err(Err)?;
+                    self.warp_left(w, sh.cycle + 1);
                     return Ok(Effect::None);
                 }
                 warp.stack.set_mask(new);
@@ -670,7 +673,7 @@ impl Core {
                     Op::Csrrs | Op::Csrrsi => old | src,
                     _ => old & !src,
                 };
-                self.csr_write(w, l, num, new);
+                self.csr_write(w, l, num, new, sh.cycle);
             }
             self.warps[w].set_x(i.rd, l, old);
         }
@@ -732,7 +735,7 @@ impl Core {
         })
     }
 
-    fn csr_write(&mut self, w: usize, l: usize, num: u16, v: u32) {
+    fn csr_write(&mut self, w: usize, l: usize, num: u16, v: u32, now: u64) {
         let warp = &mut self.warps[w];
         let t = &mut warp.trap;
         match num {
@@ -755,7 +758,11 @@ impl Core {
             csr::SATP => t.satp = v,
             csr::PMPCFG0 => t.pmpcfg0 = v,
             csr::PMPADDR0 => t.pmpaddr0 = v,
-            csr::WSIM_PHASE => self.set_phase(v),
+            csr::WSIM_PHASE => {
+                self.count_warp_phase(w, now);
+                self.warps[w].phase = v;
+                self.set_phase(v);
+            }
             csr::WSIM_ITERATION => {
                 self.iteration = v;
                 self.iteration_mark = Some(v);

@@ -126,6 +126,33 @@ impl Core {
         }
     }
 
+    /// Count warp `w`'s cycles in its own phase up to `now`.
+    fn count_warp_phase(&mut self, w: usize, now: u64) {
+        let warp = &mut self.warps[w];
+        let spent = now - std::mem::replace(&mut warp.phase_since, now);
+        if spent > 0 {
+            self.stats.phase(warp.phase).warp_cycles += spent;
+            self.iteration_counters.warp_cycles += spent;
+        }
+    }
+
+    /// Warp `w` may have retired: its time stops counting at `end` (after the cycle of its
+    /// last instruction).
+    fn warp_left(&mut self, w: usize, end: u64) {
+        if !self.warps[w].is_live() {
+            self.count_warp_phase(w, end);
+        }
+    }
+
+    /// Count every live warp's time in its phase up to `now` (before reading statistics).
+    pub fn count_warp_phases(&mut self, now: u64) {
+        for w in 0..self.warps.len() {
+            if self.warps[w].is_live() {
+                self.count_warp_phase(w, now);
+            }
+        }
+    }
+
     /// Fold the current phase's counters into the statistics (and the iteration's).
     pub fn flush_counters(&mut self) {
         let counters = std::mem::take(&mut self.counters);

@@ -56,6 +56,11 @@ pub struct Warp {
     pub trap: TrapCsrs,
     /// Warp instructions retired.
     pub instret: u64,
+    /// The statistics phase this warp last wrote (CSR 0x7C0; from launch, its spawner's),
+    /// and the cycle
+    /// from which its time in that phase is not yet counted.
+    pub phase: u32,
+    pub phase_since: u64,
 }
 
 impl Warp {
@@ -73,6 +78,8 @@ impl Warp {
             mscratch: vec![0; t],
             trap: TrapCsrs::default(),
             instret: 0,
+            phase: 0,
+            phase_since: 0,
         }
     }
 
@@ -82,10 +89,12 @@ impl Warp {
         !self.stack.is_empty()
     }
 
-    /// Start at `pc` with `mask`, clearing control state (registers keep their values,
-    /// as in hardware).
-    pub fn launch(&mut self, pc: u32, mask: u32) {
+    /// Start at `pc` with `mask` at cycle `now` in statistics phase `phase`, clearing
+    /// control state (registers keep their values, as in hardware).
+    pub fn launch(&mut self, pc: u32, mask: u32, now: u64, phase: u32) {
         self.stack.start(pc, mask);
+        self.phase = phase;
+        self.phase_since = now;
         self.splits.clear();
         self.wait = WarpWait::Ready;
     }
