@@ -39,12 +39,13 @@ const RV_TESTS: &[&str] = &[
     "rvtest/ma_data",
 ];
 
-/// Timing-model microbenchmarks: tests/microbench.rs runs them.
+/// Timing-model microbenchmarks: tests/microbench.rs runs them (ubench_eghw: tests/weaver.rs).
 const MICROBENCHMARKS: &[&str] = &[
     "ubench_chase",
     "ubench_stride",
     "ubench_shared",
     "ubench_stream",
+    "ubench_eghw",
 ];
 
 /// Programs that must fail in a particular way: tests/errors.rs runs them.

@@ -5,6 +5,7 @@
 mod common;
 
 use common::{error_of, preset, program};
+use wsim_sim::config::StartCores;
 use wsim_sim::error::ErrorKind;
 use wsim_sim::loader;
 use wsim_sim::stats::{FsmState, SlotReason};
@@ -174,6 +175,10 @@ fn the_unit_has_its_statistics_and_stall_reason() {
     assert!(w.state_cycles.get(FsmState::S1) > 0 && w.state_cycles.get(FsmState::S4) > 0);
     assert_eq!(w.memory_requests, 0, "only EGHW reads memory itself");
     assert_eq!(
+        t.local_accesses, 0,
+        "the kernel uses no local memory; the unit's tables are not local accesses"
+    );
+    assert_eq!(
         s.l1d_size,
         c.memory.l1d.size / 2,
         "the tables take half the L1D"
@@ -183,7 +188,79 @@ fn the_unit_has_its_statistics_and_stall_reason() {
         &config("sparseweaver", &["weaver.mode=eghw".into()]),
         &g,
     );
-    assert!(e.total().weaver.memory_requests > 0);
+    let t = e.total();
+    let w = &t.weaver;
+    assert_eq!(
+        t.slots.total(),
+        e.cycles * e.slices as u64 * e.cores.len() as u64
+    );
+    assert!(w.memory_requests > 0);
+    // The warps store their vertex ids (one access per registration) and read each
+    // (neighbour, weight) pair (two loads per batch); the unit reads the ids of the
+    // entries it loads and writes each batch into the buffer.
+    assert!(
+        t.local_accesses > w.registrations + 3 * w.batches,
+        "{} local accesses, {} registrations, {} batches",
+        t.local_accesses,
+        w.registrations,
+        w.batches
+    );
+    assert_eq!(
+        w.state_cycles.get(FsmState::S6),
+        0,
+        "EGHW prepares no batch ahead"
+    );
+}
+
+/// One EGHW decode (programs/ubench_eghw.c; every line it reads is an L1 hit): a decode
+/// that loads an entry reads its id in shared memory, then its offsets, then its edges (two
+/// dependent round trips through the L1D); one that continues the current entry reads
+/// only the edges. Checked at two L1 hit latencies, so that a model issuing the reads
+/// together, or ignoring one of them, fails.
+#[test]
+fn eghw_decode_waits_for_offsets_then_edges() {
+    for hit in [4u64, 200] {
+        let mut c = config(
+            "sparseweaver",
+            &[
+                "weaver.mode=eghw".into(),
+                format!("memory.l1d.hit_latency={hit}"),
+            ],
+        );
+        c.run.start = StartCores::FirstCore;
+        let table = u64::from(c.weaver.table_latency);
+        let bytes = std::fs::read(program("ubench_eghw")).unwrap();
+        let image = loader::load(&bytes).unwrap();
+        let addr = |sym: &str| image.symbol(sym).unwrap().addr;
+        let mut m = Machine::new(&c, &bytes).unwrap();
+        let s = m.run().unwrap();
+        let console = String::from_utf8_lossy(&m.shared.console).into_owned();
+        assert_eq!(s.exit_code, 0, "{console}");
+        let r: Vec<u64> = (0..6)
+            .map(|i| u64::from(m.shared.mem.read_u32(addr("ubench_results") + 4 * i)))
+            .collect();
+        let (load, new_entry, same_entry) = (r[0], r[1], r[2]);
+        assert!(load >= hit && load < hit + 10, "{console}");
+        // The answer waits for both reads, the buffer write and the warp's buffer read.
+        assert!(
+            new_entry >= 2 * hit + 2 * table && new_entry < 3 * hit + 2 * table + 40,
+            "hit {hit}: {console}"
+        );
+        assert!(
+            same_entry >= hit + table && same_entry < 2 * hit + table + 40,
+            "hit {hit}: {console}"
+        );
+        // The difference is the id read and the offsets' round trip.
+        assert!(
+            (new_entry - same_entry).abs_diff(hit + table) <= 3,
+            "hit {hit}: {console}"
+        );
+        // Local accesses, exactly: 2 registrations (ids), 3 buffer writes and 2 id reads
+        // by the unit (the round's first decode and the new entry), and the warp's loads of
+        // the neighbour and the weight after each of the 3 decodes.
+        assert_eq!(s.total().local_accesses, 2 + 3 + 2 + 3 * 2, "{console}");
+        assert_eq!(s.total().local_bank_conflict_cycles, 0, "one lane");
+    }
 }
 
 /// The dissertation's Figure 4.15 sweep (table access 10 to 160 cycles); prints the cycles.

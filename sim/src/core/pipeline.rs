@@ -14,6 +14,7 @@ use std::collections::VecDeque;
 use wsim_isa::{Decoded, Flow, FpuClass, LsuKind, RegFile, RegRef, SfuKind, Unit};
 
 use super::warp::WarpWait;
+use super::weaver::Trace;
 use super::{Core, Effect, WeaverRequest};
 use crate::config::{Config, Scheduler, WeaverMode};
 use crate::error::{ErrorKind, SimError, SimResult, Site};
@@ -161,10 +162,9 @@ struct LoadTracker {
     dst: Option<RegRef>,
     remaining: u32,
     producer: Producer,
-    /// Cycles from the last line to the result (EGHW writes its buffer first).
-    after: u64,
-    /// The result also resolves the warp's pending warp-control instruction.
-    resolves: bool,
+    /// The lines are a stage of the EGHW unit's fetch ([`EghwFetch`]), not a load: their
+    /// completion moves the fetch on.
+    eghw: bool,
 }
 
 /// Functional units of a core: the cycle each can accept its next instruction.
@@ -211,9 +211,33 @@ struct WeaverClock {
     /// Since when the unit idles in S0 (registering) or S8 (finished).
     idle_since: u64,
     finished: bool,
-    /// EGHW: the unit is fetching a batch's topology and edges, and serves no other
-    /// request until they arrive (its reads are not overlapped with other work).
-    eghw_busy: bool,
+    /// EGHW: the request whose topology and edges the unit is fetching; it serves no other
+    /// request until they have arrived (its reads are not overlapped with other work).
+    eghw: Option<EghwFetch>,
+}
+
+/// EGHW: a decode request in flight. Its reads are two dependent round trips through the
+/// L1D: the offsets of the entries it loads (the degrees decide which lanes get which
+/// edges), then the neighbour (and weight) of each edge it hands out; then the unit writes
+/// them into the warp's buffer in local memory and the warp gets its answer.
+#[derive(Clone, Debug)]
+struct EghwFetch {
+    warp: usize,
+    dst: Option<RegRef>,
+    /// The edge lines, read once the offsets are in (empty when the offsets are in flight
+    /// and the batch has no work, or once the edge reads were queued).
+    edges: Vec<u32>,
+    /// The offsets are in flight (else the edges are).
+    offsets_pending: bool,
+    /// When the lines in flight were queued (the FSM's cycles waiting for them).
+    queued: u64,
+    /// Cycles between the offsets' arrival and the edge reads (S2: remapping).
+    fill: u64,
+    /// Shared-memory port cycles of the buffer write (0: no work, nothing written).
+    buffer_cycles: u64,
+    /// S5 and S7 cycles after the buffer write.
+    write: u64,
+    last: u64,
 }
 
 /// Pipeline parameters resolved from the configuration.
@@ -229,12 +253,16 @@ struct Params {
     lsu_lanes: u32,
     sfu_lanes: u32,
     local_banks: u32,
+    threads: u32,
     line: u32,
     lat: crate::config::LatencyConfig,
     weaver: crate::config::WeaverConfig,
     /// Stacks interleaved for timing: (top, bytes per thread, threads in the machine).
     stacks: Option<(u32, u32, u32)>,
 }
+
+/// The unit whose occupancy is the LSU's, and so the shared-memory port's.
+const SHARED_PORT: Unit = Unit::Lsu(LsuKind::Load);
 
 /// Line requests the LSU may hold before it stops accepting instructions.
 const LSU_QUEUE: usize = 64;
@@ -367,6 +395,7 @@ impl Pipeline {
             lsu_lanes: lanes(c.lanes.lsu),
             sfu_lanes: lanes(c.lanes.sfu),
             local_banks: lanes(config.local_mem.banks),
+            threads: g.threads_per_warp,
             line: config.memory.l1d.line,
             lat: c.latency.clone(),
             weaver: config.weaver.clone(),
@@ -438,21 +467,10 @@ impl Core {
                     let t = *tracker;
                     self.pipe.loads[index] = None;
                     self.pipe.free_loads.push(index);
-                    let at = now + t.after;
-                    let timing = &mut self.pipe.warps[t.warp];
-                    if let Some(dst) = t.dst {
-                        timing.set_ready(dst, at, t.producer);
-                    }
-                    if t.resolves {
-                        timing.resolve_at = at;
-                        self.pipe.next_resolve = self.pipe.next_resolve.min(at);
-                        // The EGHW unit is free again; the next batch starts from here.
-                        let clock = &mut self.pipe.weaver;
-                        clock.eghw_busy = false;
-                        clock.prep_start = clock.prep_start.max(at);
-                        for w in 0..self.pipe.warps.len() {
-                            self.pipe.wake(w);
-                        }
+                    if t.eghw {
+                        self.eghw_lines_done(now);
+                    } else if let Some(dst) = t.dst {
+                        self.pipe.warps[t.warp].set_ready(dst, now, t.producer);
                     }
                     self.pipe.wake(t.warp);
                 }
@@ -791,7 +809,7 @@ impl Core {
         if matches!(d.info.unit, Unit::Lsu(_)) && self.pipe.lsu_queue.len() >= LSU_QUEUE {
             return Err((SlotReason::UnitBusy, NEVER));
         }
-        if self.pipe.weaver.eghw_busy && d.info.unit == Unit::Sfu(SfuKind::Weaver) {
+        if self.pipe.weaver.eghw.is_some() && d.info.unit == Unit::Sfu(SfuKind::Weaver) {
             return Err((SlotReason::Weaver, NEVER));
         }
         Ok(())
@@ -1006,8 +1024,7 @@ impl Core {
                 dst: d.info.dst,
                 remaining: self.pipe.lines.len() as u32,
                 producer: Producer::Memory,
-                after: 0,
-                resolves: false,
+                eghw: false,
             })
         };
         self.queue_lines(start, port_kind, id);
@@ -1016,12 +1033,17 @@ impl Core {
     /// The global addresses in `touched` as requests in `pipe.lines`: one per distinct
     /// line, or for atomics one per lane (they serialise at the last-level cache).
     fn coalesce(&mut self, kind: PortKind) {
+        self.coalesce_range(kind, 0..self.touched.len());
+    }
+
+    /// [`Self::coalesce`] for `touched[range]`.
+    fn coalesce_range(&mut self, kind: PortKind, range: std::ops::Range<usize>) {
         let local_base = self.local_base;
         let local_size = self.local.len() as u32;
         let line = self.pipe.p.line;
         let stacks = self.pipe.p.stacks;
         self.pipe.lines.clear();
-        for &a in &self.touched {
+        for &a in &self.touched[range] {
             if a.wrapping_sub(local_base) < local_size {
                 continue;
             }
@@ -1074,7 +1096,8 @@ impl Core {
 
     /// The Weaver unit's timing: table accesses through shared memory (latency and port
     /// cycles), the FSM filling the next batch while warps work, and in EGHW mode the
-    /// unit's own reads of the graph. Returns when a decode's answer reaches the warp.
+    /// unit's own reads of the graph. Returns when a decode's answer reaches the warp
+    /// (`NEVER`: when the EGHW unit's reads and buffer write are done).
     fn schedule_weaver(&mut self, w: usize, d: &Decoded, now: u64) -> Option<u64> {
         let unit = self
             .weaver
@@ -1089,7 +1112,8 @@ impl Core {
         let banks = u64::from(p.local_banks);
         // Shared-memory port cycles for that many words.
         let port = |words: u64| words.div_ceil(banks);
-        let shared_port = Unit::Lsu(LsuKind::Load);
+        // An ST entry: (vid, loc, deg); in EGHW the registration buffer holds vertex ids.
+        let entry_words = if eghw { 1 } else { 3 };
         let clock = &mut self.pipe.weaver;
         let cycles = &mut self.counters.weaver.state_cycles;
         match request {
@@ -1104,16 +1128,20 @@ impl Core {
                     };
                 }
                 clock.st_ready = clock.st_ready.max(now + table);
-                self.pipe
-                    .units
-                    .hold(shared_port, now, port(3 * u64::from(r.entries)));
+                let words = entry_words * u64::from(r.entries);
+                if eghw && words > 0 {
+                    // The warp stores its vertex ids in the buffer in shared memory.
+                    self.counters.local_accesses += 1;
+                    self.counters.local_bank_conflict_cycles += port(words) - 1;
+                }
+                self.pipe.units.hold(SHARED_PORT, now, port(words));
                 None
             }
             WeaverRequest::Skip => None,
             WeaverRequest::Locate(lanes) => {
                 self.pipe
                     .units
-                    .hold(shared_port, now, port(u64::from(lanes)));
+                    .hold(SHARED_PORT, now, port(u64::from(lanes)));
                 if let Some(dst) = d.info.dst {
                     self.pipe.warps[w].set_ready(dst, now + sfu + table, Producer::Weaver);
                 }
@@ -1125,6 +1153,9 @@ impl Core {
                     cycles.add(FsmState::S0, start.saturating_sub(clock.idle_since));
                     cycles.add(FsmState::S1, table + 1);
                     clock.prep_start = start + table + 1;
+                }
+                if eghw && !clock.finished {
+                    return self.eghw_decode(w, d, now, trace, work);
                 }
                 let answer = if clock.finished {
                     now
@@ -1151,26 +1182,9 @@ impl Core {
                 };
                 let lanes = u64::from(work.count_ones());
                 let st_reads = u64::from(trace.entries_loaded + u32::from(trace.started));
-                let buffer_words = if eghw { 2 * lanes } else { 0 };
                 self.pipe
                     .units
-                    .hold(shared_port, now, port(3 * st_reads + lanes + buffer_words));
-                if eghw && !self.touched.is_empty() {
-                    // The unit reads offsets and edges itself; the warp waits for them.
-                    self.coalesce(PortKind::Read);
-                    self.counters.weaver.memory_requests += self.pipe.lines.len() as u64;
-                    let id = self.track(LoadTracker {
-                        warp: w,
-                        dst: d.info.dst,
-                        remaining: self.pipe.lines.len() as u32,
-                        producer: Producer::Weaver,
-                        after: table,
-                        resolves: true,
-                    });
-                    self.queue_lines(answer, PortKind::Read, id);
-                    self.pipe.weaver.eghw_busy = true;
-                    return Some(NEVER);
-                }
+                    .hold(SHARED_PORT, now, port(3 * st_reads + lanes));
                 let at = answer + sfu;
                 if let Some(dst) = d.info.dst {
                     self.pipe.warps[w].set_ready(dst, at, Producer::Weaver);
@@ -1178,6 +1192,183 @@ impl Core {
                 Some(at)
             }
         }
+    }
+
+    /// EGHW: a decode request with work to look for. Nothing is prepared ahead (which
+    /// entries and edges a batch takes depends on degrees the unit must read first): the
+    /// unit starts when the request comes and it is free, reads the vertex ids of the
+    /// entries it loads from the registration buffer, then their offsets, then the edges
+    /// ([`Self::eghw_advance`] carries it on as the lines arrive). The request's port
+    /// cycles for the ids and the DT row are charged at issue, like SparseWeaver's table
+    /// traffic. Returns when the answer reaches the warp, `NEVER` if lines are in flight.
+    fn eghw_decode(
+        &mut self,
+        w: usize,
+        d: &Decoded,
+        now: u64,
+        trace: Trace,
+        work: u32,
+    ) -> Option<u64> {
+        let p = &self.pipe.p;
+        let entry_cycles = u64::from(p.weaver.entry_cycles);
+        let banks = u64::from(p.local_banks);
+        let threads = p.threads;
+        let start = now.max(self.pipe.weaver.prep_start);
+        // The ids of the entries it loads come from shared memory: one table access, the
+        // further ids streaming behind it (a round's first entry was read in S1).
+        let loads = if trace.entries_loaded == 0 {
+            0
+        } else {
+            let first = if trace.started {
+                0
+            } else {
+                u64::from(p.weaver.table_latency)
+            };
+            first + u64::from(trace.entries_loaded) * entry_cycles
+        };
+        self.counters.weaver.state_cycles.add(FsmState::S4, loads);
+        let st_reads = u64::from(trace.entries_loaded + u32::from(trace.started));
+        let id_cycles = st_reads.div_ceil(banks);
+        if st_reads > 0 {
+            self.counters.local_accesses += 1;
+            self.counters.local_bank_conflict_cycles += id_cycles - 1;
+        }
+        let dt_cycles = u64::from(work.count_ones()).div_ceil(banks);
+        self.pipe
+            .units
+            .hold(SHARED_PORT, now, id_cycles + dt_cycles);
+        // The buffer write: (neighbour, weight) per lane, banks as for any local access.
+        let buffer_cycles = if work == 0 {
+            0
+        } else {
+            let unit = self.weaver.as_ref().expect("EGHW runs on the unit");
+            let base = self.local_base.wrapping_add(unit.buffer_of(w, threads));
+            let mut words = [0u32; 64];
+            let mut n = 0;
+            for l in super::warp::lanes(work) {
+                let at = base.wrapping_add(8 * l as u32);
+                words[n..n + 2].copy_from_slice(&[at, at.wrapping_add(4)]);
+                n += 2;
+            }
+            bank_conflict_degree(&words[..n], p.local_banks)
+        };
+        // exec read the offsets (two words per entry, `topology_reads` of them) first, then
+        // the neighbours and weights.
+        let split = 2 * trace.topology_reads as usize;
+        debug_assert!(split <= self.touched.len());
+        self.coalesce_range(PortKind::Read, split..self.touched.len());
+        let edges = self.pipe.lines.clone();
+        self.coalesce_range(PortKind::Read, 0..split);
+        self.counters.weaver.memory_requests += (self.pipe.lines.len() + edges.len()) as u64;
+        if let Some(dst) = d.info.dst {
+            self.pipe.warps[w].set_ready(dst, NEVER, Producer::Weaver);
+        }
+        let queued = start + loads;
+        self.pipe.weaver.eghw = Some(EghwFetch {
+            warp: w,
+            dst: d.info.dst,
+            edges,
+            offsets_pending: true,
+            queued,
+            fill: u64::from(trace.fills > 0),
+            buffer_cycles,
+            write: u64::from(work != 0),
+            last: u64::from(trace.ran_out),
+        });
+        if self.pipe.lines.is_empty() {
+            // Every lane continues the current entry: no topology to read.
+            return Some(self.eghw_advance(queued).map_or(NEVER, |(_, at)| at));
+        }
+        let id = self.track(LoadTracker {
+            warp: w,
+            dst: None,
+            remaining: self.pipe.lines.len() as u32,
+            producer: Producer::Weaver,
+            eghw: true,
+        });
+        self.queue_lines(queued, PortKind::Read, id);
+        Some(NEVER)
+    }
+
+    /// EGHW: the lines of the fetch's current stage arrived at `now`.
+    fn eghw_lines_done(&mut self, now: u64) {
+        if let Some((w, at)) = self.eghw_advance(now) {
+            // The decode's warp-control instruction resolves with the answer.
+            self.pipe.warps[w].resolve_at = at;
+            self.pipe.next_resolve = self.pipe.next_resolve.min(at);
+        }
+    }
+
+    /// EGHW: carry the fetch on from `now`, when the lines it waited for (if any) are in:
+    /// after the offsets, remap (S2) and read the edges; after the edges, write the buffer
+    /// through the shared-memory port and answer. The warp and when the answer reaches it,
+    /// once the fetch is over; `None` while lines are in flight.
+    fn eghw_advance(&mut self, now: u64) -> Option<(usize, u64)> {
+        let table = u64::from(self.pipe.p.weaver.table_latency);
+        let cycles = &mut self.counters.weaver.state_cycles;
+        let f = self.pipe.weaver.eghw.as_mut().expect("an EGHW fetch");
+        let mut now = now;
+        if f.offsets_pending {
+            f.offsets_pending = false;
+            cycles.add(FsmState::S4, now - f.queued);
+            cycles.add(FsmState::S2, f.fill);
+            now += f.fill;
+            if !f.edges.is_empty() {
+                f.queued = now;
+                let (warp, edges) = (f.warp, std::mem::take(&mut f.edges));
+                let id = self.track(LoadTracker {
+                    warp,
+                    dst: None,
+                    remaining: edges.len() as u32,
+                    producer: Producer::Weaver,
+                    eghw: true,
+                });
+                let phase = self.phase;
+                for line in edges {
+                    let kind = PortKind::Read;
+                    let req = PortRequest {
+                        id,
+                        line,
+                        kind,
+                        phase,
+                    };
+                    self.pipe.lsu_queue.push_back((now, req));
+                }
+                return None;
+            }
+        } else {
+            cycles.add(FsmState::S2, now - f.queued);
+        }
+        let f = self.pipe.weaver.eghw.take().expect("an EGHW fetch");
+        let landed = if f.buffer_cycles == 0 {
+            now
+        } else {
+            // The unit waits for the port like any local store; the words land
+            // `table_latency` after the last cycle.
+            let begin = self.pipe.units.free_at(SHARED_PORT).max(now);
+            self.pipe.units.hold(SHARED_PORT, now, f.buffer_cycles);
+            self.counters.local_accesses += 1;
+            self.counters.local_bank_conflict_cycles += f.buffer_cycles - 1;
+            begin + f.buffer_cycles - 1 + table
+        };
+        let at = landed + f.write + f.last;
+        let cycles = &mut self.counters.weaver.state_cycles;
+        cycles.add(FsmState::S5, landed - now + f.write);
+        cycles.add(FsmState::S7, f.last);
+        if let Some(dst) = f.dst {
+            self.pipe.warps[f.warp].set_ready(dst, at, Producer::Weaver);
+        }
+        // The unit is free again: the next request starts from its answer.
+        let clock = &mut self.pipe.weaver;
+        clock.prep_start = at;
+        if f.last > 0 {
+            clock.finished = true;
+            clock.idle_since = at;
+        }
+        for w in 0..self.pipe.warps.len() {
+            self.pipe.wake(w);
+        }
+        Some((f.warp, at))
     }
 }
 

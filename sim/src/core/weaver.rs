@@ -75,6 +75,9 @@ pub struct Trace {
     pub ran_out: bool,
     /// Edges dropped because their vertex had been skipped.
     pub edges_skipped: u64,
+    /// EGHW: entries whose topology (two offsets) the unit read from memory, in the order
+    /// of the `topology` calls.
+    pub topology_reads: u32,
 }
 
 /// The answer to a decode request.
@@ -274,7 +277,10 @@ impl Weaver {
                 continue;
             }
             let (loc, deg) = match topology {
-                Some(read) => read(e.vid),
+                Some(read) => {
+                    trace.topology_reads += 1;
+                    read(e.vid)
+                }
                 None => (e.loc, e.deg),
             };
             if self.skipped.contains(&e.vid) {
@@ -453,5 +459,9 @@ mod tests {
         let b = wv.decode(0, 0xF, Some(&mut topology));
         assert_eq!(lanes_of(&b, 4), (vec![3, 3, 5, 5], vec![30, 31, 50, 51]));
         assert_eq!(reads, [3, 5]);
+        assert_eq!(b.trace.topology_reads, 2, "the filtered vertex is not read");
+        let mut none = |_: u32| -> (u32, u32) { unreachable!("nothing left to read") };
+        let b = wv.decode(0, 0xF, Some(&mut none));
+        assert_eq!((b.work, b.trace.topology_reads), (0, 0));
     }
 }
