@@ -3,7 +3,10 @@
  * local queue with a local atomic (3 words per entry, 6 words per thread in all); after a
  * barrier each thread walks its own small vertex, warps pop medium entries with a local
  * atomic and walk each with their T lanes, and the whole block walks each large entry.
- * Queue counters alternate between two sets per round, so one barrier ends a round. */
+ * Queue counters alternate between two sets per round, so one barrier ends a round.
+ * PageRank pull: the medium and large walks sum each round of the warp's T edges (one
+ * destination) with gr_pull_sum_run (2 log2 T + 1 shuffles) and add it with one float
+ * atomic (gr_walk_group, edge.h); small vertices are added edge by edge. */
 #define SCHED_ID GR_TWCE
 #define SCHED_SCRATCH_PER_VERTEX 0u
 #define SCHED_SCRATCH_PER_STEP 0u
@@ -59,10 +62,10 @@ static void twce_kernel(uint32_t hart, void *arg) {
             j = vx_shfl_idx(j, 0, g.T);
             if (j >= k[0])
                 break;
-            gr_walk(&c, medium.vid[j], medium.loc[j], medium.deg[j], g.lane, g.T);
+            gr_walk_group(&c, &g, medium.vid[j], medium.loc[j], medium.deg[j], g.lane, g.T);
         }
         for (uint32_t j = 0; j < k[1]; j++)
-            gr_walk(&c, large.vid[j], large.loc[j], large.deg[j], g.btid, g.B);
+            gr_walk_group(&c, &g, large.vid[j], large.loc[j], large.deg[j], g.btid, g.B);
         gr_converge();
         PHASE(PH_REG);
         vx_barrier(GR_BAR, g.W);
