@@ -87,6 +87,11 @@ static inline void gr_walk(const gr_ctx *c, uint32_t v, uint32_t loc, uint32_t d
 #define GR_PULL_SUM 0
 #endif
 
+/* The distribution helpers below take the context and geometry by pointer and a locate
+ * function: inlined, these become registers and a direct computation (an outlined copy
+ * would read them from memory every edge). */
+#define GR_INLINE static inline __attribute__((always_inline))
+
 #if GR_PULL_SUM
 static inline float gr_f32(uint32_t u) { union { uint32_t u; float f; } x = { .u = u }; return x.f; }
 static inline uint32_t gr_u32(float f) { union { float f; uint32_t u; } x = { .f = f }; return x.u; }
@@ -97,8 +102,8 @@ static inline uint32_t gr_u32(float f) { union { float f; uint32_t u; } x = { .f
  * summed with a segmented reduction (log2 T steps of two shuffles, then one shuffle to
  * find the run heads) and its first lane adds the sum with one atomic. Lanes 0 .. n-1 must
  * all be here together: shuffles read every lane. */
-static inline void gr_pull_sum_run(const gr_ctx *c, uint32_t lane, uint32_t T, uint32_t n, uint32_t dst,
-                                   float x) {
+GR_INLINE void gr_pull_sum_run(const gr_ctx *c, uint32_t lane, uint32_t T, uint32_t n, uint32_t dst,
+                               float x) {
     gr_converge();
     for (uint32_t d = 1; d < T; d <<= 1) {
         float y = gr_f32(vx_shfl_down(gr_u32(x), d, T));
@@ -123,8 +128,8 @@ typedef void (*gr_locate_fn)(const void *at, uint32_t k, uint32_t *base, uint32_
  * warp calls this. GR_PULL_SUM: the loop runs by rounds of the warp (every lane stays in
  * it; lanes past `total` hold nothing) and the round's edges go through gr_pull_sum_run,
  * so the items must be in destination order (a destination's edges consecutive). */
-static inline void gr_distribute(const gr_ctx *c, const gr_geo *g, uint32_t first, uint32_t total,
-                                 uint32_t stride, gr_locate_fn locate, const void *at, int check_base) {
+GR_INLINE void gr_distribute(const gr_ctx *c, const gr_geo *g, uint32_t first, uint32_t total,
+                             uint32_t stride, gr_locate_fn locate, const void *at, int check_base) {
 #if GR_PULL_SUM
     for (uint32_t kb = first - g->lane; kb < total; kb += stride) {
         PHASE(PH_WORKID);
@@ -155,7 +160,7 @@ static inline void gr_distribute(const gr_ctx *c, const gr_geo *g, uint32_t firs
  * a binary search finds it. WM, CM (local memory) and STRICT (global). */
 typedef struct { const uint32_t *vid, *loc, *pfx; uint32_t n; } gr_prefix_items;
 
-static inline void gr_locate_prefix(const void *at, uint32_t k, uint32_t *base, uint32_t *eid) {
+GR_INLINE void gr_locate_prefix(const void *at, uint32_t k, uint32_t *base, uint32_t *eid) {
     const gr_prefix_items *a = at;
     uint32_t j = gr_search(a->pfx, 0, a->n, k);
     *base = a->vid[j];
@@ -165,7 +170,7 @@ static inline void gr_locate_prefix(const void *at, uint32_t k, uint32_t *base, 
 /* Items are the edges of one vertex. */
 typedef struct { uint32_t v, loc; } gr_vertex_items;
 
-static inline void gr_locate_vertex(const void *at, uint32_t k, uint32_t *base, uint32_t *eid) {
+GR_INLINE void gr_locate_vertex(const void *at, uint32_t k, uint32_t *base, uint32_t *eid) {
     const gr_vertex_items *a = at;
     *base = a->v;
     *eid = a->loc + k;
@@ -174,8 +179,8 @@ static inline void gr_locate_vertex(const void *at, uint32_t k, uint32_t *base, 
 /* gr_walk by a thread alone (first = 0, stride = 1), the threads of a warp (lane, T) or of a
  * block (btid, B); a warp's lanes walk the same vertex. GR_PULL_SUM, warp or block: by rounds
  * of the warp with the reduction (all the warp's lanes hold edges of v); otherwise gr_walk. */
-static inline void gr_walk_group(const gr_ctx *c, const gr_geo *g, uint32_t v, uint32_t loc, uint32_t deg,
-                                 uint32_t first, uint32_t stride) {
+GR_INLINE void gr_walk_group(const gr_ctx *c, const gr_geo *g, uint32_t v, uint32_t loc, uint32_t deg,
+                             uint32_t first, uint32_t stride) {
 #if GR_PULL_SUM
     if (stride > 1) {
         gr_vertex_items at = { v, loc };
