@@ -73,7 +73,7 @@ pub const GRAPH_SCHEDULES: &[&str] = &[
     "eghw",
 ];
 pub const GRAPH_PUSH: &[&str] = &["pr", "bfs", "sssp", "cc"];
-pub const GRAPH_PULL: &[&str] = &["pr", "bfs", "cc"];
+pub const GRAPH_PULL: &[&str] = &["pr", "bfs", "sssp", "cc"];
 
 /// Every graph program of one schedule, as `graph/<name>`.
 pub fn graph_programs(schedule: &str) -> Vec<String> {

@@ -1,5 +1,9 @@
 /* SSSP, Bellman-Ford over a frontier: a vertex whose distance dropped in super-step s
- * relaxes its out-edges in s + 1 (atomic min). Push only. The result array holds the
+ * relaxes its out-edges in s + 1 (atomic min). Push walks the frontier's out-edges; pull
+ * walks every destination's in-edges and takes dist[s] + w only from sources in the input
+ * frontier (gr_gather's bitmap filter), so dist[d] = min(dist[d], min over those of
+ * dist[s] + w); a destination whose distance dropped joins the output frontier either way.
+ * No destination is ever done (a shorter path may still come). The result array holds the
  * distances (GR_INF: unreached). */
 #define ALGO_ID GR_SSSP
 #define ALGO_DATA_DRIVEN 1
@@ -7,10 +11,6 @@
 #define ALGO_WEIGHTED 1
 #define ALGO_HAS_APPLY 0
 #define ALGO_SCRATCH_PER_VERTEX 0u
-
-#if GR_PULL_DIR
-#error "SSSP is push only"
-#endif
 
 static inline void algo_init(const gr_ctx *c, uint32_t v) {
     c->result[v] = v == wsim_graph.source ? 0 : GR_INF;

@@ -20,11 +20,11 @@ static uint32_t sw_vertex(uint32_t i, uint32_t *v, uint32_t *loc, void *ctx) {
     return gr_degree(c, *v, loc);
 }
 
-#if GR_PULL_DIR && defined(ALGO_SUM_F32) && !ALGO_DATA_DRIVEN
+#if GR_PULL_SUM
 /* Pull with a float sum (PageRank): a batch holds its destinations' edges in runs of
- * consecutive lanes (lanes 0..n-1 have work), so the warp adds each run with a segmented
- * reduction (log2 T shuffles) and the run's first lane does the one atomic add: lanes of
- * one destination would otherwise retry an lr/sc loop one at a time. */
+ * consecutive lanes (lanes 0..n-1 have work, the others are inactive), so the warp adds
+ * each run with gr_pull_sum_run (edge.h: a segmented reduction, 2 log2 T + 1 shuffles) and
+ * the run's first lane does the one atomic add, as the software edge-parallel schedules. */
 static int sw_edge(uint32_t v, uint32_t eid, void *ctx) {
     const gr_ctx *c = ctx;
     uint32_t lane = vx_thread_id(), T = vx_num_threads();
@@ -36,18 +36,7 @@ static int sw_edge(uint32_t v, uint32_t eid, void *ctx) {
     uint32_t src = c->nbr[eid];
 #endif
     PHASE(PH_GATHER);
-    float x = algo_gather_f32(c, src);
-    for (uint32_t d = 1; d < T; d <<= 1) {
-        float y = pr_f(vx_shfl_down(pr_u(x), d, T));
-        uint32_t w = vx_shfl_down(v, d, T);
-        if (lane + d < n && w == v)
-            x += y;
-        gr_converge();
-    }
-    uint32_t before = vx_shfl_up(v, 1, T);
-    if (lane == 0 || before != v)
-        algo_sum_f32(c, v, x);
-    gr_converge();
+    gr_pull_sum_run(c, lane, T, n, v, algo_gather_f32(c, src));
     PHASE(PH_WORKID);
     return 0;
 }

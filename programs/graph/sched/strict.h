@@ -4,7 +4,9 @@
  * stores vertex, location and block-local exclusive prefix (3|V| words) and its share's
  * total; kernel 2: each core adds the totals of the cores before it; kernel 3: block k of
  * ceil(total / B) takes edges kB .. kB + B - 1, each thread finding its vertex by a binary
- * search of the global prefixes. */
+ * search of the global prefixes (gr_distribute, edge.h). PageRank pull: each warp's T
+ * consecutive edges are added per run of one destination (gr_pull_sum_run: 2 log2 T + 1
+ * shuffles) with one float atomic per run. */
 #define SCHED_ID GR_STRICT
 #define SCHED_SCRATCH_PER_VERTEX 3u
 #define SCHED_SCRATCH_PER_STEP 0u
@@ -68,11 +70,8 @@ static void strict_distribute_kernel(uint32_t hart, void *arg) {
     uint32_t total = 0;
     for (uint32_t k = 0; k < g.C; k++)
         total += a.core_total[k];
-    for (uint32_t k = g.core * g.B + g.btid; k < total; k += g.C * g.B) {
-        PHASE(PH_WORKID);
-        uint32_t j = gr_search(a.pfx, 0, c.n, k);
-        gr_edge(&c, a.vid[j], a.loc[j] + k - a.pfx[j], 0);
-    }
+    gr_prefix_items at = { a.vid, a.loc, a.pfx, c.n };
+    gr_distribute(&c, &g, g.core * g.B + g.btid, total, g.C * g.B, gr_locate_prefix, &at, 0);
     PHASE(PH_OTHER);
 }
 

@@ -2,7 +2,10 @@
  * global queues by degree (small < T, medium < B, large; one global atomic per vertex),
  * then three kernels walk them: small by one thread per vertex, medium by one warp per
  * vertex, large by one block per vertex. Queues: 3|V| words; their counters are per
- * super-step, so nothing is reset. */
+ * super-step, so nothing is reset. PageRank pull: in the medium and large kernels a warp's
+ * lanes hold edges of the same destination, so each round of T edges is summed across the
+ * warp (gr_walk_group -> gr_pull_sum_run: 2 log2 T + 1 shuffles) and added with one float
+ * atomic; the small kernel's threads still add edge by edge. */
 #define SCHED_ID GR_TWC
 #define SCHED_SCRATCH_PER_VERTEX 3u
 #define SCHED_SCRATCH_PER_STEP 3u
@@ -41,7 +44,7 @@ static inline void twc_tier(void *arg, uint32_t q) {
     for (uint32_t j = first; j < n; j += stride) {
         PHASE(PH_REG);
         uint32_t v = queue[j], loc, deg = gr_degree(&c, v, &loc);
-        gr_walk(&c, v, loc, deg, member, group);
+        gr_walk_group(&c, &g, v, loc, deg, member, group);
     }
     PHASE(PH_OTHER);
 }

@@ -3,25 +3,21 @@
  * local queue with a local atomic (3 words per entry, 6 words per thread in all); after a
  * barrier each thread walks its own small vertex, warps pop medium entries with a local
  * atomic and walk each with their T lanes, and the whole block walks each large entry.
- * Queue counters alternate between two sets per round, so one barrier ends a round. */
+ * Queue counters alternate between two sets per round, so one barrier ends a round.
+ * PageRank pull: the medium and large walks sum each round of the warp's T edges (one
+ * destination) with gr_pull_sum_run (2 log2 T + 1 shuffles) and add it with one float
+ * atomic (gr_walk_group, edge.h); small vertices are added edge by edge. */
 #define SCHED_ID GR_TWCE
 #define SCHED_SCRATCH_PER_VERTEX 0u
 #define SCHED_SCRATCH_PER_STEP 0u
 #define SCHED_SCRATCH_FIXED 0u
 
-/* A local queue of (vertex, location, degree), B entries each. */
-typedef struct { uint32_t *vid, *loc, *deg; } twce_queue;
-
-static inline twce_queue twce_q(uint32_t *base, uint32_t B) {
-    twce_queue q = { base, base + B, base + 2 * B };
-    return q;
-}
-
-static inline void twce_push(twce_queue q, uint32_t *count, uint32_t v, uint32_t loc, uint32_t deg) {
-    uint32_t s = __atomic_fetch_add(count, 1, __ATOMIC_RELAXED);
-    q.vid[s] = v;
-    q.loc[s] = loc;
-    q.deg[s] = deg;
+/* A local queue of B entries (vertex, location, degree), 3 words each. */
+static inline void twce_push(uint32_t *q, uint32_t *count, uint32_t v, uint32_t loc, uint32_t deg) {
+    uint32_t *e = q + 3 * __atomic_fetch_add(count, 1, __ATOMIC_RELAXED);
+    e[0] = v;
+    e[1] = loc;
+    e[2] = deg;
 }
 
 static void twce_kernel(uint32_t hart, void *arg) {
@@ -29,7 +25,7 @@ static void twce_kernel(uint32_t hart, void *arg) {
     gr_ctx c = gr_enter(arg, &g);
     /* counters: per round parity: medium count, large count, medium entries taken */
     uint32_t *ctr = (uint32_t *)vx_local_mem();
-    twce_queue medium = twce_q(ctr + 6, g.B), large = twce_q(ctr + 6 + 3 * g.B, g.B);
+    uint32_t *medium = ctr + 6, *large = medium + 3 * g.B;
     if (g.btid < 6)
         ctr[g.btid] = 0;
     vx_barrier(GR_BAR, g.W);
@@ -59,10 +55,13 @@ static void twce_kernel(uint32_t hart, void *arg) {
             j = vx_shfl_idx(j, 0, g.T);
             if (j >= k[0])
                 break;
-            gr_walk(&c, medium.vid[j], medium.loc[j], medium.deg[j], g.lane, g.T);
+            const uint32_t *e = medium + 3 * j;
+            gr_walk_group(&c, &g, e[0], e[1], e[2], g.lane, g.T);
         }
-        for (uint32_t j = 0; j < k[1]; j++)
-            gr_walk(&c, large.vid[j], large.loc[j], large.deg[j], g.btid, g.B);
+        for (uint32_t j = 0; j < k[1]; j++) {
+            const uint32_t *e = large + 3 * j;
+            gr_walk_group(&c, &g, e[0], e[1], e[2], g.btid, g.B);
+        }
         gr_converge();
         PHASE(PH_REG);
         vx_barrier(GR_BAR, g.W);

@@ -2,8 +2,11 @@
  * vertex's degree and first edge, the warp scans the degrees (log2 T shuffles + 1
  * broadcast) and stores vertex, location and exclusive prefix in local memory (3 words per
  * thread); distribution: for k = lane; k < warp total; k += T, a binary search of the
- * warp's prefixes finds the owning vertex. The warp's lanes run in lockstep, so the
- * warp-level sync of Table 4.1 needs no instruction. One kernel per super-step. */
+ * warp's prefixes finds the owning vertex (gr_distribute, edge.h). The warp's lanes run in
+ * lockstep, so the warp-level sync of Table 4.1 needs no instruction. One kernel per
+ * super-step. PageRank pull: the loop runs by rounds of the warp (k = round + lane, lanes
+ * past the total idle) and each round's edges, in destination order, are added per run of
+ * one destination with gr_pull_sum_run (2 log2 T + 1 shuffles) and one float atomic. */
 #define SCHED_ID GR_WM
 #define SCHED_SCRATCH_PER_VERTEX 0u
 #define SCHED_SCRATCH_PER_STEP 0u
@@ -14,6 +17,7 @@ static void wm_kernel(uint32_t hart, void *arg) {
     gr_ctx c = gr_enter(arg, &g);
     uint32_t *svid = (uint32_t *)vx_local_mem() + g.warp * 3 * g.T;
     uint32_t *sloc = svid + g.T, *spfx = sloc + g.T;
+    gr_prefix_items at = { svid, sloc, spfx, g.T };
     for (uint32_t b = g.gwarp * g.T; b < c.n; b += g.nwarps * g.T) {
         PHASE(PH_REG);
         uint32_t i = b + g.lane, v, loc;
@@ -23,11 +27,7 @@ static void wm_kernel(uint32_t hart, void *arg) {
         svid[g.lane] = v;
         sloc[g.lane] = loc;
         spfx[g.lane] = incl - deg;
-        for (uint32_t k = g.lane; k < total; k += g.T) {
-            PHASE(PH_WORKID);
-            uint32_t j = gr_search(spfx, 0, g.T, k);
-            gr_edge(&c, svid[j], sloc[j] + k - spfx[j], 0);
-        }
+        gr_distribute(&c, &g, g.lane, total, g.T, gr_locate_prefix, &at, 0);
     }
     PHASE(PH_OTHER);
 }
