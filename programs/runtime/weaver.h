@@ -43,6 +43,15 @@ typedef uint32_t (*weaver_vertex_fn)(uint32_t i, uint32_t *vid, uint32_t *loc, v
  * vertex needs no more edges (WEAVER_SKIP drops the rest). */
 typedef int (*weaver_edge_fn)(uint32_t vid, uint32_t eid, void *ctx);
 
+/* In EGHW mode (WEAVER_EGHW defined before this header) the unit hands each lane its
+ * edge itself (weaver_eghw_edge), so distribution issues no WEAVER_DEC_LOC and `edge` gets
+ * eid 0. */
+#ifdef WEAVER_EGHW
+#define WEAVER_EDGE_ID() 0u
+#else
+#define WEAVER_EDGE_ID() weaver_dec_loc()
+#endif
+
 /* Every thread of every warp of the core calls this with the same [begin, end): the items
  * are registered in chunks no larger than the ST (registration, barrier, distribution,
  * barrier), and each edge of each registered vertex reaches `edge` exactly once (unless
@@ -72,7 +81,7 @@ static inline void weaver_process(uint32_t begin, uint32_t end, weaver_vertex_fn
             uint32_t vid = weaver_dec_id();
             if (vid == WEAVER_NONE)
                 break;
-            if (edge(vid, weaver_dec_loc(), ctx))
+            if (edge(vid, WEAVER_EDGE_ID(), ctx))
                 weaver_skip(vid);
         }
         vx_tmc(saved);

@@ -1,6 +1,7 @@
 /* EGHW (dissertation section 4.6.8): the Weaver unit in its edge-generating mode also reads
  * the topology and each edge's neighbour and weight itself and hands them over in local
- * memory; the kernel only registers vertices and gathers. Needs weaver.mode = eghw. */
+ * memory; the kernel only registers vertices (after the destination filter, without reading
+ * their offsets) and gathers. Needs weaver.mode = eghw. */
 #define SCHED_ID GR_EGHW
-#define EGHW_SCHED 1
+#define WEAVER_EGHW 1
 #include "sparseweaver.h"

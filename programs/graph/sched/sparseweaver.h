@@ -1,9 +1,10 @@
 /* SparseWeaver (dissertation Figure 4.9): registration with WEAVER_REG, one barrier,
  * distribution with WEAVER_DEC_ID / WEAVER_DEC_LOC; in pull direction a destination that
  * needs no more edges is dropped with WEAVER_SKIP. Each core takes a contiguous share of
- * the base vertices and walks it in chunks of its table (weaver_process in weaver.h).
+ * the base vertices (sw_split: equal edge counts when they are every vertex) and walks it
+ * in chunks of its table (weaver_process in weaver.h).
  * Table 4.1: one sync in registration; no search, atomic or sync in distribution.
- * One kernel per super-step. Built with EGHW_SCHED: the comparison hardware (eghw.h). */
+ * One kernel per super-step. Built with WEAVER_EGHW: the comparison hardware (eghw.h). */
 #include "weaver.h"
 
 #ifndef SCHED_ID
@@ -17,7 +18,13 @@ static uint32_t sw_vertex(uint32_t i, uint32_t *v, uint32_t *loc, void *ctx) {
     PHASE(PH_REG);
     const gr_ctx *c = ctx;
     *v = gr_base(c, i);
+#ifdef WEAVER_EGHW
+    /* The unit reads the topology: register the vertex id, 0 if filtered. */
+    *loc = 0;
+    return !(GR_PULL_DIR && algo_done(c, *v));
+#else
     return gr_degree(c, *v, loc);
+#endif
 }
 
 #if GR_PULL_SUM
@@ -30,7 +37,7 @@ static int sw_edge(uint32_t v, uint32_t eid, void *ctx) {
     uint32_t lane = vx_thread_id(), T = vx_num_threads();
     uint32_t n = __builtin_popcount(vx_thread_mask());
     PHASE(PH_EDGE);
-#ifdef EGHW_SCHED
+#ifdef WEAVER_EGHW
     uint32_t src = weaver_eghw_edge().neighbour;
 #else
     uint32_t src = c->nbr[eid];
@@ -44,7 +51,7 @@ static int sw_edge(uint32_t v, uint32_t eid, void *ctx) {
 static int sw_edge(uint32_t v, uint32_t eid, void *ctx) {
     const gr_ctx *c = ctx;
     int done;
-#ifdef EGHW_SCHED
+#ifdef WEAVER_EGHW
     /* The unit read the neighbour and the weight; they wait in local memory. */
     done = GR_PULL_DIR && algo_done(c, v);
     if (!done) {
@@ -60,13 +67,25 @@ static int sw_edge(uint32_t v, uint32_t eid, void *ctx) {
 }
 #endif
 
+/* Where core `k` of C starts in the base vertices. When they are every vertex, the cores
+ * take contiguous ranges of equal edge counts (a binary search of the offsets), since
+ * degrees vary along the ids (R-MAT puts its hubs at low ids); a frontier queue (push) is
+ * in discovery order and is split evenly. */
+static uint32_t sw_split(const gr_ctx *c, uint32_t k, uint32_t C) {
+    if (k == 0 || k == C || c->queue)
+        return c->n * k / C;
+    uint32_t edges = c->off[c->n] - c->off[0]; /* k E / C without 64-bit division */
+    uint32_t target = c->off[0] + edges / C * k + edges % C * k / C;
+    return gr_search(c->off, 0, c->n + 1, target);
+}
+
 static void sw_kernel(uint32_t hart, void *arg) {
     gr_geo g;
     gr_ctx c = gr_enter(arg, &g);
-#ifdef EGHW_SCHED
+#ifdef WEAVER_EGHW
     weaver_eghw_setup(c.off, c.nbr, ALGO_WEIGHTED ? c.wt : 0);
 #endif
-    weaver_process(c.n * g.core / g.C, c.n * (g.core + 1) / g.C, sw_vertex, sw_edge, &c);
+    weaver_process(sw_split(&c, g.core, g.C), sw_split(&c, g.core + 1, g.C), sw_vertex, sw_edge, &c);
     PHASE(PH_OTHER);
 }
 
