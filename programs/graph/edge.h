@@ -62,30 +62,48 @@ static inline int gr_edge(const gr_ctx *c, uint32_t base, uint32_t eid, int chec
     return 0;
 }
 
-/* Edges first, first + stride, ... of the `deg` edges of base vertex v starting at `loc`:
- * a thread alone walks them all (0, 1); a warp's or block's threads share them (but see
- * gr_walk_group). */
-static inline void gr_walk(const gr_ctx *c, uint32_t v, uint32_t loc, uint32_t deg, uint32_t first,
-                           uint32_t stride) {
-    for (uint32_t e = loc + first; e < loc + deg; e += stride) {
-        PHASE(PH_WORKID);
-        if (gr_edge(c, v, e, 0))
-            break;
-    }
-}
-
 /* ---- Edge-parallel distribution, and the PageRank pull reduction ----
  *
  * GR_PULL_SUM: pull with a float sum and no frontier (PageRank). The lanes of a warp that
  * hold edges of one destination add their values with a segmented warp reduction and the
  * run's first lane does the one atomic add (an lr/sc loop, whose colliding lanes would
  * otherwise retry one at a time). Every edge-parallel schedule does this: SparseWeaver's
- * batches, EM, WM, CM, STRICT, and TWC's and TWCE's warp and block tiers. */
+ * batches, EM, WM, CM, STRICT, and TWC's and TWCE's warp and block tiers. A thread that
+ * walks its destination alone (VM, the one-thread tiers) sums in a register (gr_walk). */
 #if GR_PULL_DIR && defined(ALGO_SUM_F32) && !ALGO_DATA_DRIVEN
 #define GR_PULL_SUM 1
 #else
 #define GR_PULL_SUM 0
 #endif
+
+/* Edges first, first + stride, ... of the `deg` edges of base vertex v starting at `loc`:
+ * a thread alone walks them all (0, 1); a warp's or block's threads share them (but see
+ * gr_walk_group). GR_PULL_SUM, a thread alone: v's sum is the thread's own, so it adds
+ * the edges in a register and does one atomic add for the vertex (the same order of
+ * additions as one atomic per edge, so the same float result). */
+static inline void gr_walk(const gr_ctx *c, uint32_t v, uint32_t loc, uint32_t deg, uint32_t first,
+                           uint32_t stride) {
+#if GR_PULL_SUM
+    if (stride == 1) {
+        float x = 0.0f;
+        for (uint32_t e = loc + first; e < loc + deg; e++) {
+            PHASE(PH_WORKID);
+            PHASE(PH_EDGE);
+            uint32_t src = c->nbr[e];
+            PHASE(PH_GATHER);
+            x += algo_gather_f32(c, src);
+        }
+        if (first < deg)
+            algo_sum_f32(c, v, x);
+        return;
+    }
+#endif
+    for (uint32_t e = loc + first; e < loc + deg; e += stride) {
+        PHASE(PH_WORKID);
+        if (gr_edge(c, v, e, 0))
+            break;
+    }
+}
 
 /* The distribution helpers below take the context and geometry by pointer and a locate
  * function: inlined, these become registers and a direct computation (an outlined copy

@@ -5,7 +5,8 @@
  * super-step, so nothing is reset. PageRank pull: in the medium and large kernels a warp's
  * lanes hold edges of the same destination, so each round of T edges is summed across the
  * warp (gr_walk_group -> gr_pull_sum_run: 2 log2 T + 1 shuffles) and added with one float
- * atomic; the small kernel's threads still add edge by edge. */
+ * atomic; the small kernel's threads sum their vertex in a register and add it once
+ * (gr_walk). */
 #define SCHED_ID GR_TWC
 #define SCHED_SCRATCH_PER_VERTEX 3u
 #define SCHED_SCRATCH_PER_STEP 3u

@@ -6,7 +6,8 @@
  * Queue counters alternate between two sets per round, so one barrier ends a round.
  * PageRank pull: the medium and large walks sum each round of the warp's T edges (one
  * destination) with gr_pull_sum_run (2 log2 T + 1 shuffles) and add it with one float
- * atomic (gr_walk_group, edge.h); small vertices are added edge by edge. */
+ * atomic (gr_walk_group, edge.h); a small vertex is summed in its thread's register and
+ * added once (gr_walk). */
 #define SCHED_ID GR_TWCE
 #define SCHED_SCRATCH_PER_VERTEX 0u
 #define SCHED_SCRATCH_PER_STEP 0u
