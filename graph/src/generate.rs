@@ -29,22 +29,22 @@ struct Kind {
 const KINDS: [Kind; 4] = [
     Kind {
         name: "rmat",
-        keys: &["scale", "ef", "seed", "a", "b", "c"],
+        keys: &["scale", "ef", "seed", "a", "b", "c", "permute"],
         run: rmat,
     },
     Kind {
         name: "powerlaw",
-        keys: &["v", "e", "alpha", "seed"],
+        keys: &["v", "e", "alpha", "seed", "permute"],
         run: powerlaw,
     },
     Kind {
         name: "uniform",
-        keys: &["v", "e", "seed"],
+        keys: &["v", "e", "seed", "permute"],
         run: uniform,
     },
     Kind {
         name: "grid",
-        keys: &["w", "h", "seed"],
+        keys: &["w", "h", "seed", "permute"],
         run: grid,
     },
 ];
@@ -142,13 +142,32 @@ pub(crate) fn generate(spec: &str, default_seed: u64) -> Result<RawGraph, GraphE
         pairs,
         default_seed,
     };
-    let (num_vertices, edges) = (kind.run)(&params)?;
+    let (num_vertices, mut edges) = (kind.run)(&params)?;
+    let seed = params.int("seed", default_seed, 0..=u64::MAX)?;
+    if params.int("permute", 0, 0..=1)? == 1 {
+        relabel(num_vertices, &mut edges, seed);
+    }
     Ok(RawGraph {
         num_vertices,
         edges,
         weights: None,
-        weight_seed: params.int("seed", default_seed, 0..=u64::MAX)?,
+        weight_seed: seed,
     })
+}
+
+/// `permute=1`: rename the vertices by a random permutation (Fisher-Yates on its own
+/// stream of the seed), as Graph500 does after R-MAT. The generators put their hubs at
+/// low ids (R-MAT's degree follows the bits of the id), which any partition of the ids
+/// by ranges or strides would otherwise meet.
+fn relabel(num_vertices: u32, edges: &mut [(u32, u32)], seed: u64) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(splitmix64(seed ^ 0x7065_726d_7574_6521));
+    let mut name: Vec<u32> = (0..num_vertices).collect();
+    for i in (1..num_vertices).rev() {
+        name.swap(i as usize, below(&mut rng, i + 1) as usize);
+    }
+    for (u, v) in edges {
+        (*u, *v) = (name[*u as usize], name[*v as usize]);
+    }
 }
 
 /// A uniform f64 in [0, 1) from the top 53 bits.
@@ -171,7 +190,7 @@ fn edge_count(count: u64, what: &str) -> Result<usize, GraphError> {
 }
 
 /// R-MAT: each edge descends `scale` levels of the adjacency matrix, choosing a quadrant
-/// with probabilities a, b, c, d = 1 - a - b - c (no noise, no relabelling).
+/// with probabilities a, b, c, d = 1 - a - b - c (no noise; relabelling with `permute=1`).
 fn rmat(p: &Params) -> Generated {
     let scale = p.int("scale", 10, 1..=31)? as u32;
     let ef = p.int("ef", 16, 1..=u64::from(u32::MAX))?;
