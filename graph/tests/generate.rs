@@ -149,7 +149,11 @@ fn spaces_and_trailing_commas_are_tolerated() {
 
 #[test]
 fn permute_renames_vertices_and_keeps_the_edges() {
-    for kind in ["rmat:scale=10,ef=8", "powerlaw:v=2000,e=40000", "grid:w=20,h=10"] {
+    for kind in [
+        "rmat:scale=10,ef=8",
+        "powerlaw:v=2000,e=40000",
+        "grid:w=20,h=10",
+    ] {
         let plain = gen(&format!("gen:{kind}"));
         let renamed = gen(&format!("gen:{kind},permute=1"));
         assert_eq!(plain.num_vertices(), renamed.num_vertices(), "{kind}");
@@ -164,11 +168,18 @@ fn permute_renames_vertices_and_keeps_the_edges() {
             (s.edges, s.self_loops, s.duplicate_edges, pairs)
         };
         assert_eq!(profile(&plain), profile(&renamed), "{kind}");
-        assert_ne!(fingerprint(&plain), fingerprint(&renamed), "{kind}: ids moved");
+        assert_ne!(
+            fingerprint(&plain),
+            fingerprint(&renamed),
+            "{kind}: ids moved"
+        );
     }
     // R-MAT's hub is no longer vertex 0; the permutation is deterministic from the seed.
     let g = gen("gen:rmat:scale=12,ef=4,permute=1");
     assert!(g.csr().degree(0) < g.stats().out_degree.max);
-    assert_eq!(fingerprint(&g), fingerprint(&gen("gen:rmat:scale=12,ef=4,permute=1")));
+    assert_eq!(
+        fingerprint(&g),
+        fingerprint(&gen("gen:rmat:scale=12,ef=4,permute=1"))
+    );
     assert!(spec_error("gen:rmat:permute=2").contains("permute"));
 }
