@@ -5,7 +5,9 @@
 #             10k..80k vertices (wsim graph gen powerlaw: skewness grows with V)
 #   memory    Figure 4.12: VM, EM, SparseWeaver at core:DRAM clock ratios 1..6 (R-MAT 14)
 #   latency   Figure 4.15: SparseWeaver with table latencies 10..160 on 8 cores (R-MAT 12)
-# Usage: scripts/studies.sh [skewness] [memory] [latency]   (default: all three)
+# Usage: scripts/studies.sh [skewness] [memory] [latency] [-- SWEEP OPTIONS...]
+#   (default: all three); options after -- go to every sweep, e.g.
+#   -- --set memory.l2.write_policy=write-back (docs/results/memory_writeback.csv)
 # Needs `make -C programs` and a release build (scripts/setup.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,9 +16,13 @@ wsim=${CARGO_TARGET_DIR:-target}/release/wsim
 out=results/studies
 mkdir -p "$out"
 pr="programs/build/graph/pr_vm_pull.elf programs/build/graph/pr_em_pull.elf programs/build/graph/pr_sparseweaver_pull.elf"
-sweep() { "$wsim" sweep --csv -c configs/sparseweaver.toml --iterations 5 "$@"; }
-studies=${*:-skewness memory latency}
-for study in $studies; do
+studies=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do studies+=("$1"); shift; done
+[ $# -gt 0 ] && shift
+extra=("$@")
+[ ${#studies[@]} -gt 0 ] || studies=(skewness memory latency)
+sweep() { "$wsim" sweep --csv -c configs/sparseweaver.toml --iterations 5 ${extra[@]+"${extra[@]}"} "$@"; }
+for study in "${studies[@]}"; do
     case $study in
         skewness)
             for v in 10000 12000 16000 20000 40000 80000; do
