@@ -32,9 +32,12 @@ wsim=${CARGO_TARGET_DIR:-target}/release/wsim
 mkdir -p "$out"
 software=$(ls programs/build/graph/*.elf | grep -v _eghw_)
 eghw=$(ls programs/build/graph/*_eghw_*.elf)
-{
-    "$wsim" sweep --csv -c "$config" --graph "$graph" "$@" $software
-    "$wsim" sweep --csv -c "$config" --graph "$graph" --set weaver.mode=eghw "$@" $eghw | tail -n +2
-} > "$out/$name.csv"
+# A run that fails or does not verify fails its sweep (status 3, listed on stderr); the
+# table is still written, and the script then exits with that status.
+status=0
+"$wsim" sweep --csv -c "$config" --graph "$graph" "$@" $software > "$out/$name.csv" || status=$?
+"$wsim" sweep --csv -c "$config" --graph "$graph" --set weaver.mode=eghw "$@" $eghw |
+    tail -n +2 >> "$out/$name.csv" || status=$?
 python3 scripts/graph_table.py "$out/$name.csv" > "$out/$name.md"
 cat "$out/$name.md"
+exit $status

@@ -67,6 +67,7 @@ enum Command {
     },
     /// Run programs over every combination of configuration values (`--vary`) and print
     /// one row per run: cycles, instructions, IPC, Weaver stalls. Runs go in parallel.
+    /// Exits with 3 when any run fails, exits non-zero or does not verify.
     Sweep {
         #[command(flatten)]
         machine: MachineArgs,
@@ -122,9 +123,18 @@ fn main() -> ExitCode {
                 let input = graph_run::load(&graph)?;
                 sweep::sweep(&base, &vary, &programs, &input, csv)
             })
-            .and_then(|table| {
-                std::io::stdout().lock().write_all(table.as_bytes())?;
-                Ok(ExitCode::SUCCESS)
+            .and_then(|outcome| {
+                std::io::stdout()
+                    .lock()
+                    .write_all(outcome.table.as_bytes())?;
+                if outcome.failures.is_empty() {
+                    return Ok(ExitCode::SUCCESS);
+                }
+                eprintln!("wsim: {} run(s) did not succeed:", outcome.failures.len());
+                for failure in &outcome.failures {
+                    eprintln!("  {failure}");
+                }
+                Ok(ExitCode::from(3))
             }),
         Command::Disasm { elf } => disasm::run(&elf),
         Command::Graph { command } => graph::run(command),

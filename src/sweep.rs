@@ -2,6 +2,8 @@
 //! row per run (cycles, instructions, IPC, Weaver stalls; graph programs on one graph,
 //! verified against the host reference), optionally as CSV. Runs go in
 //! parallel on the host's cores; each run is deterministic, and rows come out in order.
+//! A run that fails, exits non-zero or does not verify makes the whole sweep fail (after
+//! the table is printed), so scripts and regression jobs cannot miss it.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -58,8 +60,17 @@ pub fn combinations(axes: &[Axis]) -> Vec<Vec<String>> {
 /// matched the host reference.
 struct Row {
     program: String,
+    combo: usize,
     values: Vec<String>,
     outcome: Result<(RunSummary, Option<bool>), String>,
+}
+
+/// A sweep's printed table and the runs that did not succeed.
+pub struct Outcome {
+    pub table: String,
+    /// `program [key=value ...]: why` for each run that failed, exited non-zero or did
+    /// not match the host reference.
+    pub failures: Vec<String>,
 }
 
 /// Run every program under every combination on top of `base` (graph programs on
@@ -70,7 +81,7 @@ pub fn sweep(
     programs: &[PathBuf],
     graph: &GraphInput,
     csv: bool,
-) -> anyhow::Result<String> {
+) -> anyhow::Result<Outcome> {
     let combos = combinations(axes);
     // Bad values fail here, before anything runs.
     let configs = combos
@@ -87,6 +98,7 @@ pub fn sweep(
     let rows: Vec<Row> = jobs
         .par_iter()
         .map(|&(p, c)| Row {
+            combo: c,
             program: name(&programs[p]),
             values: combos[c]
                 .iter()
@@ -98,7 +110,26 @@ pub fn sweep(
             outcome: run_one(&configs[c], &elfs[p], graph),
         })
         .collect();
-    Ok(table(axes, &rows, csv))
+    let failures = rows
+        .iter()
+        .filter_map(|r| {
+            let why = match &r.outcome {
+                Err(e) => e.clone(),
+                Ok((s, _)) if s.exit_code != 0 => format!("exit status {}", s.exit_code),
+                Ok((_, Some(false))) => "result does not match the host reference".into(),
+                Ok(_) => return None,
+            };
+            let run = std::iter::once(r.program.clone())
+                .chain(combos[r.combo].iter().cloned())
+                .collect::<Vec<_>>()
+                .join(" ");
+            Some(format!("{run}: {why}"))
+        })
+        .collect();
+    Ok(Outcome {
+        table: table(axes, &rows, csv),
+        failures,
+    })
 }
 
 fn name(program: &Path) -> String {

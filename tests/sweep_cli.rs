@@ -63,3 +63,33 @@ fn a_bad_value_is_an_error_before_anything_runs() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("gpu.threads_per_warp = 64"), "{err}");
 }
+
+#[test]
+fn a_failed_run_fails_the_sweep_after_the_table() {
+    let config = common::root().join("configs/tiny.toml");
+    // 20,000 cycles are enough for hello (about 5k on tiny), not for vecadd (about 34k).
+    let out = wsim(&[
+        "sweep",
+        "--config",
+        config.to_str().unwrap(),
+        "--set",
+        "run.max_cycles=20000",
+        "--csv",
+        program("hello").to_str().unwrap(),
+        program("vecadd").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(3));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[1].starts_with("hello,0,-,"), "{text}");
+    assert_eq!(
+        lines[2], "vecadd,error,run exceeded run.max_cycles = 20000",
+        "{text}"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("1 run(s) did not succeed:\n  vecadd: run exceeded run.max_cycles"),
+        "{err}"
+    );
+}

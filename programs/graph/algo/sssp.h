@@ -20,6 +20,10 @@ static inline int algo_done(const gr_ctx *c, uint32_t v) { return 0; }
 
 static inline int algo_gather_sum(const gr_ctx *c, uint32_t src, uint32_t dst, uint32_t w) {
     uint32_t d = c->result[src] + w;
+    /* A path longer than 32 bits saturates at GR_INF - 1, as the host reference does; a
+     * wrapped sum would look short and never let the frontier drain. */
+    if (d < w || d == GR_INF)
+        d = GR_INF - 1;
     if (d >= c->result[dst])
         return 0;
     return d < __atomic_fetch_min(&c->result[dst], d, __ATOMIC_RELAXED);
