@@ -5,7 +5,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, FromArgMatches, Subcommand, ValueEnum};
 use wsim_graph::{Graph, LoadOptions, WeightSource};
 
 #[derive(Subcommand)]
@@ -39,7 +39,7 @@ pub enum GraphCommand {
     },
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Weights {
     /// The file's weights if it has them, otherwise generated.
     File,
@@ -73,6 +73,35 @@ pub struct LoadArgs {
 }
 
 impl LoadArgs {
+    /// The options that differ from the defaults, as the command-line flags that give them
+    /// (the JSON report records them so a run can be repeated).
+    pub fn flags(&self) -> Vec<String> {
+        let defaults = clap::Command::new("defaults");
+        let defaults = LoadArgs::augment_args(defaults).get_matches_from(["defaults"]);
+        let defaults = LoadArgs::from_arg_matches(&defaults).expect("the defaults parse");
+        let mut flags = Vec::new();
+        for (on, flag) in [
+            (self.symmetrize, "--symmetrize"),
+            (self.drop_self_loops, "--drop-self-loops"),
+            (self.dedup, "--dedup"),
+        ] {
+            if on {
+                flags.push(flag.to_string());
+            }
+        }
+        if self.weights != defaults.weights {
+            let name = self.weights.to_possible_value().expect("no hidden values");
+            flags.push(format!("--weights={}", name.get_name()));
+        }
+        if self.max_weight != defaults.max_weight {
+            flags.push(format!("--max-weight={}", self.max_weight));
+        }
+        if self.seed != defaults.seed {
+            flags.push(format!("--seed={}", self.seed));
+        }
+        flags
+    }
+
     pub fn options(&self) -> LoadOptions {
         let max = self.max_weight;
         LoadOptions {

@@ -9,6 +9,7 @@ use clap::Args;
 use wsim_graph::{reference, Graph};
 use wsim_sim::config::WeaverMode;
 use wsim_sim::graph_image::{self, Algorithm, GraphArrays, GraphLayout, GraphProgram, Schedule};
+use wsim_sim::report::{GraphMismatch as Mismatch, GraphRun};
 use wsim_sim::Machine;
 
 use crate::graph::LoadArgs;
@@ -53,6 +54,8 @@ impl GraphArgs {
 pub struct GraphInput {
     pub graph: Arc<Graph>,
     pub spec: String,
+    /// The loading options that differ from the defaults, as flags.
+    pub load_flags: Vec<String>,
     pub source: u32,
     pub iterations: u32,
     /// Graph options were given (an error for a program that is not a graph program).
@@ -65,6 +68,7 @@ pub struct Placed {
     pub layout: GraphLayout,
     pub graph: Arc<Graph>,
     pub spec: String,
+    pub load_flags: Vec<String>,
     pub source: u32,
     pub iterations: u32,
 }
@@ -88,6 +92,7 @@ pub fn load(args: &GraphArgs) -> anyhow::Result<GraphInput> {
     Ok(GraphInput {
         graph: Arc::new(graph),
         spec,
+        load_flags: args.load.flags(),
         source,
         iterations: args.iterations.unwrap_or(DEFAULT_ITERATIONS),
         explicit: args.any(),
@@ -128,6 +133,7 @@ pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option
         layout,
         graph: Arc::clone(graph),
         spec: input.spec.clone(),
+        load_flags: input.load_flags.clone(),
         source,
         iterations,
     }))
@@ -147,14 +153,6 @@ pub fn check(machine: &Machine, placed: &Placed, exit_code: u32) -> Option<Vec<M
             &result,
         )
     })
-}
-
-/// A vertex whose result differs from the reference.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Mismatch {
-    pub vertex: u32,
-    pub expected: String,
-    pub got: String,
 }
 
 /// A program's result against the host reference: every mismatching vertex.
@@ -203,6 +201,36 @@ pub fn verify(
                 })
                 .collect()
         }
+    }
+}
+
+/// The JSON report's graph section: the run and the verdict.
+pub fn json(placed: &Placed, supersteps: u32, mismatches: Option<&[Mismatch]>) -> GraphRun {
+    let p = &placed.program;
+    let walks_from_source = matches!(p.algorithm, Algorithm::Bfs | Algorithm::Sssp);
+    GraphRun {
+        spec: placed.spec.clone(),
+        load_options: placed.load_flags.clone(),
+        vertices: placed.layout.vertices,
+        edges: placed.layout.edges,
+        algorithm: p.algorithm.name(),
+        schedule: p.schedule.name(),
+        direction: p.direction.name(),
+        source: walks_from_source.then_some(placed.source),
+        iterations: (p.algorithm == Algorithm::PageRank).then_some(placed.iterations),
+        supersteps,
+        result: match mismatches {
+            None => "not checked",
+            Some([]) => "verified",
+            Some(_) => "mismatch",
+        },
+        mismatches: mismatches.map_or(0, <[Mismatch]>::len),
+        first_mismatches: mismatches
+            .unwrap_or_default()
+            .iter()
+            .take(SHOWN)
+            .cloned()
+            .collect(),
     }
 }
 

@@ -53,18 +53,24 @@ pub fn run(
     let summary = result.map_err(|e| anyhow::anyhow!("{}: {e}", elf.display()))?;
     let host = HostTime::new(seconds, &summary);
     let name = elf.display().to_string();
+    let checked = placed.as_ref().map(|placed| {
+        let mismatches = graph_run::check(&machine, placed, summary.exit_code);
+        let supersteps = graph_image::supersteps(&machine, &placed.layout);
+        (placed, supersteps, mismatches)
+    });
     if let Some(path) = json {
-        let report = Report::new(&config, &name, &summary, Some(host.clone()));
+        let mut report = Report::new(&config, &name, &summary, Some(host.clone()));
+        if let Some((placed, supersteps, mismatches)) = &checked {
+            report = report.with_graph(graph_run::json(placed, *supersteps, mismatches.as_deref()));
+        }
         std::fs::write(path, report.to_json())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     out.write_all(terminal_report(&config, &name, &summary, &host).as_bytes())?;
-    let Some(placed) = placed else {
+    let Some((placed, supersteps, mismatches)) = checked else {
         return Ok(exit_code(summary.exit_code));
     };
-    let mismatches = graph_run::check(&machine, &placed, summary.exit_code);
-    let supersteps = graph_image::supersteps(&machine, &placed.layout);
-    out.write_all(graph_run::report(&placed, supersteps, mismatches.as_deref()).as_bytes())?;
+    out.write_all(graph_run::report(placed, supersteps, mismatches.as_deref()).as_bytes())?;
     Ok(match mismatches {
         Some(m) if !m.is_empty() => ExitCode::from(VERIFY_FAILED),
         _ => exit_code(summary.exit_code),

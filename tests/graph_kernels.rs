@@ -153,3 +153,47 @@ fn a_graph_program_without_a_graph_says_so() {
         "{console}"
     );
 }
+
+#[test]
+fn the_json_report_records_the_graph_kernel_and_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("stats.json");
+    run_graph(
+        "graph/sssp_twce_pull",
+        &[
+            "--graph",
+            "gen:rmat:scale=6",
+            "--symmetrize",
+            "--weights",
+            "unit",
+            "--seed",
+            "3",
+            "--source",
+            "2",
+            "--json",
+            json.to_str().unwrap(),
+        ],
+    )
+    .unwrap();
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let graph = &report["graph"];
+    let expected = serde_json::json!({
+        "spec": "gen:rmat:scale=6",
+        "load_options": ["--symmetrize", "--weights=unit", "--seed=3"],
+        "vertices": 64,
+        "algorithm": "SSSP",
+        "schedule": "TWCE",
+        "direction": "pull",
+        "source": 2,
+        "iterations": null,
+        "result": "verified",
+        "mismatches": 0,
+        "first_mismatches": [],
+    });
+    for (key, value) in expected.as_object().unwrap() {
+        assert_eq!(&graph[key], value, "graph.{key} in {graph}");
+    }
+    assert!(graph["supersteps"].as_u64().unwrap() >= 2, "{graph}");
+    assert!(graph["edges"].as_u64().unwrap() > 64, "{graph}");
+}

@@ -13,6 +13,40 @@ use crate::stats::{CoreCounters, Iteration};
 /// Identifies the layout of the document; bump it when a field changes meaning.
 pub const SCHEMA: &str = "wsim-stats/1";
 
+/// A graph program's run, filled by the command line: the graph as loaded, the kernel,
+/// and its result against the host reference. Enough to repeat the run.
+#[derive(Clone, Debug, Serialize)]
+pub struct GraphRun {
+    /// The `--graph` spec (a file or `gen:...`) and the loading options that differ from
+    /// the defaults, as command-line flags.
+    pub spec: String,
+    pub load_options: Vec<String>,
+    pub vertices: u32,
+    pub edges: u32,
+    pub algorithm: &'static str,
+    pub schedule: &'static str,
+    pub direction: &'static str,
+    /// BFS's and SSSP's source; PageRank's iteration count.
+    pub source: Option<u32>,
+    pub iterations: Option<u32>,
+    /// Super-steps the device ran.
+    pub supersteps: u32,
+    /// `verified`, `mismatch`, or `not checked` (the program failed).
+    pub result: &'static str,
+    /// Vertices that differ from the reference, and the first of them.
+    pub mismatches: usize,
+    pub first_mismatches: Vec<GraphMismatch>,
+}
+
+/// A vertex whose result differs from the host reference (values as the report prints
+/// them: `unreached`, integers, or ranks).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GraphMismatch {
+    pub vertex: u32,
+    pub expected: String,
+    pub got: String,
+}
+
 /// Host-side measurements, kept apart because they differ from run to run.
 #[derive(Clone, Debug, Serialize)]
 pub struct HostTime {
@@ -69,6 +103,8 @@ pub struct Report<'a> {
     memory_phases: &'a BTreeMap<u32, HierarchyStats>,
     /// The iterations the program marked (CSR 0x7C6), in order; empty when it marked none.
     iterations: &'a [Iteration],
+    /// A graph program's graph, kernel and verification; null for other programs.
+    graph: Option<GraphRun>,
     host: Option<HostTime>,
 }
 
@@ -119,8 +155,15 @@ impl<'a> Report<'a> {
             memory: &summary.memory,
             memory_phases: &summary.memory.phases,
             iterations: &summary.iterations,
+            graph: None,
             host,
         }
+    }
+
+    /// The report of a graph program's run.
+    pub fn with_graph(mut self, graph: GraphRun) -> Self {
+        self.graph = Some(graph);
+        self
     }
 
     pub fn to_json(&self) -> String {
