@@ -115,6 +115,9 @@ pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option
         bail!("an EGHW program needs the unit in its EGHW mode: add --set weaver.mode=eghw");
     }
     let (graph, source, iterations) = (&input.graph, input.source, input.iterations);
+    if program.algorithm == Algorithm::Sssp {
+        distances_fit(graph, source, &input.spec)?;
+    }
     let (csr, csc) = (graph.csr(), graph.csc());
     let (out_sources, in_dests) = (graph.coo_sources(), graph.coo_destinations());
     let arrays = GraphArrays {
@@ -137,6 +140,24 @@ pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option
         source,
         iterations,
     }))
+}
+
+/// The SSSP kernels keep 32-bit distances (a sum that wraps is discarded), so every
+/// shortest distance from the source must be below `u32::MAX - 1`, where the reference
+/// saturates.
+fn distances_fit(graph: &Graph, source: u32, spec: &str) -> anyhow::Result<()> {
+    let saturated = reference::UNREACHED - 1;
+    if let Some(v) = reference::sssp(graph, source)
+        .iter()
+        .position(|&d| d == saturated)
+    {
+        bail!(
+            "SSSP from {source} on {spec}: vertex {v} is {saturated} or more away, beyond the \
+             kernels' 32-bit distances; lighter weights fit (--weights generated, \
+             --max-weight N, or --weights unit)"
+        );
+    }
+    Ok(())
 }
 
 /// After the run: the program's result against the host reference (`None`: the program

@@ -124,6 +124,25 @@ fn source_out_of_range_is_an_error() {
 }
 
 #[test]
+fn distances_beyond_32_bits_are_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("far.txt");
+    std::fs::write(&path, "0 1 4000000000\n1 2 4000000000\n").unwrap();
+    let graph = path.to_str().unwrap();
+    run_fails(
+        "graph/sssp_em_pull",
+        &["--graph", graph],
+        &format!(
+            "SSSP from 0 on {graph}: vertex 2 is 4294967294 or more away, beyond the kernels' \
+             32-bit distances"
+        ),
+    );
+    // The same graph is fine for BFS, and for SSSP from a source it keeps close.
+    run_graph("graph/bfs_em_pull", &["--graph", graph]).unwrap();
+    run_graph("graph/sssp_em_pull", &["--graph", graph, "--source", "1"]).unwrap();
+}
+
+#[test]
 fn graph_options_need_a_graph_program() {
     for options in [&["--graph", RMAT][..], &["--source", "1"]] {
         run_fails(

@@ -18,12 +18,20 @@ static inline void algo_init(const gr_ctx *c, uint32_t v) {
 
 static inline int algo_done(const gr_ctx *c, uint32_t v) { return 0; }
 
+/* a + w, or GR_INF when the sum wraps: a wrapped sum would look short (and never let the
+ * frontier drain), while GR_INF never improves a distance. Discarding such a candidate is
+ * exact, since the host refuses graphs whose distances do not fit in 32 bits. Without a
+ * branch: RV32IM has no select, clang turns `d < w ? ... : ...` (even as a mask) into
+ * one, and a branch per edge holds the warp's fetch until it resolves; the asm hides the
+ * comparison from it. */
+static inline uint32_t sssp_add(uint32_t a, uint32_t w) {
+    uint32_t d = a + w, wrapped;
+    __asm__ ("sltu %0, %1, %2" : "=r"(wrapped) : "r"(d), "r"(w));
+    return d | -wrapped;
+}
+
 static inline int algo_gather_sum(const gr_ctx *c, uint32_t src, uint32_t dst, uint32_t w) {
-    uint32_t d = c->result[src] + w;
-    /* A path longer than 32 bits saturates at GR_INF - 1, as the host reference does; a
-     * wrapped sum would look short and never let the frontier drain. */
-    if (d < w || d == GR_INF)
-        d = GR_INF - 1;
+    uint32_t d = sssp_add(c->result[src], w);
     if (d >= c->result[dst])
         return 0;
     return d < __atomic_fetch_min(&c->result[dst], d, __ATOMIC_RELAXED);
