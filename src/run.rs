@@ -346,6 +346,16 @@ fn memory_report(r: &mut String, m: &HierarchyStats, cycles: u64) {
             d.avg_queue_occupancy()
         );
     }
+    // The model does not bound the way to DRAM (sim/src/mem/hierarchy.rs, known limit):
+    // say when that mattered, so a cycle count that leaves out write traffic is not taken
+    // at face value.
+    if m.dram_backlog_peak > 0 {
+        let _ = writeln!(
+            r,
+            "{:<22}peak {} requests waiting for the DRAM queues (unbounded), {} left at exit (not in the cycles)",
+            "dram backlog", m.dram_backlog_peak, m.dram_unfinished
+        );
+    }
 }
 
 /// The process exit status for a program's: its low byte, but never 0 for a failure.

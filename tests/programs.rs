@@ -300,3 +300,31 @@ fn runs_are_deterministic() {
         }
     }
 }
+
+/// The way to DRAM is not bounded (docs/CONFIG.md, "The DRAM backlog"): the statistics
+/// say how far the backlog went. On the dissertation's machine the contended atomics write
+/// through the L2 to DRAM far faster than DRAM drains; a write-back L2 keeps those writes.
+#[test]
+fn the_dram_backlog_is_reported() {
+    let through = preset("sparseweaver");
+    let (_, summary) = run_ok("atomics", &through);
+    let m = &summary.memory;
+    let queues = u64::from(through.memory.dram.queue_depth * through.memory.dram.channels);
+    assert!(
+        m.dram_backlog_peak > 10 * queues,
+        "write-through: backlog peak {} (DRAM queues hold {queues})",
+        m.dram_backlog_peak
+    );
+    assert!(m.phases.values().all(|p| p.dram_backlog_peak == 0));
+    let json = Report::new(&through, "atomics", &summary, None).to_json();
+    let field = format!("\"dram_backlog_peak\": {}", m.dram_backlog_peak);
+    assert!(json.contains(&field), "{json}");
+
+    let back = through
+        .with_overrides(&["memory.l2.write_policy=write-back".to_string()])
+        .unwrap();
+    let (_, summary) = run_ok("atomics", &back);
+    assert_eq!(summary.memory.dram.writes, 0);
+    assert_eq!(summary.memory.dram_backlog_peak, 0);
+    assert_eq!(summary.memory.dram_unfinished, 0);
+}

@@ -200,7 +200,8 @@ fn add(sum: &mut Value, v: &Value, key: &str) {
 }
 
 /// The phases' counters add up to the whole run's, except the DRAM's `ticked_cycles` and
-/// `refreshes`, which belong to no request.
+/// `refreshes`, which belong to no request, and the backlog's peak and what is left of it
+/// (whole run only).
 fn check_phase_sums(stats: &HierarchyStats) -> Result<(), TestCaseError> {
     let mut phases = stats
         .phases
@@ -214,6 +215,10 @@ fn check_phase_sums(stats: &HierarchyStats) -> Result<(), TestCaseError> {
     for key in ["ticked_cycles", "refreshes"] {
         prop_assert_eq!(&sum["dram"][key], &Value::from(0));
         total["dram"][key] = 0.into();
+    }
+    for key in ["dram_backlog_peak", "dram_unfinished"] {
+        prop_assert_eq!(&sum[key], &Value::from(0));
+        total[key] = 0.into();
     }
     prop_assert_eq!(sum, total);
     Ok(())

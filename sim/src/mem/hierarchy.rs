@@ -33,6 +33,13 @@
 //! DRAM access. What a request causes counts in its phase too: a miss's request below, the
 //! fill's eviction and the dirty victim's write-back (the miss that brought the fill), a
 //! write-through write's trip down, an atomic's write below.
+//!
+//! **Known limit: the way to DRAM is not bounded.** A request the DRAM queues refuse waits
+//! in an unbounded FIFO in front of them, and nothing holds back the caches above, so
+//! write-through writes that outpace DRAM never stall the cores that make them: the
+//! backlog grows, later misses wait behind it, and a program can end with writes still
+//! queued. [`HierarchyStats::dram_backlog_peak`] and [`HierarchyStats::dram_unfinished`] make
+//! this visible instead of silent.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, VecDeque};
@@ -198,10 +205,17 @@ pub struct HierarchyStats {
     pub l2_links: Vec<LinkStats>,
     pub l3_link: Option<LinkStats>,
     pub dram: DramStats,
+    /// Most requests that waited at once for room in the DRAM queues (see the module
+    /// documentation's known limit). Whole run only.
+    pub dram_backlog_peak: u64,
+    /// Requests waiting for or in the DRAM queues when the statistics were taken: at the
+    /// end of a run, DRAM traffic the cycle count does not include. Whole run only.
+    pub dram_unfinished: u64,
     /// The same, by phase: what the requests of each phase did (see the module
     /// documentation). Only phases that made requests appear; their entries have no
     /// `phases`. Field by field the phases sum to the totals, except a link's `max_queue`
-    /// (the largest) and the DRAM's `ticked_cycles` and `refreshes` (whole-run only).
+    /// (the largest), the DRAM's `ticked_cycles` and `refreshes`, `dram_backlog_peak` and
+    /// `dram_unfinished` (whole-run only, 0 in a phase).
     #[serde(skip)]
     pub phases: BTreeMap<u32, HierarchyStats>,
 }
@@ -353,6 +367,7 @@ pub struct MemoryHierarchy<D: DramModel = Dram> {
     dram_slots: Vec<Option<(Msg, u32)>>,
     free_slots: Vec<u64>,
     dram_retry: VecDeque<DramRequest>,
+    dram_backlog_peak: u64,
     retry_scheduled: bool,
     dram_atomics: AtomicLines,
     events: BinaryHeap<EventKey>,
@@ -424,6 +439,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
             dram_slots: Vec::new(),
             free_slots: Vec::new(),
             dram_retry: VecDeque::new(),
+            dram_backlog_peak: 0,
             retry_scheduled: false,
             dram_atomics: AtomicLines::default(),
             events: BinaryHeap::new(),
@@ -593,6 +609,16 @@ impl<D: DramModel> MemoryHierarchy<D> {
             l2_links: links(n..n + l2_links).collect(),
             l3_link: links(n + l2_links..self.links.len()).next(),
             dram: phase.map_or_else(|| self.dram.stats(), |p| self.dram.phase_stats(p)),
+            dram_backlog_peak: if phase.is_none() {
+                self.dram_backlog_peak
+            } else {
+                0
+            },
+            dram_unfinished: if phase.is_none() {
+                (self.dram_retry.len() + self.dram.pending()) as u64
+            } else {
+                0
+            },
             phases: BTreeMap::new(),
         }
     }
@@ -892,6 +918,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
         };
         if let Some(req) = refused {
             self.dram_retry.push_back(req);
+            self.dram_backlog_peak = self.dram_backlog_peak.max(self.dram_retry.len() as u64);
             if !self.retry_scheduled {
                 self.retry_scheduled = true;
                 self.schedule(t + 1, Ev::DramRetry);
