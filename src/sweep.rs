@@ -60,8 +60,8 @@ pub fn combinations(axes: &[Axis]) -> Vec<Vec<String>> {
 /// matched the host reference.
 struct Row {
     program: String,
+    /// Index of the run's combination (`key=value` overrides).
     combo: usize,
-    values: Vec<String>,
     outcome: Result<(RunSummary, Option<bool>), String>,
 }
 
@@ -100,13 +100,6 @@ pub fn sweep(
         .map(|&(p, c)| Row {
             combo: c,
             program: name(&programs[p]),
-            values: combos[c]
-                .iter()
-                .map(|kv| {
-                    kv.split_once('=')
-                        .map_or(kv.clone(), |(_, v)| v.to_string())
-                })
-                .collect(),
             outcome: run_one(&configs[c], &elfs[p], graph),
         })
         .collect();
@@ -127,7 +120,7 @@ pub fn sweep(
         })
         .collect();
     Ok(Outcome {
-        table: table(axes, &rows, csv),
+        table: table(axes, &combos, &rows, csv),
         failures,
     })
 }
@@ -152,7 +145,7 @@ fn run_one(
     Ok((summary, verified))
 }
 
-fn table(axes: &[Axis], rows: &[Row], csv: bool) -> String {
+fn table(axes: &[Axis], combos: &[Vec<String>], rows: &[Row], csv: bool) -> String {
     let mut header: Vec<String> = vec!["program".into()];
     header.extend(axes.iter().map(|a| a.key.clone()));
     header.extend(
@@ -170,7 +163,10 @@ fn table(axes: &[Axis], rows: &[Row], csv: bool) -> String {
         .iter()
         .map(|r| {
             let mut row = vec![r.program.clone()];
-            row.extend(r.values.iter().cloned());
+            row.extend(combos[r.combo].iter().map(|kv| {
+                kv.split_once('=')
+                    .map_or(kv.clone(), |(_, v)| v.to_string())
+            }));
             match &r.outcome {
                 Ok((s, verified)) => {
                     let t = s.total();

@@ -597,6 +597,13 @@ impl<D: DramModel> MemoryHierarchy<D> {
                 .filter(move |l| l.level == level)
                 .map(move |l| cache(&l.cache, phase))
         };
+        let (dram_backlog_peak, dram_unfinished) = match phase {
+            None => (
+                self.dram_backlog_peak,
+                (self.dram_retry.len() + self.dram.pending()) as u64,
+            ),
+            Some(_) => (0, 0),
+        };
         let n = self.clusters;
         let l2_links = if self.l2_enabled { n } else { 0 };
         let links = |range: std::ops::Range<usize>| self.links[range].iter().map(link);
@@ -609,16 +616,8 @@ impl<D: DramModel> MemoryHierarchy<D> {
             l2_links: links(n..n + l2_links).collect(),
             l3_link: links(n + l2_links..self.links.len()).next(),
             dram: phase.map_or_else(|| self.dram.stats(), |p| self.dram.phase_stats(p)),
-            dram_backlog_peak: if phase.is_none() {
-                self.dram_backlog_peak
-            } else {
-                0
-            },
-            dram_unfinished: if phase.is_none() {
-                (self.dram_retry.len() + self.dram.pending()) as u64
-            } else {
-                0
-            },
+            dram_backlog_peak,
+            dram_unfinished,
             phases: BTreeMap::new(),
         }
     }
