@@ -6,6 +6,7 @@
 pub mod cfg;
 pub mod config;
 pub mod core;
+pub mod counts;
 pub mod error;
 pub mod graph_image;
 pub mod loader;
@@ -13,6 +14,7 @@ pub mod machine;
 pub mod mem;
 pub mod program;
 pub mod report;
+pub mod shared;
 pub mod stats;
 
 pub use config::Config;

@@ -16,114 +16,8 @@ use crate::mem::hierarchy::{
 };
 use crate::mem::Memory;
 use crate::program::Program;
-use crate::stats::{CoreCounters, CoreStats, Iteration, MemoryTally, ITERATION_END};
-
-/// The machine's shape and address map, as instructions need it.
-#[derive(Clone, Debug)]
-pub struct Geometry {
-    pub cores: u32,
-    pub warps: u32,
-    pub threads: u32,
-    pub local_base: u32,
-    pub local_size: u32,
-    pub null_guard: u32,
-    pub console: u32,
-    pub exit: u32,
-}
-
-impl Geometry {
-    fn new(c: &Config) -> Self {
-        Geometry {
-            cores: c.cores(),
-            warps: c.gpu.warps_per_core,
-            threads: c.gpu.threads_per_warp,
-            local_base: c.local_mem.base,
-            local_size: c.local_mem.size,
-            null_guard: c.io.null_guard,
-            console: c.io.console,
-            exit: c.io.exit,
-        }
-    }
-
-    /// Mask of the lanes a warp has.
-    #[inline]
-    pub fn lane_mask(&self) -> u32 {
-        u32::MAX >> (32 - self.threads)
-    }
-
-    /// Offset into local memory of an access that lies wholly inside it.
-    #[inline]
-    pub fn local_offset(&self, addr: u32, width: u8) -> Option<usize> {
-        let off = addr.wrapping_sub(self.local_base);
-        (addr >= self.local_base && u64::from(off) + u64::from(width) <= u64::from(self.local_size))
-            .then_some(off as usize)
-    }
-}
-
-/// State every core's instructions reach: global memory, the program, I/O.
-pub struct Shared {
-    pub mem: Memory,
-    pub program: Program,
-    pub geometry: Geometry,
-    pub cycle: u64,
-    /// Bytes the program wrote to the console.
-    pub console: Vec<u8>,
-    /// The first non-zero word stored to the exit address.
-    pub exit_word: Option<u32>,
-    tohost: Option<u32>,
-    /// LR reservations: (hart, address). Usually empty, so stores check them cheaply.
-    reservations: Vec<(u32, u32)>,
-}
-
-impl Shared {
-    pub fn reserve(&mut self, hart: u32, addr: u32) {
-        self.reservations.retain(|&(h, _)| h != hart);
-        self.reservations.push((hart, addr));
-    }
-
-    /// Consume `hart`'s reservation; whether it was valid for `addr`.
-    pub fn take_reservation(&mut self, hart: u32, addr: u32) -> bool {
-        let before = self.reservations.len();
-        self.reservations.retain(|&r| r != (hart, addr));
-        let held = self.reservations.len() != before;
-        self.reservations.retain(|&(h, _)| h != hart);
-        held
-    }
-
-    #[inline]
-    pub fn invalidate_reservations(&mut self, addr: u32) {
-        if !self.reservations.is_empty() {
-            self.reservations.retain(|&(_, a)| a != addr & !3);
-        }
-    }
-
-    /// Store to global memory or an I/O word; `Some(code)` when the store ends the run.
-    pub fn store(&mut self, addr: u32, width: u8, value: u32) -> SimResult<Option<u32>> {
-        let g = &self.geometry;
-        if addr & !3 == g.console {
-            self.console.push(value as u8);
-        } else if addr & !3 == g.exit {
-            if value != 0 {
-                self.exit_word.get_or_insert(value);
-            }
-        } else if Some(addr & !3) == self.tohost && value != 0 {
-            if value & 1 == 0 {
-                return Err(SimError::new(ErrorKind::Program(format!(
-                    "tohost = {value:#x}: HTIF system calls are not supported (bit 0 clear)"
-                ))));
-            }
-            return Ok(Some(value >> 1));
-        } else {
-            self.mem.write(addr, width, value);
-        }
-        Ok(None)
-    }
-
-    /// `fence.i`: instructions are fetched from memory again.
-    pub fn refresh_code(&mut self) {
-        self.program.refresh(&self.mem);
-    }
-}
+use crate::shared::{Geometry, Shared};
+use crate::stats::{CoreCounters, CoreStats, Iteration, MemoryTally, Merge, ITERATION_END};
 
 /// How a run ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -175,7 +69,7 @@ impl MemoryPort for Port<'_> {
             PortKind::Atomic => AccessKind::Atomic,
         };
         let access = MemAccess {
-            id: req.id,
+            id: req.ticket.encode(),
             core,
             addr: req.line,
             kind,
@@ -259,16 +153,12 @@ impl Machine {
                 config.gpu.clusters,
                 config.gpu.cores_per_cluster,
             ),
-            shared: Shared {
+            shared: Shared::new(
                 mem,
                 program,
                 geometry,
-                cycle: 0,
-                console: Vec::new(),
-                exit_word: None,
-                tohost: image.symbol("tohost").map(|s| s.addr),
-                reservations: Vec::new(),
-            },
+                image.symbol("tohost").map(|s| s.addr),
+            ),
             symbols: image.symbols,
             image_end,
             global_barriers: BTreeMap::new(),

@@ -4,7 +4,6 @@
 use wsim_isa::{decode, DecodeError, Decoded};
 
 use crate::cfg::{CodeSection, ControlFlow, DataSection, FunctionSymbol, Reconvergence};
-use crate::core::simt_stack::Rejoin;
 use crate::loader::{ElfImage, Symbol, SymbolKind};
 use crate::mem::Memory;
 
@@ -105,7 +104,7 @@ impl Program {
 
     /// Re-decode the code from memory (after `fence.i`). The control-flow analysis stays
     /// that of the loaded image.
-    pub fn refresh(&mut self, mem: &Memory) {
+    pub fn fence_i(&mut self, mem: &Memory) {
         for r in &mut self.code {
             for (k, slot) in r.decoded.iter_mut().enumerate() {
                 *slot = decode(mem.read_u32(r.base + 4 * k as u32));
@@ -115,11 +114,10 @@ impl Program {
 
     /// Where the paths of a divergent branch or indirect jump at `pc` rejoin. Code the
     /// analysis does not know rejoins at its function's exit, which is always correct.
-    pub fn rejoin(&self, pc: u32) -> Rejoin {
-        match self.cfg.reconvergence(pc) {
-            Some(Reconvergence::At(target)) => Rejoin::At(target),
-            Some(Reconvergence::FunctionExit) | None => Rejoin::FunctionExit,
-        }
+    pub fn rejoin(&self, pc: u32) -> Reconvergence {
+        self.cfg
+            .reconvergence(pc)
+            .unwrap_or(Reconvergence::FunctionExit)
     }
 
     /// Statically found targets of the indirect jump at `pc`, sorted.

@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::config::Config;
 use crate::machine::RunSummary;
 use crate::mem::hierarchy::HierarchyStats;
-use crate::stats::{CoreCounters, Iteration};
+use crate::stats::{CoreCounters, Iteration, Merge};
 
 /// Identifies the layout of the document; bump it when a field changes meaning.
 pub const SCHEMA: &str = "wsim-stats/1";

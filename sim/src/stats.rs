@@ -3,10 +3,10 @@
 //! run can be cut into iterations (CSR 0x7C6).
 
 use std::collections::BTreeMap;
-use std::marker::PhantomData;
 
 use serde::Serialize;
 
+pub use crate::counts::{CountKey, Counts, Merge};
 use crate::mem::cache::CacheStats;
 use crate::mem::hierarchy::HierarchyStats;
 
@@ -66,55 +66,6 @@ impl SlotReason {
     }
 }
 
-/// A fixed set of counters' keys: every value, each with an index and a name.
-pub trait CountKey<const N: usize>: Copy {
-    const ALL: [Self; N];
-    fn index(self) -> usize;
-    fn name(self) -> &'static str;
-}
-
-/// One count per key; serialized as a map from the keys' names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Counts<K, const N: usize>([u64; N], PhantomData<K>);
-
-impl<K, const N: usize> Default for Counts<K, N> {
-    fn default() -> Self {
-        Counts([0; N], PhantomData)
-    }
-}
-
-impl<K: CountKey<N>, const N: usize> Counts<K, N> {
-    #[inline]
-    pub fn add(&mut self, key: K, n: u64) {
-        self.0[key.index()] += n;
-    }
-
-    pub fn get(&self, key: K) -> u64 {
-        self.0[key.index()]
-    }
-
-    pub fn total(&self) -> u64 {
-        self.0.iter().sum()
-    }
-
-    pub fn merge(&mut self, other: &Self) {
-        for (a, b) in self.0.iter_mut().zip(other.0) {
-            *a += b;
-        }
-    }
-}
-
-impl<K: CountKey<N>, const N: usize> Serialize for Counts<K, N> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = s.serialize_map(Some(N))?;
-        for k in K::ALL {
-            map.serialize_entry(k.name(), &self.get(k))?;
-        }
-        map.end()
-    }
-}
-
 /// Issue-slot counts by reason.
 pub type Slots = Counts<SlotReason, { SlotReason::ALL.len() }>;
 
@@ -130,6 +81,7 @@ impl CountKey<{ SlotReason::ALL.len() }> for SlotReason {
     }
 }
 
+crate::merged_counters! {
 /// Counters of one core in one phase.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct CoreCounters {
@@ -169,6 +121,7 @@ pub struct CoreCounters {
     pub traps: u64,
     pub warps_spawned: u64,
     pub weaver: WeaverCounters,
+}
 }
 
 /// The states of the Weaver's FSM (dissertation Figure 4.6).
@@ -223,6 +176,7 @@ impl CountKey<9> for FsmState {
     }
 }
 
+crate::merged_counters! {
 /// What a core's Weaver unit did.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct WeaverCounters {
@@ -251,55 +205,6 @@ pub struct WeaverCounters {
     pub state_visits: PerState,
     pub state_cycles: PerState,
 }
-
-impl WeaverCounters {
-    fn merge(&mut self, o: &WeaverCounters) {
-        self.registrations += o.registrations;
-        self.entries_registered += o.entries_registered;
-        self.rounds += o.rounds;
-        self.decode_requests += o.decode_requests;
-        self.batches += o.batches;
-        self.lanes_filled += o.lanes_filled;
-        self.empty_answers += o.empty_answers;
-        self.location_requests += o.location_requests;
-        self.skips += o.skips;
-        self.edges_skipped += o.edges_skipped;
-        self.table_reads += o.table_reads;
-        self.table_writes += o.table_writes;
-        self.memory_requests += o.memory_requests;
-        self.state_visits.merge(&o.state_visits);
-        self.state_cycles.merge(&o.state_cycles);
-    }
-}
-
-impl CoreCounters {
-    pub fn merge(&mut self, o: &CoreCounters) {
-        self.cycles += o.cycles;
-        self.warp_cycles += o.warp_cycles;
-        self.slots.merge(&o.slots);
-        self.instructions += o.instructions;
-        self.thread_instructions += o.thread_instructions;
-        self.alu += o.alu;
-        self.mul += o.mul;
-        self.div += o.div;
-        self.fpu += o.fpu;
-        self.lsu += o.lsu;
-        self.sfu += o.sfu;
-        self.branches += o.branches;
-        self.divergent_branches += o.divergent_branches;
-        self.unknown_indirect_divergence += o.unknown_indirect_divergence;
-        self.loads += o.loads;
-        self.stores += o.stores;
-        self.atomics += o.atomics;
-        self.dcache_requests += o.dcache_requests;
-        self.local_accesses += o.local_accesses;
-        self.local_bank_conflict_cycles += o.local_bank_conflict_cycles;
-        self.register_bank_conflicts += o.register_bank_conflicts;
-        self.barriers += o.barriers;
-        self.traps += o.traps;
-        self.warps_spawned += o.warps_spawned;
-        self.weaver.merge(&o.weaver);
-    }
 }
 
 /// A core's counters, by phase. Phase 0 is where every program starts.
@@ -324,43 +229,6 @@ impl CoreStats {
             t.merge(c);
         }
         t
-    }
-}
-
-/// Counters kept for the whole run and per phase. Below
-/// [`crate::mem::hierarchy::MemoryHierarchy::access`] a phase is a small dense index (the
-/// hierarchy numbers the phases in the order it first sees them and maps them back in its
-/// statistics); the whole-run counters are counted alongside, not summed, so that a test
-/// can check that the phases add up to them.
-#[derive(Clone, Debug, Default)]
-pub struct Phased<T> {
-    total: T,
-    phases: Vec<T>,
-}
-
-impl<T: Clone + Default> Phased<T> {
-    /// Apply `f` to the whole-run counters and to those of `phase`.
-    #[inline]
-    pub fn count(&mut self, phase: usize, f: impl Fn(&mut T)) {
-        f(&mut self.total);
-        if phase >= self.phases.len() {
-            self.phases.resize_with(phase + 1, T::default);
-        }
-        f(&mut self.phases[phase]);
-    }
-
-    pub fn total(&self) -> &T {
-        &self.total
-    }
-
-    /// Whole-run counters that belong to no phase.
-    pub fn total_mut(&mut self) -> &mut T {
-        &mut self.total
-    }
-
-    /// The counters of `phase` (zero if it saw no event).
-    pub fn phase(&self, phase: usize) -> T {
-        self.phases.get(phase).cloned().unwrap_or_default()
     }
 }
 

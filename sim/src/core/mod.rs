@@ -10,46 +10,12 @@ pub mod weaver;
 
 use std::collections::BTreeMap;
 
-pub use exec::Effect;
+pub use exec::{Effect, Executed};
 use pipeline::Pipeline;
 use warp::Warp;
+use weaver::WeaverUnit;
 
-use crate::config::WeaverMode;
-use crate::stats::{CoreCounters, CoreStats};
-use weaver::{Registered, Trace, Weaver};
-
-/// What the last Weaver instruction asked of the unit, for the timing model.
-#[derive(Clone, Copy, Debug)]
-enum WeaverRequest {
-    Register(Registered),
-    Decode {
-        trace: Trace,
-        work: u32,
-    },
-    /// DEC_LOC from this many lanes.
-    Locate(u32),
-    Skip,
-}
-
-/// A core's Weaver unit and the registers of its EGHW mode.
-struct WeaverUnit {
-    unit: Weaver,
-    mode: WeaverMode,
-    /// EGHW: where the graph's offsets, neighbours and weights (0: none) are.
-    offsets: u32,
-    edges: u32,
-    weights: u32,
-    /// EGHW: offset of warp 0's edge buffer in local memory.
-    buffer: u32,
-    last: Option<WeaverRequest>,
-}
-
-impl WeaverUnit {
-    /// EGHW: offset in local memory of warp `w`'s buffer, a (neighbour, weight) per lane.
-    fn buffer_of(&self, w: usize, threads: u32) -> u32 {
-        self.buffer + w as u32 * threads * 8
-    }
-}
+use crate::stats::{CoreCounters, CoreStats, Merge};
 
 pub struct Core {
     /// Global core id.
@@ -75,8 +41,6 @@ pub struct Core {
     /// The core cannot change state before this cycle unless a memory completion or a
     /// barrier release wakes it (0: awake).
     pub sleep_until: u64,
-    /// Addresses the instruction being executed accessed, for the timing model.
-    touched: Vec<u32>,
     /// The SparseWeaver unit, if the machine has one.
     weaver: Option<WeaverUnit>,
 }
@@ -101,16 +65,7 @@ impl Core {
             iteration_counters: CoreCounters::default(),
             pipe: Pipeline::new(config),
             sleep_until: 0,
-            touched: Vec::with_capacity(64),
-            weaver: weaver.then(|| WeaverUnit {
-                unit: Weaver::new(config.weaver.entries, g.warps_per_core, g.threads_per_warp),
-                mode: config.weaver.mode,
-                offsets: 0,
-                edges: 0,
-                weights: 0,
-                buffer: config.local_mem.size - config.eghw_buffer_bytes(),
-                last: None,
-            }),
+            weaver: weaver.then(|| WeaverUnit::new(config)),
         }
     }
 

@@ -12,6 +12,7 @@
 //! the waiting reconvergence entry, which then performs that return itself. Call counting
 //! also keeps a recursive call from popping a path at its own reconvergence PC.
 
+use crate::cfg::Reconvergence;
 use crate::error::{ErrorKind, SimError, SimResult};
 
 /// Where a path stops and rejoins the entry below.
@@ -22,6 +23,15 @@ pub enum Rejoin {
     At(u32),
     /// When the function the divergence happened in returns.
     FunctionExit,
+}
+
+impl From<Reconvergence> for Rejoin {
+    fn from(r: Reconvergence) -> Self {
+        match r {
+            Reconvergence::At(pc) => Rejoin::At(pc),
+            Reconvergence::FunctionExit => Rejoin::FunctionExit,
+        }
+    }
 }
 
 /// The PC of a reconvergence entry waiting for its paths to return (never a real PC:

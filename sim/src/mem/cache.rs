@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::stats::Phased;
+use crate::counts::Phased;
 
 /// Which way of a full set a fill replaces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -46,7 +46,7 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-use crate::stats::Phased;
+use crate::counts::Phased;
 
 /// Largest timing parameter accepted, DRAM cycles.
 const MAX_TIMING: u32 = 1_000_000;
@@ -287,7 +287,7 @@ pub struct DramRequest {
     pub addr: u32,
     pub write: bool,
     /// The statistics phase the request counts in (a small index, see
-    /// [`crate::stats::Phased`]).
+    /// [`crate::counts::Phased`]).
     pub phase: u32,
 }
 

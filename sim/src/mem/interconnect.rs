@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use crate::stats::Phased;
+use crate::counts::Phased;
 
 /// One link (both directions use the same parameters).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -4,14 +4,13 @@
 //! (vertex, first edge, degree) triples into dense batches of (vertex, edge) pairs, one
 //! per lane.
 //!
-//! This module is the unit's function: what each request returns and which FSM states it
-//! passes through ([`Trace`]). When that happens is the pipeline's business
-//! (`core/pipeline.rs` turns traces into cycles), so timing never changes what a kernel
-//! computes.
+//! This file is the unit's tables and FSM as functions: what each request returns and which
+//! FSM states it passes through ([`Trace`]). When that happens is `timing.rs`'s business
+//! (it turns traces into cycles), so timing never changes what a kernel computes.
 
 use std::collections::BTreeSet;
 
-use super::warp::lanes;
+use crate::core::warp::lanes;
 
 /// One ST entry: a vertex, the location of its first edge and its degree.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

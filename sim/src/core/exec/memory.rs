@@ -1,0 +1,278 @@
+//! Loads, stores and atomics (RV32I, F's flw/fsw, A): global memory, the core's local
+//! memory, the I/O words, LR reservations; alignment and mapping checks. Every address an
+//! access touches goes into the record for the LSU.
+
+use wsim_isa::{Instr, Op};
+
+use super::{
+    Effect, ExecResult, Executed, Next, Trap, CAUSE_MISALIGNED_LOAD, CAUSE_MISALIGNED_STORE,
+};
+use crate::core::warp::lanes;
+use crate::core::Core;
+use crate::error::{ErrorKind, SimError};
+use crate::shared::Shared;
+
+enum Access {
+    Load,
+    Store,
+    Atomic,
+}
+
+impl Access {
+    fn name(&self) -> &'static str {
+        match self {
+            Access::Load => "load",
+            Access::Store => "store",
+            Access::Atomic => "atomic",
+        }
+    }
+}
+
+impl Core {
+    pub(super) fn load_op(
+        &mut self,
+        w: usize,
+        mask: u32,
+        i: &Instr,
+        sh: &mut Shared,
+        rec: &mut Executed,
+    ) -> ExecResult<Next> {
+        let (width, signed) = match i.op {
+            Op::Lb => (1, true),
+            Op::Lh => (2, true),
+            Op::Lbu => (1, false),
+            Op::Lhu => (2, false),
+            _ => (4, false),
+        };
+        for l in lanes(mask) {
+            let addr = self.warps[w].x(i.rs1, l).wrapping_add(i.imm as u32);
+            let raw = self.load_data(w, addr, width, sh, rec)?;
+            let v = match (width, signed) {
+                (1, true) => raw as u8 as i8 as u32,
+                (2, true) => raw as u16 as i16 as u32,
+                _ => raw,
+            };
+            let warp = &mut self.warps[w];
+            if i.op == Op::Flw {
+                warp.set_f(i.rd, l, v);
+            } else {
+                warp.set_x(i.rd, l, v);
+            }
+        }
+        self.counters.loads += 1;
+        Ok(Next::Advance)
+    }
+
+    pub(super) fn store_op(
+        &mut self,
+        w: usize,
+        mask: u32,
+        i: &Instr,
+        sh: &mut Shared,
+        rec: &mut Executed,
+    ) -> ExecResult<Next> {
+        let width = match i.op {
+            Op::Sb => 1,
+            Op::Sh => 2,
+            _ => 4,
+        };
+        for l in lanes(mask) {
+            let warp = &self.warps[w];
+            let addr = warp.x(i.rs1, l).wrapping_add(i.imm as u32);
+            let v = if i.op == Op::Fsw {
+                warp.f(i.rs2, l)
+            } else {
+                warp.x(i.rs2, l)
+            };
+            if let Some(code) = self.store_data(w, addr, width, v, sh, rec)? {
+                rec.effect = Effect::Exit(code);
+                return Ok(Next::Advance);
+            }
+        }
+        self.counters.stores += 1;
+        Ok(Next::Advance)
+    }
+
+    pub(super) fn atomic(
+        &mut self,
+        w: usize,
+        mask: u32,
+        i: &Instr,
+        sh: &mut Shared,
+        rec: &mut Executed,
+    ) -> ExecResult<Next> {
+        for l in lanes(mask) {
+            let hart = self.hart(w, l, sh);
+            let warp = &self.warps[w];
+            let (addr, src) = (warp.x(i.rs1, l), warp.x(i.rs2, l));
+            let old = self.load(addr, 4, Access::Atomic, sh, rec)?;
+            let result = match i.op {
+                Op::LrW => {
+                    sh.reserve(hart, addr);
+                    old
+                }
+                Op::ScW => {
+                    if sh.take_reservation(hart, addr) {
+                        self.store(addr, 4, src, sh, rec)?;
+                        0
+                    } else {
+                        1
+                    }
+                }
+                op => {
+                    let new = match op {
+                        Op::AmoswapW => src,
+                        Op::AmoaddW => old.wrapping_add(src),
+                        Op::AmoxorW => old ^ src,
+                        Op::AmoandW => old & src,
+                        Op::AmoorW => old | src,
+                        Op::AmominW => (old as i32).min(src as i32) as u32,
+                        Op::AmomaxW => (old as i32).max(src as i32) as u32,
+                        Op::AmominuW => old.min(src),
+                        _ => old.max(src),
+                    };
+                    self.store(addr, 4, new, sh, rec)?;
+                    old
+                }
+            };
+            self.warps[w].set_x(i.rd, l, result);
+        }
+        self.counters.atomics += 1;
+        Ok(Next::Advance)
+    }
+
+    /// mhartid of lane `l` of warp `w`.
+    pub(super) fn hart(&self, w: usize, l: usize, sh: &Shared) -> u32 {
+        let g = &sh.geometry;
+        (self.id * g.warps + w as u32) * g.threads + l as u32
+    }
+
+    /// Whether warp `w` performs misaligned loads and stores rather than faulting: when it
+    /// installed a trap handler, i.e. runs a machine-mode environment such as riscv-tests',
+    /// which expects them to work as on Spike. In a kernel they are errors (almost always
+    /// bugs). Atomics must always be aligned.
+    fn misaligned_supported(&self, w: usize, addr: u32, width: u8) -> bool {
+        !addr.is_multiple_of(u32::from(width)) && self.warps[w].trap.mtvec != 0
+    }
+
+    /// A load or a misaligned one split into bytes.
+    fn load_data(
+        &mut self,
+        w: usize,
+        addr: u32,
+        width: u8,
+        sh: &mut Shared,
+        rec: &mut Executed,
+    ) -> ExecResult<u32> {
+        if !self.misaligned_supported(w, addr, width) {
+            return self.load(addr, width, Access::Load, sh, rec);
+        }
+        let mut value = 0;
+        for k in 0..u32::from(width) {
+            value |= self.load(addr.wrapping_add(k), 1, Access::Load, sh, rec)? << (8 * k);
+        }
+        Ok(value)
+    }
+
+    /// A store or a misaligned one split into bytes; `Some(code)` if it ends the run.
+    fn store_data(
+        &mut self,
+        w: usize,
+        addr: u32,
+        width: u8,
+        value: u32,
+        sh: &mut Shared,
+        rec: &mut Executed,
+    ) -> ExecResult<Option<u32>> {
+        if !self.misaligned_supported(w, addr, width) {
+            return self.store(addr, width, value, sh, rec);
+        }
+        for k in 0..u32::from(width) {
+            let byte = value >> (8 * k);
+            if let Some(code) = self.store(addr.wrapping_add(k), 1, byte, sh, rec)? {
+                return Ok(Some(code));
+            }
+        }
+        Ok(None)
+    }
+
+    fn load(
+        &mut self,
+        addr: u32,
+        width: u8,
+        access: Access,
+        sh: &mut Shared,
+        rec: &mut Executed,
+    ) -> ExecResult<u32> {
+        check_access(addr, width, &access, sh)?;
+        rec.accesses.push(addr);
+        if let Some(off) = sh.geometry.local_offset(addr, width) {
+            let b = &self.local[off..off + width as usize];
+            return Ok(match width {
+                1 => u32::from(b[0]),
+                2 => u32::from(u16::from_le_bytes([b[0], b[1]])),
+                _ => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+            });
+        }
+        Ok(sh.mem.read(addr, width))
+    }
+
+    /// Store; `Some(code)` when the store ends the run (riscv-tests' `tohost`).
+    fn store(
+        &mut self,
+        addr: u32,
+        width: u8,
+        value: u32,
+        sh: &mut Shared,
+        rec: &mut Executed,
+    ) -> ExecResult<Option<u32>> {
+        check_access(addr, width, &Access::Store, sh)?;
+        rec.accesses.push(addr);
+        if let Some(off) = sh.geometry.local_offset(addr, width) {
+            self.local[off..off + width as usize]
+                .copy_from_slice(&value.to_le_bytes()[..width as usize]);
+            return Ok(None);
+        }
+        sh.invalidate_reservations(addr);
+        Ok(sh.store(addr, width, value)?)
+    }
+}
+
+fn check_access(addr: u32, width: u8, access: &Access, sh: &Shared) -> ExecResult<()> {
+    if !addr.is_multiple_of(u32::from(width)) {
+        let cause = if matches!(access, Access::Load) {
+            CAUSE_MISALIGNED_LOAD
+        } else {
+            CAUSE_MISALIGNED_STORE
+        };
+        return Err(Trap {
+            cause,
+            tval: addr,
+            error: ErrorKind::Misaligned {
+                what: access.name(),
+                addr,
+                width,
+            },
+        }
+        .into());
+    }
+    let g = &sh.geometry;
+    let unmapped = |reason| {
+        SimError::new(ErrorKind::Unmapped {
+            what: access.name(),
+            addr,
+            reason,
+        })
+        .into()
+    };
+    if addr < g.null_guard {
+        return Err(unmapped("below io.null_guard: a null pointer?"));
+    }
+    if addr >= g.local_base && g.local_offset(addr, width).is_none() {
+        let end = u64::from(g.local_base) + u64::from(g.local_size) + (1 << 20);
+        if u64::from(addr) < end {
+            return Err(unmapped("past the end of local memory"));
+        }
+    }
+    Ok(())
+}

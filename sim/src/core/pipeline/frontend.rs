@@ -1,0 +1,233 @@
+//! The front end: one instruction fetch per core per cycle, round robin over the warps
+//! that can, through the instruction cache into each warp's line buffer and instruction
+//! buffer (decoded after `core.decode_latency`). A branch, jump or warp-control
+//! instruction stops its warp's fetch until it resolves.
+
+use std::collections::VecDeque;
+
+use wsim_isa::{Decoded, Flow};
+
+use super::lsu::{line_of, PortKind, PortRequest, Retry, Ticket};
+use super::{MemoryPort, NEVER};
+use crate::core::Core;
+use crate::shared::Shared;
+
+/// Where a warp's fetch stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum FetchState {
+    /// It fetches when its instruction buffer has room.
+    Open,
+    /// It waits for the instruction cache to deliver this line.
+    Miss(u32),
+    /// A fetched branch, jump or warp-control instruction has not resolved yet. `at`: when
+    /// it resolves (`NEVER` until it issues, or while the Weaver's answer is unknown);
+    /// `weaver`: it is a Weaver decode, whose warp waits on the unit.
+    Control { at: u64, weaver: bool },
+}
+
+/// One warp's front end.
+#[derive(Clone, Debug)]
+pub(super) struct WarpFront {
+    /// The state belongs to the warp's current launch.
+    pub started: bool,
+    pub fetch_pc: u32,
+    pub state: FetchState,
+    /// Fetched instructions: (pc, cycle it is decoded and ready to issue, the decoded
+    /// instruction if the word decodes).
+    pub ibuf: VecDeque<(u32, u64, Option<Decoded>)>,
+    /// The instruction line held by the warp's fetch buffer.
+    pub line: Option<u32>,
+}
+
+impl WarpFront {
+    pub(super) fn new(ibuffer: usize) -> Self {
+        WarpFront {
+            started: false,
+            fetch_pc: 0,
+            state: FetchState::Open,
+            ibuf: VecDeque::with_capacity(ibuffer),
+            line: None,
+        }
+    }
+
+    /// Fetch stopped for a control instruction: go on from `pc`.
+    fn resume(&mut self, pc: u32) {
+        self.state = FetchState::Open;
+        self.ibuf.clear();
+        self.fetch_pc = pc;
+    }
+}
+
+/// The core's front end.
+#[derive(Debug)]
+pub(super) struct FrontEnd {
+    pub warps: Vec<WarpFront>,
+    next_fetch: usize,
+    /// No warp can fetch until one is woken.
+    pub idle: bool,
+    /// The instruction cache refused a fetch until a completion.
+    pub waits_completion: bool,
+    /// The earliest cycle a pending control instruction resolves.
+    pub next_resolve: u64,
+}
+
+impl FrontEnd {
+    pub(super) fn new(warps: usize, ibuffer: usize) -> Self {
+        FrontEnd {
+            warps: (0..warps).map(|_| WarpFront::new(ibuffer)).collect(),
+            next_fetch: 0,
+            idle: false,
+            waits_completion: false,
+            next_resolve: NEVER,
+        }
+    }
+
+    /// Warp `w`'s pending control instruction resolves at `at`.
+    pub(in crate::core) fn resolve_at(&mut self, w: usize, at: u64, weaver: bool) {
+        if let FetchState::Control {
+            at: when,
+            weaver: waits,
+        } = &mut self.warps[w].state
+        {
+            *when = at;
+            *waits = weaver;
+        }
+        self.next_resolve = self.next_resolve.min(at);
+    }
+}
+
+impl Core {
+    /// The instruction line warp `w` waited for arrived.
+    pub(super) fn line_arrived(&mut self, w: usize) {
+        let t = &mut self.pipe.front.warps[w];
+        if let FetchState::Miss(line) = t.state {
+            t.state = FetchState::Open;
+            t.line = Some(line);
+        }
+        self.pipe.wake(w);
+    }
+
+    pub(super) fn can_fetch(&self, w: usize) -> bool {
+        let t = &self.pipe.front.warps[w];
+        t.started
+            && t.state == FetchState::Open
+            && t.ibuf.len() < self.pipe.p.ibuffer
+            && self.warps[w].is_live()
+    }
+
+    /// Whether warp `w` would fetch next cycle by itself: from its line buffer, or by
+    /// (re)trying the instruction cache.
+    pub(super) fn fetches_by_itself(&self, w: usize) -> bool {
+        let t = &self.pipe.front.warps[w];
+        let buffered = t.line == Some(line_of(t.fetch_pc, self.pipe.p.line));
+        self.can_fetch(w) && (buffered || !self.pipe.front.waits_completion)
+    }
+
+    /// Control instructions whose time has come resolve: their warps fetch again.
+    pub(super) fn resolve_control(&mut self, now: u64, progressed: &mut bool) {
+        if now < self.pipe.front.next_resolve {
+            return;
+        }
+        let mut next = NEVER;
+        for w in 0..self.pipe.front.warps.len() {
+            let FetchState::Control { at, .. } = self.pipe.front.warps[w].state else {
+                continue;
+            };
+            if at == NEVER {
+                continue;
+            }
+            if at > now {
+                next = next.min(at);
+                continue;
+            }
+            let t = &mut self.pipe.front.warps[w];
+            let pc = if self.warps[w].is_live() {
+                self.warps[w].stack.pc()
+            } else {
+                t.fetch_pc
+            };
+            t.resume(pc);
+            self.pipe.wake(w);
+            *progressed = true;
+        }
+        self.pipe.front.next_resolve = next;
+    }
+
+    /// One instruction fetch per core per cycle, round robin over the warps that can.
+    pub(super) fn fetch(
+        &mut self,
+        now: u64,
+        sh: &Shared,
+        port: &mut dyn MemoryPort,
+        progressed: &mut bool,
+    ) {
+        if self.pipe.front.idle {
+            return;
+        }
+        let n = self.warps.len();
+        let next = self.pipe.front.next_fetch;
+        let Some(w) = (next..n).chain(0..next).find(|&w| self.can_fetch(w)) else {
+            // No warp can fetch until one is woken (it issues, a fill or a branch resolves).
+            self.pipe.front.idle = true;
+            return;
+        };
+        self.pipe.front.next_fetch = (w + 1) % n;
+        let (line_size, decode) = (self.pipe.p.line, self.pipe.p.decode);
+        let t = &mut self.pipe.front.warps[w];
+        let line = line_of(t.fetch_pc, line_size);
+        if t.line == Some(line) {
+            let decoded = match sh.program.fetch(t.fetch_pc) {
+                Some(Ok(d)) => Some(*d),
+                _ => None,
+            };
+            if decoded.is_some_and(|d| d.info.flow != Flow::None) {
+                t.state = FetchState::Control {
+                    at: NEVER,
+                    weaver: false,
+                };
+            }
+            t.ibuf.push_back((t.fetch_pc, now + decode, decoded));
+            t.fetch_pc = t.fetch_pc.wrapping_add(4);
+            self.pipe.sched.wake(w);
+            *progressed = true;
+        } else {
+            let req = PortRequest {
+                ticket: Ticket::Fetch(w),
+                line,
+                kind: PortKind::Fetch,
+                phase: self.phase,
+            };
+            match port.send(now, self.id, req) {
+                Ok(()) => {
+                    t.state = FetchState::Miss(line);
+                    *progressed = true;
+                }
+                Err(retry) => self.pipe.front.waits_completion = retry == Retry::AfterCompletion,
+            }
+        }
+    }
+
+    /// After an instruction that was not expected to change the flow (a trap, the end of
+    /// a divergent path), refetch from the warp's actual next PC.
+    pub(super) fn redirect_if_needed(&mut self, w: usize) {
+        self.pipe.wake(w);
+        let t = &mut self.pipe.front.warps[w];
+        if !self.warps[w].is_live() {
+            t.ibuf.clear();
+            if matches!(t.state, FetchState::Control { .. }) {
+                t.state = FetchState::Open;
+            }
+            return;
+        }
+        let pc = self.warps[w].stack.pc();
+        let expected = t.ibuf.front().map_or(t.fetch_pc, |&(p, _, _)| p);
+        if pc != expected {
+            let pending = matches!(t.state, FetchState::Control { .. });
+            t.ibuf.clear();
+            t.fetch_pc = pc;
+            if pending {
+                t.state = FetchState::Open;
+            }
+        }
+    }
+}

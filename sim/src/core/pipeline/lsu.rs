@@ -1,0 +1,351 @@
+//! The load-store unit: the core's port to the memory hierarchy, the coalescer (global
+//! accesses to line requests, stack addresses through the thread-interleaved layout),
+//! the LSU queue, the tracking of loads until their last line arrives, and local (shared)
+//! memory with its banks.
+
+use std::collections::VecDeque;
+
+use wsim_isa::{Decoded, LsuKind, RegRef, Unit};
+
+use super::scoreboard::Producer;
+use super::NEVER;
+use crate::core::Core;
+
+/// The kind of a request the core sends to the memory hierarchy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PortKind {
+    Fetch,
+    Read,
+    Write,
+    Atomic,
+}
+
+/// What a completion belongs to: an instruction fetch of a warp, a store (nothing waits
+/// for it), or the load tracker in a slot. Travels through the hierarchy as a number
+/// ([`Ticket::encode`]); this is the one place that knows the encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ticket {
+    Fetch(usize),
+    Store,
+    Load(usize),
+}
+
+const FETCH_TAG: u64 = 1 << 62;
+const STORE_TAG: u64 = 2 << 62;
+const LOAD_TAG: u64 = 3 << 62;
+const TAG_MASK: u64 = 3 << 62;
+
+impl Ticket {
+    pub fn encode(self) -> u64 {
+        match self {
+            Ticket::Fetch(w) => FETCH_TAG | w as u64,
+            Ticket::Store => STORE_TAG,
+            Ticket::Load(slot) => LOAD_TAG | slot as u64,
+        }
+    }
+
+    /// The ticket a completion carries (`None`: not one of the core's).
+    pub fn decode(id: u64) -> Option<Self> {
+        let index = (id & !TAG_MASK) as usize;
+        match id & TAG_MASK {
+            FETCH_TAG => Some(Ticket::Fetch(index)),
+            STORE_TAG => Some(Ticket::Store),
+            LOAD_TAG => Some(Ticket::Load(index)),
+            _ => None,
+        }
+    }
+}
+
+/// A line-sized request from the core; its ticket comes back in the completion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PortRequest {
+    pub ticket: Ticket,
+    pub line: u32,
+    pub kind: PortKind,
+    /// The core's statistics phase when it made the request (issue or fetch).
+    pub phase: u32,
+}
+
+/// When a refused request can be tried again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Retry {
+    NextCycle,
+    /// Only after one of this core's requests completes (its L1 has no free MSHR).
+    AfterCompletion,
+}
+
+/// What a core needs from the memory hierarchy: it accepts a request, or says when to retry.
+pub trait MemoryPort {
+    fn send(&mut self, now: u64, core: u32, req: PortRequest) -> Result<(), Retry>;
+}
+
+/// The unit whose occupancy is the LSU's, and so the shared-memory port's.
+pub(in crate::core) const SHARED_PORT: Unit = Unit::Lsu(LsuKind::Load);
+
+/// Line requests the LSU may hold before it stops accepting instructions.
+pub(super) const LSU_QUEUE: usize = 64;
+
+/// A load, an atomic or an EGHW decode waiting for its line requests.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::core) struct LoadTracker {
+    pub warp: usize,
+    pub dst: Option<RegRef>,
+    pub remaining: u32,
+    pub producer: Producer,
+    /// The lines are a stage of the EGHW unit's fetch, not a load: their completion moves
+    /// the fetch on.
+    pub eghw: bool,
+}
+
+/// The LSU's state.
+#[derive(Debug, Default)]
+pub(in crate::core) struct Lsu {
+    /// Line requests waiting to enter the data cache: (earliest cycle, request).
+    pub queue: VecDeque<(u64, PortRequest)>,
+    /// The head of the queue was refused until a completion.
+    pub waits_completion: bool,
+    loads: Vec<Option<LoadTracker>>,
+    free_loads: Vec<usize>,
+    /// Scratch: the lines of the instruction being issued.
+    pub lines: Vec<u32>,
+}
+
+impl Lsu {
+    /// The tracker in `slot` got one of its lines; the tracker if that was the last.
+    pub(super) fn line_arrived(&mut self, slot: usize) -> Option<LoadTracker> {
+        let tracker = self.loads.get_mut(slot).and_then(Option::as_mut)?;
+        tracker.remaining -= 1;
+        if tracker.remaining > 0 {
+            return None;
+        }
+        self.free_loads.push(slot);
+        self.loads[slot].take()
+    }
+}
+
+impl Core {
+    /// Send the queued line requests whose time has come, until the port refuses one.
+    pub(super) fn drain_lsu(
+        &mut self,
+        now: u64,
+        port: &mut dyn super::MemoryPort,
+        progressed: &mut bool,
+    ) {
+        while let Some(&(at, req)) = self.pipe.lsu.queue.front() {
+            if at > now {
+                break;
+            }
+            if let Err(retry) = port.send(now, self.id, req) {
+                self.pipe.lsu.waits_completion = retry == Retry::AfterCompletion;
+                break;
+            }
+            self.pipe.lsu.queue.pop_front();
+            if self.pipe.lsu.queue.len() == LSU_QUEUE - 1 {
+                // Warps held back by the full queue may issue again.
+                self.pipe.wake_all();
+            }
+            *progressed = true;
+        }
+    }
+
+    /// The LSU: local-memory accesses with bank conflicts, global ones coalesced into lines.
+    pub(super) fn schedule_memory(
+        &mut self,
+        w: usize,
+        d: &Decoded,
+        kind: LsuKind,
+        now: u64,
+        accesses: &[u32],
+    ) {
+        let p = &self.pipe.p;
+        let start = now + u64::from(p.lat.lsu);
+        if kind == LsuKind::Fence || accesses.is_empty() {
+            if let Some(dst) = d.info.dst {
+                self.pipe.scoreboard[w].set_ready(dst, start, Producer::Memory);
+            }
+            return;
+        }
+        if accesses.iter().all(|&a| self.in_local(a)) {
+            let degree = bank_conflict_degree(accesses, p.local_banks);
+            self.counters.local_accesses += 1;
+            self.counters.local_bank_conflict_cycles += degree - 1;
+            let at = start + u64::from(p.lat.local_mem) + degree - 1;
+            self.pipe.units.occupy_until(d.info.unit, now + degree);
+            if let Some(dst) = d.info.dst {
+                self.pipe.scoreboard[w].set_ready(dst, at, Producer::Memory);
+            }
+            return;
+        }
+        let port_kind = match kind {
+            LsuKind::Load => PortKind::Read,
+            LsuKind::Store => PortKind::Write,
+            _ => PortKind::Atomic,
+        };
+        self.coalesce(port_kind, accesses);
+        self.counters.dcache_requests += self.pipe.lsu.lines.len() as u64;
+        let ticket = if port_kind == PortKind::Write {
+            Ticket::Store
+        } else {
+            self.track(LoadTracker {
+                warp: w,
+                dst: d.info.dst,
+                remaining: self.pipe.lsu.lines.len() as u32,
+                producer: Producer::Memory,
+                eghw: false,
+            })
+        };
+        self.queue_lines(start, port_kind, ticket);
+    }
+
+    fn in_local(&self, a: u32) -> bool {
+        a.wrapping_sub(self.local_base) < self.local.len() as u32
+    }
+
+    /// The global addresses among `accesses` as requests in `lsu.lines`: one per distinct
+    /// line, or for atomics one per word (they serialise at the last-level cache).
+    pub(in crate::core) fn coalesce(&mut self, kind: PortKind, accesses: &[u32]) {
+        let line = self.pipe.p.line;
+        let stacks = self.pipe.p.stacks;
+        self.pipe.lsu.lines.clear();
+        for &a in accesses {
+            if self.in_local(a) {
+                continue;
+            }
+            let a = stacks.map_or(a, |(top, size, threads)| {
+                interleaved_stack_address(a, top, size, threads)
+            });
+            let l = if kind == PortKind::Atomic {
+                a & !3
+            } else {
+                line_of(a, line)
+            };
+            // Neighbouring lanes mostly share the last line: check it first.
+            let lines = &mut self.pipe.lsu.lines;
+            if lines.last() != Some(&l) && !lines.contains(&l) {
+                lines.push(l);
+            }
+        }
+    }
+
+    /// Wait for `tracker.remaining` requests; the ticket they carry.
+    pub(in crate::core) fn track(&mut self, tracker: LoadTracker) -> Ticket {
+        if let Some(dst) = tracker.dst {
+            self.pipe.scoreboard[tracker.warp].set_ready(dst, NEVER, tracker.producer);
+        }
+        let lsu = &mut self.pipe.lsu;
+        let slot = match lsu.free_loads.pop() {
+            Some(s) => {
+                lsu.loads[s] = Some(tracker);
+                s
+            }
+            None => {
+                lsu.loads.push(Some(tracker));
+                lsu.loads.len() - 1
+            }
+        };
+        Ticket::Load(slot)
+    }
+
+    /// Queue the requests in `lsu.lines` for the data cache from cycle `start`.
+    pub(in crate::core) fn queue_lines(&mut self, start: u64, kind: PortKind, ticket: Ticket) {
+        let phase = self.phase;
+        let lsu = &mut self.pipe.lsu;
+        for &line in &lsu.lines {
+            let req = PortRequest {
+                ticket,
+                line,
+                kind,
+                phase,
+            };
+            lsu.queue.push_back((start, req));
+        }
+    }
+}
+
+#[inline]
+pub(super) fn line_of(addr: u32, line: u32) -> u32 {
+    addr & !(line - 1)
+}
+
+/// Where stack address `a` lies when all threads' stacks are interleaved word by word, as
+/// GPUs lay out thread-private memory: byte `o` below thread `h`'s stack top goes to word
+/// `(o / 4) * threads + h`. A warp's lanes (consecutive harts) share lines, and the hot tops
+/// of all stacks are one contiguous block rather than one block per warp `size * warp`
+/// bytes apart, which would map to the same cache sets. A bijection on the stack region
+/// (other addresses are unchanged), so caches see distinct lines for distinct data.
+fn interleaved_stack_address(a: u32, top: u32, size: u32, threads: u32) -> u32 {
+    let below = u64::from(top.wrapping_sub(a).wrapping_sub(1));
+    let (size, threads) = (u64::from(size), u64::from(threads));
+    if a >= top || below >= threads * size {
+        return a;
+    }
+    let (thread, offset) = (below / size, below % size);
+    let mapped = ((offset / 4) * threads + thread) * 4 + offset % 4;
+    top - 1 - mapped as u32
+}
+
+/// The number of cycles a local-memory access needs: the largest number of distinct words
+/// that fall in one bank (words are interleaved over `banks`). A word read by several lanes
+/// is one access (a broadcast).
+pub(in crate::core) fn bank_conflict_degree(addrs: &[u32], banks: u32) -> u64 {
+    let mut per_bank = [0u64; 64];
+    for (k, &a) in addrs.iter().enumerate() {
+        let word = a >> 2;
+        if !addrs[..k].iter().any(|&b| b >> 2 == word) {
+            per_bank[(word % banks) as usize % 64] += 1;
+        }
+    }
+    per_bank.iter().copied().max().unwrap_or(1).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tickets_round_trip() {
+        for t in [
+            Ticket::Fetch(0),
+            Ticket::Fetch(31),
+            Ticket::Store,
+            Ticket::Load(7),
+        ] {
+            assert_eq!(Ticket::decode(t.encode()), Some(t));
+        }
+        assert_eq!(Ticket::decode(5), None);
+    }
+
+    #[test]
+    fn interleaved_stacks_coalesce_and_stay_distinct() {
+        let (top, size, threads) = (0xFE00_0000u32, 4096, 64);
+        // The same spill slot of a warp's 32 threads: 32 words in two 64-byte lines.
+        let lines: std::collections::BTreeSet<u32> = (0..32)
+            .map(|h| interleaved_stack_address(top - h * size - 8, top, size, threads) & !63)
+            .collect();
+        assert_eq!(lines.len(), 2);
+        // A bijection on the region; addresses outside are unchanged.
+        let region = top - threads * size;
+        let mut seen = std::collections::BTreeSet::new();
+        for a in (region..top).step_by(4) {
+            let m = interleaved_stack_address(a, top, size, threads);
+            assert!((region..top).contains(&m) && seen.insert(m), "{a:#x}");
+        }
+        assert_eq!(interleaved_stack_address(top, top, size, threads), top);
+        assert_eq!(
+            interleaved_stack_address(region - 4, top, size, threads),
+            region - 4
+        );
+    }
+
+    #[test]
+    fn local_bank_degree() {
+        let unit_stride: Vec<u32> = (0..32).map(|l| 0xFF00_0000 + 4 * l).collect();
+        assert_eq!(bank_conflict_degree(&unit_stride, 32), 1);
+        let stride2: Vec<u32> = (0..32).map(|l| 0xFF00_0000 + 8 * l).collect();
+        assert_eq!(bank_conflict_degree(&stride2, 32), 2);
+        let same_word = vec![0xFF00_0000; 32];
+        assert_eq!(bank_conflict_degree(&same_word, 32), 1, "a broadcast");
+        let stride32: Vec<u32> = (0..32).map(|l| 0xFF00_0000 + 128 * l).collect();
+        assert_eq!(bank_conflict_degree(&stride32, 32), 32);
+    }
+}

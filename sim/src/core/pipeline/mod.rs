@@ -1,0 +1,338 @@
+//! The timing of a core, one file per block: the front end (`frontend.rs`: fetch and
+//! instruction buffers), the scoreboard (`scoreboard.rs`), the warp scheduler
+//! (`scheduler.rs`: issue slices, GTO/RR), the functional units (`units.rs`) and the LSU
+//! (`lsu.rs`: memory port, coalescer, load tracking, shared-memory banks); the Weaver's
+//! timing is `core/weaver/timing.rs`. This file is the per-cycle order, sleeping, and the
+//! reason every issue slot of every cycle gets ([`SlotReason`]).
+//!
+//! Execution happens at issue ([`Core::execute`]): the functional result is known at once
+//! and its [`super::Executed`] record is all the timing model learns; this module decides when
+//! the result becomes visible (the scoreboard's ready times), so timing never changes what
+//! a program computes.
+
+mod frontend;
+mod lsu;
+mod scheduler;
+mod scoreboard;
+mod units;
+
+use wsim_isa::{Flow, SfuKind, Unit};
+
+pub(in crate::core) use lsu::{bank_conflict_degree, LoadTracker, SHARED_PORT};
+pub use lsu::{MemoryPort, PortKind, PortRequest, Retry, Ticket};
+pub(in crate::core) use scoreboard::Producer;
+
+use super::exec::Effect;
+use super::weaver::WeaverClock;
+use super::Core;
+use crate::config::Config;
+use crate::error::{ErrorKind, SimError, SimResult, Site};
+use crate::shared::Shared;
+use crate::stats::SlotReason;
+use frontend::{FetchState, FrontEnd, WarpFront};
+use lsu::Lsu;
+use scheduler::Scheduler;
+use scoreboard::Scoreboard;
+use units::Units;
+
+/// Not yet known (a load in flight, a branch not yet issued).
+pub(in crate::core) const NEVER: u64 = u64::MAX;
+
+/// Pipeline parameters resolved from the configuration.
+#[derive(Clone, Debug)]
+pub(in crate::core) struct Params {
+    slices: usize,
+    ibuffer: usize,
+    decode: u64,
+    register_banks: u32,
+    alu_lanes: u32,
+    fpu_lanes: u32,
+    lsu_lanes: u32,
+    sfu_lanes: u32,
+    pub local_banks: u32,
+    pub threads: u32,
+    line: u32,
+    pub lat: crate::config::LatencyConfig,
+    pub weaver: crate::config::WeaverConfig,
+    /// Stacks interleaved for timing: (top, bytes per thread, threads in the machine).
+    stacks: Option<(u32, u32, u32)>,
+}
+
+pub struct Pipeline {
+    pub(in crate::core) p: Params,
+    front: FrontEnd,
+    pub(in crate::core) scoreboard: Vec<Scoreboard>,
+    sched: Scheduler,
+    pub(in crate::core) units: Units,
+    pub(in crate::core) lsu: Lsu,
+    pub(in crate::core) weaver: WeaverClock,
+    /// Warps may have started or retired: match the timing state to them.
+    membership_changed: bool,
+    /// A buffer for execution's record of accesses, reused from instruction to instruction.
+    accesses: Vec<u32>,
+    /// Reasons of the last cycle's slots, reused for skipped cycles.
+    reasons: Vec<SlotReason>,
+}
+
+impl Pipeline {
+    pub fn new(config: &Config) -> Self {
+        let g = &config.gpu;
+        let c = &config.core;
+        let lanes = |l: u32| if l == 0 { g.threads_per_warp } else { l };
+        let slices = if c.issue_slices == 0 {
+            g.warps_per_core.div_ceil(16)
+        } else {
+            c.issue_slices.min(g.warps_per_core)
+        } as usize;
+        let warps = g.warps_per_core as usize;
+        let p = Params {
+            slices,
+            ibuffer: c.ibuffer as usize,
+            decode: u64::from(c.decode_latency),
+            register_banks: c.register_banks,
+            alu_lanes: lanes(c.lanes.alu),
+            fpu_lanes: lanes(c.lanes.fpu),
+            lsu_lanes: lanes(c.lanes.lsu),
+            sfu_lanes: lanes(c.lanes.sfu),
+            local_banks: lanes(config.local_mem.banks),
+            threads: g.threads_per_warp,
+            line: config.memory.l1d.line,
+            lat: c.latency.clone(),
+            weaver: config.weaver.clone(),
+            stacks: config.stack.interleave.then(|| {
+                let threads = config.cores() * g.warps_per_core * g.threads_per_warp;
+                (config.stack.top, config.stack.size, threads)
+            }),
+        };
+        Pipeline {
+            front: FrontEnd::new(warps, p.ibuffer),
+            scoreboard: vec![Scoreboard::default(); warps],
+            sched: Scheduler::new(c.scheduler, slices, warps),
+            units: Units::default(),
+            lsu: Lsu::default(),
+            weaver: WeaverClock::default(),
+            membership_changed: true,
+            accesses: Vec::with_capacity(64),
+            reasons: vec![SlotReason::NoActiveWarp; slices],
+            p,
+        }
+    }
+
+    /// Issue slots per cycle.
+    pub fn slices(&self) -> usize {
+        self.p.slices
+    }
+
+    /// Warp `w`'s state changed: examine it again before issuing.
+    pub fn wake(&mut self, w: usize) {
+        self.sched.wake(w);
+        self.front.idle = false;
+    }
+
+    pub(in crate::core) fn wake_all(&mut self) {
+        for w in 0..self.front.warps.len() {
+            self.wake(w);
+        }
+    }
+
+    /// Warp `w`'s pending control instruction (a Weaver decode) resolves at `at`.
+    pub(in crate::core) fn resolve_at(&mut self, w: usize, at: u64) {
+        self.front.resolve_at(w, at, true);
+    }
+}
+
+/// What one core did in one cycle.
+#[derive(Debug, Default)]
+pub struct CycleOutcome {
+    /// Something changed (an instruction issued or fetched, a branch resolved, a request
+    /// entered the memory system): the next cycle must be simulated.
+    pub progressed: bool,
+    pub effects: Vec<(usize, Effect)>,
+}
+
+impl Core {
+    /// A memory request of this core completed at `now`.
+    pub fn complete(&mut self, id: u64, now: u64) {
+        self.pipe.lsu.waits_completion = false;
+        self.pipe.front.waits_completion = false;
+        match Ticket::decode(id) {
+            Some(Ticket::Fetch(w)) => self.line_arrived(w),
+            Some(Ticket::Load(slot)) => {
+                let Some(t) = self.pipe.lsu.line_arrived(slot) else {
+                    return;
+                };
+                if t.eghw {
+                    self.eghw_lines_done(now);
+                } else if let Some(dst) = t.dst {
+                    self.pipe.scoreboard[t.warp].set_ready(dst, now, t.producer);
+                }
+                self.pipe.wake(t.warp);
+            }
+            Some(Ticket::Store) | None => {}
+        }
+    }
+
+    /// Simulate cycle `now` of this core.
+    pub fn cycle(
+        &mut self,
+        now: u64,
+        sh: &mut Shared,
+        port: &mut dyn MemoryPort,
+    ) -> SimResult<CycleOutcome> {
+        let mut out = CycleOutcome::default();
+        self.counters.cycles += 1;
+        self.start_new_warps();
+        self.resolve_control(now, &mut out.progressed);
+        self.drain_lsu(now, port, &mut out.progressed);
+        for slice in 0..self.pipe.p.slices {
+            let reason = match self.select(slice, now) {
+                Ok(w) => {
+                    self.issue(w, now, sh, &mut out)?;
+                    SlotReason::Issued
+                }
+                Err(reason) => reason,
+            };
+            self.pipe.reasons[slice] = reason;
+            self.counters.slots.add(reason, 1);
+        }
+        self.fetch(now, sh, port, &mut out.progressed);
+        Ok(out)
+    }
+
+    /// Account `n` cycles in which nothing changes: each slot keeps its last reason.
+    pub fn skip(&mut self, n: u64) {
+        self.counters.cycles += n;
+        for &r in &self.pipe.reasons {
+            self.counters.slots.add(r, n);
+        }
+    }
+
+    /// The earliest cycle after `now` at which this core can make progress by itself
+    /// (memory completions aside), or `None` if only a completion or a barrier release
+    /// can wake it.
+    pub fn next_wakeup(&self, now: u64) -> Option<u64> {
+        let pipe = &self.pipe;
+        if pipe.membership_changed {
+            return Some(now + 1);
+        }
+        let mut next = pipe.front.next_resolve;
+        if let Some(&(at, _)) = pipe.lsu.queue.front() {
+            if !pipe.lsu.waits_completion {
+                next = next.min(at.max(now + 1));
+            }
+        }
+        // With no warp able to fetch until one is woken, none fetches by itself.
+        if !pipe.front.idle && (0..self.warps.len()).any(|w| self.fetches_by_itself(w)) {
+            return Some(now + 1);
+        }
+        // This cycle's issue stage examined every live warp (the started ones: no warp
+        // started or retired) and cached why it waits and until when.
+        next = next.min(pipe.sched.next_expiry());
+        (next != NEVER).then_some(next.max(now + 1))
+    }
+
+    /// Match the timing state to warps that started or retired.
+    fn start_new_warps(&mut self) {
+        if !std::mem::take(&mut self.pipe.membership_changed) {
+            return;
+        }
+        self.pipe.wake_all();
+        for (w, warp) in self.warps.iter().enumerate() {
+            let pipe = &mut self.pipe;
+            match (warp.is_live(), pipe.front.warps[w].started) {
+                (true, false) => {
+                    let front = &mut pipe.front.warps[w];
+                    *front = WarpFront::new(pipe.p.ibuffer);
+                    front.started = true;
+                    front.fetch_pc = warp.stack.pc();
+                    pipe.scoreboard[w] = Scoreboard::default();
+                    pipe.sched.launched(w);
+                }
+                (false, true) => pipe.front.warps[w].started = false,
+                _ => {}
+            }
+        }
+        self.pipe.sched.reorder();
+        self.pipe.sched.update_live(&self.warps);
+    }
+
+    /// Issue warp `w`'s next instruction: execute it and schedule its results.
+    fn issue(
+        &mut self,
+        w: usize,
+        now: u64,
+        sh: &mut Shared,
+        out: &mut CycleOutcome,
+    ) -> SimResult<()> {
+        self.pipe.sched.issued(w);
+        // Its buffer now has room to fetch into.
+        self.pipe.front.idle = false;
+        let (pc, _, _) = self.pipe.front.warps[w]
+            .ibuf
+            .pop_front()
+            .expect("ready warps have an instruction");
+        out.progressed = true;
+        let lanes = self.warps[w].stack.mask();
+        let core = self.id;
+        let site = |instr: String| Site {
+            core,
+            warp: w as u32,
+            lanes,
+            pc,
+            instr,
+        };
+        let d = match sh.program.fetch(pc) {
+            Some(Ok(d)) => *d,
+            Some(Err(e)) => {
+                let (word, reason) = (e.word, e.reason);
+                self.illegal_word(w, word, reason)
+                    .map_err(|err| err.at(site(format!(".word {word:#010x}"))))?;
+                self.redirect_if_needed(w);
+                return Ok(());
+            }
+            None => {
+                let word = sh.mem.read_u32(pc & !3);
+                return Err(SimError::new(ErrorKind::Unmapped {
+                    what: "instruction fetch",
+                    addr: pc,
+                    reason: "outside the program's code",
+                })
+                .at(site(format!("{word:#010x}"))));
+            }
+        };
+        let accesses = std::mem::take(&mut self.pipe.accesses);
+        let mut rec = self
+            .execute(w, &d, sh, accesses)
+            .map_err(|err| err.at(site(wsim_isa::disasm_plain(&d.instr, pc))))?;
+        for k in super::warp::lanes(rec.released) {
+            self.pipe.wake(k);
+        }
+        if d.info.unit == Unit::Sfu(SfuKind::WarpControl) {
+            self.pipe.membership_changed = true;
+            // Later slices of this cycle see warps it started or retired.
+            self.pipe.sched.update_live(&self.warps);
+        }
+        let depth = self.warps[w].stack.depth() as u64;
+        self.stats.max_stack_depth = self.stats.max_stack_depth.max(depth);
+        if rec.effect != Effect::None {
+            out.effects.push((w, rec.effect));
+        }
+        let answer = self.schedule(w, &d, lanes.count_ones(), now, &mut rec);
+        self.pipe.accesses = rec.accesses;
+        let t = &self.pipe.front.warps[w];
+        let pending = matches!(t.state, FetchState::Control { .. });
+        if d.info.flow != Flow::None && pending && t.ibuf.is_empty() {
+            let lat = &self.pipe.p.lat;
+            let delay = if d.info.flow == Flow::WarpControl {
+                lat.sfu
+            } else {
+                lat.branch
+            };
+            let at = answer.unwrap_or(now + u64::from(delay));
+            self.pipe.front.resolve_at(w, at, answer.is_some());
+        } else {
+            self.redirect_if_needed(w);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,295 @@
+//! The warp scheduler: issue slices, greedy-then-oldest or round-robin selection among the
+//! warps whose next instruction passes the scoreboard and finds its unit free, and the
+//! reason a slot did not issue. Each warp's answer is cached until it may change, so a
+//! slice re-examines only the warps woken or due.
+
+use std::cell::Cell;
+
+use wsim_isa::{SfuKind, Unit};
+
+use super::frontend::FetchState;
+use super::lsu::LSU_QUEUE;
+use super::NEVER;
+use crate::config::Scheduler as Policy;
+use crate::core::warp::{Warp, WarpWait};
+use crate::core::Core;
+use crate::stats::SlotReason;
+
+/// The issue state of one slice. Its warps are the bits of masks, in the scheduler's order
+/// (GTO: by age; RR: by index in the slice, the search starting after the last issuer), so
+/// that the slice learns which warp can issue, or why none can, from the few warps whose
+/// answer may have changed rather than from all of them.
+#[derive(Clone, Debug)]
+pub(super) struct Slice {
+    /// Bit -> warp.
+    warps: Vec<usize>,
+    /// Bits of the live warps.
+    live: u32,
+    /// Per bit: why the warp cannot issue and the cycle before which that answer stands
+    /// (0: ask again). Cleared by every event that can change it, so a core whose warps
+    /// all wait does not re-examine them every cycle.
+    until: Vec<Cell<u64>>,
+    reason: Vec<Cell<SlotReason>>,
+    /// Bits whose answer is a barrier, the instruction cache, or a reason ranked by the
+    /// scheduler's order (a scoreboard, a busy unit, the Weaver); an empty buffer is none.
+    barrier: Cell<u32>,
+    fetch: Cell<u32>,
+    ranked: Cell<u32>,
+    /// Why the slice cannot issue and until when (0: look again).
+    blocked: Cell<(u64, SlotReason)>,
+    last_issued: Option<usize>,
+}
+
+impl Slice {
+    fn new(warps: Vec<usize>) -> Self {
+        let n = warps.len();
+        Slice {
+            warps,
+            live: 0,
+            until: vec![Cell::new(0); n],
+            reason: vec![Cell::new(SlotReason::Issued); n],
+            barrier: Cell::new(0),
+            fetch: Cell::new(0),
+            ranked: Cell::new(0),
+            blocked: Cell::new((0, SlotReason::Issued)),
+            last_issued: None,
+        }
+    }
+
+    /// Remember why the warp at `bit` cannot issue before `until`.
+    fn block(&self, bit: usize, until: u64, reason: SlotReason) {
+        self.until[bit].set(until);
+        self.reason[bit].set(reason);
+        let set = |mask: &Cell<u32>, on: bool| {
+            mask.set(mask.get() & !(1 << bit) | u32::from(on) << bit);
+        };
+        set(&self.barrier, reason == SlotReason::Barrier);
+        set(&self.fetch, reason == SlotReason::Fetch);
+        let unranked = [
+            SlotReason::Barrier,
+            SlotReason::Fetch,
+            SlotReason::IbufferEmpty,
+        ];
+        set(&self.ranked, !unranked.contains(&reason));
+    }
+
+    /// The warp at `bit` must be examined again, and so must the slice.
+    fn unblock(&self, bit: usize) {
+        self.until[bit].set(0);
+        self.blocked.set((0, SlotReason::Issued));
+    }
+
+    /// The earliest cycle at which a live warp's cached answer runs out.
+    fn next_expiry(&self) -> u64 {
+        let mut next = NEVER;
+        for (bit, until) in self.until.iter().enumerate() {
+            if self.live & 1 << bit != 0 {
+                next = next.min(until.get());
+            }
+        }
+        next
+    }
+}
+
+/// The set bits of `mask` from bit `start` up, then from bit 0.
+fn bits_from(mask: u32, start: usize) -> impl Iterator<Item = usize> {
+    let high = mask & (u32::MAX << start);
+    let ones = |mut m: u32| {
+        std::iter::from_fn(move || {
+            let bit = (m != 0).then(|| m.trailing_zeros() as usize);
+            m &= m.wrapping_sub(1);
+            bit
+        })
+    };
+    ones(high).chain(ones(mask & !high))
+}
+
+/// The scheduler's state: its slices, and the launch order of the warps (for GTO).
+#[derive(Debug)]
+pub(super) struct Scheduler {
+    policy: Policy,
+    slices: Vec<Slice>,
+    /// Warp `w` issues in slice `w % slices`, where it is bit `bits[w]`.
+    bits: Vec<usize>,
+    ages: Vec<u64>,
+    next_age: u64,
+}
+
+impl Scheduler {
+    pub(super) fn new(policy: Policy, slices: usize, warps: usize) -> Self {
+        Scheduler {
+            policy,
+            slices: (0..slices)
+                .map(|s| Slice::new((s..warps).step_by(slices).collect()))
+                .collect(),
+            bits: (0..warps).map(|w| w / slices).collect(),
+            ages: vec![0; warps],
+            next_age: 0,
+        }
+    }
+
+    /// Warp `w`'s answer may have changed.
+    #[inline]
+    pub(super) fn wake(&self, w: usize) {
+        self.slices[w % self.slices.len()].unblock(self.bits[w]);
+    }
+
+    /// Warp `w` was launched: it is the youngest.
+    pub(super) fn launched(&mut self, w: usize) {
+        self.ages[w] = self.next_age;
+        self.next_age += 1;
+    }
+
+    /// Ages changed: the GTO order of the slices' bits with them.
+    pub(super) fn reorder(&mut self) {
+        if self.policy != Policy::Gto {
+            return;
+        }
+        for slice in &mut self.slices {
+            slice.warps.sort_by_key(|&w| self.ages[w]);
+            for (bit, &w) in slice.warps.iter().enumerate() {
+                self.bits[w] = bit;
+            }
+        }
+    }
+
+    /// The live warps of each slice, after warps may have started or retired.
+    pub(super) fn update_live(&mut self, warps: &[Warp]) {
+        for slice in &mut self.slices {
+            slice.live = (slice.warps.iter().enumerate())
+                .map(|(bit, &w)| u32::from(warps[w].is_live()) << bit)
+                .fold(0, |a, b| a | b);
+        }
+    }
+
+    pub(super) fn issued(&mut self, w: usize) {
+        let slice = w % self.slices.len();
+        self.slices[slice].last_issued = Some(w);
+    }
+
+    /// The earliest cycle a live warp's cached answer runs out (`NEVER`: none).
+    pub(super) fn next_expiry(&self) -> u64 {
+        self.slices
+            .iter()
+            .map(Slice::next_expiry)
+            .fold(NEVER, u64::min)
+    }
+}
+
+impl Core {
+    /// Pick the warp of `slice` to issue, or the reason none can.
+    pub(super) fn select(&self, slice: usize, now: u64) -> Result<usize, SlotReason> {
+        let sched = &self.pipe.sched;
+        let s = &sched.slices[slice];
+        let (until, cached) = s.blocked.get();
+        if now < until {
+            return Err(cached);
+        }
+        if let Some(last) = s.last_issued {
+            if sched.policy == Policy::Gto && self.ready(last, now).is_ok() {
+                return Ok(last);
+            }
+        }
+        // Only warps whose answer ran out can have changed; the others wait at least until
+        // the earliest of their cycles.
+        let mut expired = 0;
+        let mut until = NEVER;
+        for (bit, u) in s.until.iter().enumerate() {
+            let u = u.get();
+            if u <= now {
+                expired |= 1 << bit;
+            } else if s.live & 1 << bit != 0 {
+                until = until.min(u);
+            }
+        }
+        // In priority order, so the first that can issue is the scheduler's choice. Every
+        // one is examined even then: the answers cached now are what later cycles see.
+        let start = match sched.policy {
+            Policy::Gto => 0,
+            Policy::Rr => s.last_issued.map_or(0, |l| sched.bits[l] + 1) % s.warps.len(),
+        };
+        let mut best = None;
+        for bit in bits_from(expired & s.live, start) {
+            match self.examine(s.warps[bit], now) {
+                Ok(()) => {
+                    best = best.or(Some(s.warps[bit]));
+                }
+                Err((reason, u)) => {
+                    s.block(bit, u, reason);
+                    until = until.min(u);
+                }
+            }
+        }
+        if let Some(w) = best {
+            return Ok(w);
+        }
+        let live = s.live;
+        let reason = if live == 0 {
+            SlotReason::NoActiveWarp
+        } else if let Some(bit) = bits_from(s.ranked.get() & live, start).next() {
+            s.reason[bit].get()
+        } else if s.barrier.get() & live == live {
+            SlotReason::Barrier
+        } else if s.fetch.get() & live != 0 {
+            SlotReason::Fetch
+        } else {
+            SlotReason::IbufferEmpty
+        };
+        // The answer stands until the first live warp's may change (or one is woken).
+        s.blocked.set((until, reason));
+        Err(reason)
+    }
+
+    /// Whether warp `w` can issue its next instruction at `now`, or why not.
+    #[inline]
+    fn ready(&self, w: usize, now: u64) -> Result<(), SlotReason> {
+        let sched = &self.pipe.sched;
+        let (s, bit) = (&sched.slices[w % sched.slices.len()], sched.bits[w]);
+        if now < s.until[bit].get() {
+            return Err(s.reason[bit].get());
+        }
+        self.examine(w, now).map_err(|(reason, until)| {
+            s.block(bit, until, reason);
+            reason
+        })
+    }
+
+    /// [`Self::ready`] worked out: why not, and until when at the earliest.
+    fn examine(&self, w: usize, now: u64) -> Result<(), (SlotReason, u64)> {
+        let t = &self.pipe.front.warps[w];
+        if self.warps[w].wait != WarpWait::Ready {
+            return Err((SlotReason::Barrier, NEVER));
+        }
+        let Some(&(_, ready, decoded)) = t.ibuf.front() else {
+            let reason = match t.state {
+                FetchState::Control { at, weaver: true } => return Err((SlotReason::Weaver, at)),
+                FetchState::Miss(_) => SlotReason::Fetch,
+                _ => SlotReason::IbufferEmpty,
+            };
+            return Err((reason, NEVER));
+        };
+        if ready > now {
+            return Err((SlotReason::IbufferEmpty, ready));
+        }
+        // A word that does not decode issues anyway: execution traps or reports it.
+        let Some(d) = decoded else { return Ok(()) };
+        let scoreboard = &self.pipe.scoreboard[w];
+        for r in d.info.srcs.iter().flatten().chain(d.info.dst.iter()) {
+            let (at, producer) = scoreboard.ready_at(*r);
+            if at > now {
+                return Err((producer.stall(), at));
+            }
+        }
+        let unit_free = self.pipe.units.free_at(d.info.unit);
+        if unit_free > now {
+            return Err((SlotReason::UnitBusy, unit_free));
+        }
+        if matches!(d.info.unit, Unit::Lsu(_)) && self.pipe.lsu.queue.len() >= LSU_QUEUE {
+            return Err((SlotReason::UnitBusy, NEVER));
+        }
+        if self.pipe.weaver.busy() && d.info.unit == Unit::Sfu(SfuKind::Weaver) {
+            return Err((SlotReason::Weaver, NEVER));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,148 @@
+//! What the Weaver's instructions do: WEAVER_REG fills the ST, WEAVER_DEC_ID hands the warp
+//! a batch (in EGHW mode reading the graph's topology and edges itself and writing them
+//! into the warp's buffer in local memory), WEAVER_DEC_LOC returns each lane's edge id,
+//! WEAVER_SKIP drops a vertex's remaining edges.
+
+use wsim_isa::{Instr, Op};
+
+use super::{StEntry, WeaverRequest};
+use crate::config::WeaverMode;
+use crate::core::exec::Executed;
+use crate::core::warp::lanes;
+use crate::core::Core;
+use crate::error::{ErrorKind, SimError, SimResult};
+use crate::shared::Shared;
+use crate::stats::FsmState;
+
+impl Core {
+    /// A SparseWeaver instruction: the unit's answer into the warp's registers (and, for
+    /// DEC_ID, its thread mask); what the unit was asked goes into the record.
+    pub(in crate::core) fn execute_weaver(
+        &mut self,
+        w: usize,
+        mask: u32,
+        i: &Instr,
+        sh: &Shared,
+        rec: &mut Executed,
+    ) -> SimResult<()> {
+        let program = |msg: String| SimError::new(ErrorKind::Program(msg));
+        let Some(wv) = self.weaver.as_mut() else {
+            return Err(program(
+                "a SparseWeaver instruction, but this machine has no Weaver unit \
+                 (weaver.enabled = off)"
+                    .into(),
+            ));
+        };
+        let warp = &mut self.warps[w];
+        let c = &mut self.counters.weaver;
+        let request = match i.op {
+            Op::WeaverReg => {
+                let mut entries = [(0, StEntry::default()); 32];
+                let mut n = 0;
+                for l in lanes(mask) {
+                    let (vid, loc, deg) = (warp.x(i.rs1, l), warp.x(i.rs2, l), warp.x(i.rs3, l));
+                    entries[n] = (l, StEntry { vid, loc, deg });
+                    n += 1;
+                }
+                let r = wv.unit.register(w, &entries[..n]).map_err(program)?;
+                c.registrations += 1;
+                c.entries_registered += u64::from(r.entries);
+                c.table_writes += u64::from(r.entries);
+                if r.new_round {
+                    c.rounds += 1;
+                    c.state_visits.add(FsmState::S0, 1);
+                }
+                WeaverRequest::Register(r)
+            }
+            Op::WeaverDecId => {
+                let eghw = wv.mode == WeaverMode::Eghw;
+                if eghw && (wv.offsets == 0 || wv.edges == 0) {
+                    return Err(program(
+                        "weaver.dec_id in EGHW mode before the kernel set the graph's offsets \
+                         and edges (CSRs 0x7C1 and 0x7C2)"
+                            .into(),
+                    ));
+                }
+                let accesses = &mut rec.accesses;
+                let offsets = wv.offsets;
+                let mut topology = |vid: u32| {
+                    let at = offsets.wrapping_add(vid.wrapping_mul(4));
+                    accesses.extend([at, at.wrapping_add(4)]);
+                    let first = sh.mem.read_u32(at);
+                    (
+                        first,
+                        sh.mem.read_u32(at.wrapping_add(4)).wrapping_sub(first),
+                    )
+                };
+                let batch = wv.unit.decode(w, mask, eghw.then_some(&mut topology));
+                let t = batch.trace;
+                c.decode_requests += 1;
+                c.edges_skipped += t.edges_skipped;
+                c.table_reads += u64::from(t.entries_loaded + u32::from(t.started));
+                let v = &mut c.state_visits;
+                v.add(FsmState::S1, u64::from(t.started));
+                v.add(FsmState::S2, u64::from(t.fills));
+                v.add(FsmState::S3, u64::from(t.entries_loaded));
+                v.add(FsmState::S4, u64::from(t.entries_loaded));
+                v.add(FsmState::S7, u64::from(t.ran_out));
+                for l in lanes(mask) {
+                    warp.set_x(i.rd, l, batch.vid[l]);
+                }
+                if batch.work == 0 {
+                    c.empty_answers += 1;
+                    v.add(FsmState::S8, 1);
+                } else {
+                    c.batches += 1;
+                    c.lanes_filled += u64::from(batch.work.count_ones());
+                    c.table_writes += u64::from(batch.work.count_ones());
+                    v.add(FsmState::S5, 1);
+                    v.add(FsmState::S6, 1);
+                    warp.stack.set_mask(batch.work);
+                }
+                if eghw {
+                    // The unit hands each lane its edge (neighbour, weight) through the
+                    // warp's buffer in local memory.
+                    let buffer = wv.buffer_of(w, sh.geometry.threads) as usize;
+                    for l in lanes(batch.work) {
+                        let e = batch.eid[l].wrapping_mul(4);
+                        let at = wv.edges.wrapping_add(e);
+                        let neighbour = sh.mem.read_u32(at);
+                        rec.accesses.push(at);
+                        let weight = if wv.weights == 0 {
+                            0
+                        } else {
+                            rec.accesses.push(wv.weights.wrapping_add(e));
+                            sh.mem.read_u32(wv.weights.wrapping_add(e))
+                        };
+                        let slot = buffer + 8 * l;
+                        self.local[slot..slot + 4].copy_from_slice(&neighbour.to_le_bytes());
+                        self.local[slot + 4..slot + 8].copy_from_slice(&weight.to_le_bytes());
+                    }
+                    c.table_writes += 2 * u64::from(batch.work.count_ones());
+                }
+                WeaverRequest::Decode {
+                    trace: t,
+                    work: batch.work,
+                }
+            }
+            Op::WeaverDecLoc => {
+                for l in lanes(mask) {
+                    let eid = wv.unit.location(w, l).map_err(program)?;
+                    warp.set_x(i.rd, l, eid);
+                }
+                c.location_requests += 1;
+                c.table_reads += u64::from(mask.count_ones());
+                WeaverRequest::Locate(mask.count_ones())
+            }
+            _ => {
+                for l in lanes(mask) {
+                    c.edges_skipped += wv.unit.skip(warp.x(i.rs1, l));
+                }
+                c.skips += u64::from(mask.count_ones());
+                WeaverRequest::Skip
+            }
+        };
+        rec.weaver = Some(request);
+        Ok(())
+    }
+}

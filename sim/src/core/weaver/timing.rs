@@ -1,0 +1,343 @@
+//! When the Weaver does what (`table.rs` says what): table accesses through shared memory
+//! (latency and port cycles), the FSM filling the next batch while the warps work, and in
+//! EGHW mode the unit's own dependent reads of the graph through the L1D.
+
+use wsim_isa::Decoded;
+
+use super::{Trace, WeaverRequest};
+use crate::config::WeaverMode;
+use crate::core::pipeline::{
+    bank_conflict_degree, LoadTracker, PortKind, PortRequest, Producer, NEVER, SHARED_PORT,
+};
+use crate::core::warp::lanes;
+use crate::core::Core;
+use crate::stats::FsmState;
+
+/// The FSM's clock. It prepares one batch ahead: after handing a batch out it fills the
+/// next while the warps work.
+#[derive(Clone, Debug, Default)]
+pub(in crate::core) struct WeaverClock {
+    /// When the FSM starts filling the next batch.
+    prep_start: u64,
+    /// When the round's last ST write lands in shared memory.
+    st_ready: u64,
+    /// Since when the unit idles in S0 (registering) or S8 (finished).
+    idle_since: u64,
+    finished: bool,
+    /// EGHW: the request whose topology and edges the unit is fetching; it serves no other
+    /// request until they have arrived (its reads are not overlapped with other work).
+    eghw: Option<EghwFetch>,
+}
+
+impl WeaverClock {
+    /// The EGHW unit is fetching for a request and takes no other.
+    pub(in crate::core) fn busy(&self) -> bool {
+        self.eghw.is_some()
+    }
+}
+
+/// EGHW: a decode request in flight. Its reads are two dependent round trips through the
+/// L1D: the offsets of the entries it loads (the degrees decide which lanes get which
+/// edges), then the neighbour (and weight) of each edge it hands out; then the unit writes
+/// them into the warp's buffer in local memory and the warp gets its answer.
+#[derive(Clone, Debug)]
+struct EghwFetch {
+    warp: usize,
+    dst: Option<wsim_isa::RegRef>,
+    /// The edge lines, read once the offsets are in (empty when the offsets are in flight
+    /// and the batch has no work, or once the edge reads were queued).
+    edges: Vec<u32>,
+    /// The offsets are in flight (else the edges are).
+    offsets_pending: bool,
+    /// When the lines in flight were queued (the FSM's cycles waiting for them).
+    queued: u64,
+    /// Cycles between the offsets' arrival and the edge reads (S2: remapping).
+    fill: u64,
+    /// Shared-memory port cycles of the buffer write (0: no work, nothing written).
+    buffer_cycles: u64,
+    /// S5 and S7 cycles after the buffer write.
+    write: u64,
+    last: u64,
+}
+
+impl Core {
+    /// The timing of `request`, issued by warp `w` at `now` with the addresses execution
+    /// recorded. Returns when a decode's answer reaches the warp (`NEVER`: when the EGHW
+    /// unit's reads and buffer write are done).
+    pub(in crate::core) fn schedule_weaver(
+        &mut self,
+        w: usize,
+        d: &Decoded,
+        now: u64,
+        request: WeaverRequest,
+        accesses: &[u32],
+    ) -> Option<u64> {
+        let unit = self
+            .weaver
+            .as_ref()
+            .expect("Weaver instructions execute on the unit");
+        let eghw = unit.mode == WeaverMode::Eghw;
+        let p = &self.pipe.p;
+        let table = u64::from(p.weaver.table_latency);
+        let entry_cycles = u64::from(p.weaver.entry_cycles);
+        let sfu = u64::from(p.lat.sfu);
+        let banks = u64::from(p.local_banks);
+        // Shared-memory port cycles for that many words.
+        let port = |words: u64| words.div_ceil(banks);
+        // An ST entry: (vid, loc, deg); in EGHW the registration buffer holds vertex ids.
+        let entry_words = if eghw { 1 } else { 3 };
+        let clock = &mut self.pipe.weaver;
+        let cycles = &mut self.counters.weaver.state_cycles;
+        match request {
+            WeaverRequest::Register(r) => {
+                if r.new_round {
+                    if clock.finished {
+                        cycles.add(FsmState::S8, now.saturating_sub(clock.idle_since));
+                    }
+                    *clock = WeaverClock {
+                        idle_since: now,
+                        ..WeaverClock::default()
+                    };
+                }
+                clock.st_ready = clock.st_ready.max(now + table);
+                let words = entry_words * u64::from(r.entries);
+                if eghw && words > 0 {
+                    // The warp stores its vertex ids in the buffer in shared memory.
+                    self.counters.local_accesses += 1;
+                    self.counters.local_bank_conflict_cycles += port(words) - 1;
+                }
+                self.pipe.units.hold(SHARED_PORT, now, port(words));
+                None
+            }
+            WeaverRequest::Skip => None,
+            WeaverRequest::Locate(lanes) => {
+                self.pipe
+                    .units
+                    .hold(SHARED_PORT, now, port(u64::from(lanes)));
+                if let Some(dst) = d.info.dst {
+                    self.pipe.scoreboard[w].set_ready(dst, now + sfu + table, Producer::Weaver);
+                }
+                None
+            }
+            WeaverRequest::Decode { trace, work } => {
+                if trace.started {
+                    let start = now.max(clock.st_ready);
+                    cycles.add(FsmState::S0, start.saturating_sub(clock.idle_since));
+                    cycles.add(FsmState::S1, table + 1);
+                    clock.prep_start = start + table + 1;
+                }
+                if eghw && !clock.finished {
+                    return self.eghw_decode(w, d, now, trace, work, accesses);
+                }
+                let answer = if clock.finished {
+                    now
+                } else {
+                    let fill = u64::from(trace.fills > 0);
+                    let loads = u64::from(trace.entries_loaded) * entry_cycles;
+                    let write = u64::from(work != 0);
+                    let last = u64::from(trace.ran_out);
+                    cycles.add(FsmState::S2, fill);
+                    cycles.add(FsmState::S4, loads);
+                    cycles.add(FsmState::S5, write);
+                    cycles.add(FsmState::S7, last);
+                    let ready = clock.prep_start + fill + loads + write + last;
+                    if work != 0 {
+                        cycles.add(FsmState::S6, now.saturating_sub(ready));
+                    }
+                    let handout = now.max(ready);
+                    clock.prep_start = handout;
+                    if trace.ran_out {
+                        clock.finished = true;
+                        clock.idle_since = handout;
+                    }
+                    handout
+                };
+                let lanes = u64::from(work.count_ones());
+                let st_reads = u64::from(trace.entries_loaded + u32::from(trace.started));
+                self.pipe
+                    .units
+                    .hold(SHARED_PORT, now, port(3 * st_reads + lanes));
+                let at = answer + sfu;
+                if let Some(dst) = d.info.dst {
+                    self.pipe.scoreboard[w].set_ready(dst, at, Producer::Weaver);
+                }
+                Some(at)
+            }
+        }
+    }
+
+    /// EGHW: a decode request with work to look for. Nothing is prepared ahead (which
+    /// entries and edges a batch takes depends on degrees the unit must read first): the
+    /// unit starts when the request comes and it is free, reads the vertex ids of the
+    /// entries it loads from the registration buffer, then their offsets, then the edges
+    /// ([`Self::eghw_advance`] carries it on as the lines arrive). The request's port
+    /// cycles for the ids and the DT row are charged at issue, like SparseWeaver's table
+    /// traffic. Returns when the answer reaches the warp, `NEVER` if lines are in flight.
+    fn eghw_decode(
+        &mut self,
+        w: usize,
+        d: &Decoded,
+        now: u64,
+        trace: Trace,
+        work: u32,
+        accesses: &[u32],
+    ) -> Option<u64> {
+        let p = &self.pipe.p;
+        let entry_cycles = u64::from(p.weaver.entry_cycles);
+        let banks = u64::from(p.local_banks);
+        let threads = p.threads;
+        let start = now.max(self.pipe.weaver.prep_start);
+        // The ids of the entries it loads come from shared memory: one table access, the
+        // further ids streaming behind it (a round's first entry was read in S1).
+        let loads = if trace.entries_loaded == 0 {
+            0
+        } else {
+            let first = if trace.started {
+                0
+            } else {
+                u64::from(p.weaver.table_latency)
+            };
+            first + u64::from(trace.entries_loaded) * entry_cycles
+        };
+        self.counters.weaver.state_cycles.add(FsmState::S4, loads);
+        let st_reads = u64::from(trace.entries_loaded + u32::from(trace.started));
+        let id_cycles = st_reads.div_ceil(banks);
+        if st_reads > 0 {
+            self.counters.local_accesses += 1;
+            self.counters.local_bank_conflict_cycles += id_cycles - 1;
+        }
+        let dt_cycles = u64::from(work.count_ones()).div_ceil(banks);
+        self.pipe
+            .units
+            .hold(SHARED_PORT, now, id_cycles + dt_cycles);
+        // The buffer write: (neighbour, weight) per lane, banks as for any local access.
+        let buffer_cycles = if work == 0 {
+            0
+        } else {
+            let unit = self.weaver.as_ref().expect("EGHW runs on the unit");
+            let base = self.local_base.wrapping_add(unit.buffer_of(w, threads));
+            let mut words = [0u32; 64];
+            let mut n = 0;
+            for l in lanes(work) {
+                let at = base.wrapping_add(8 * l as u32);
+                words[n..n + 2].copy_from_slice(&[at, at.wrapping_add(4)]);
+                n += 2;
+            }
+            bank_conflict_degree(&words[..n], p.local_banks)
+        };
+        // Execution read the offsets (two words per entry, `topology_reads` of them)
+        // first, then the neighbours and weights.
+        let split = 2 * trace.topology_reads as usize;
+        debug_assert!(split <= accesses.len());
+        self.coalesce(PortKind::Read, &accesses[split..]);
+        let edges = self.pipe.lsu.lines.clone();
+        self.coalesce(PortKind::Read, &accesses[..split]);
+        let offset_lines = self.pipe.lsu.lines.len();
+        self.counters.weaver.memory_requests += (offset_lines + edges.len()) as u64;
+        if let Some(dst) = d.info.dst {
+            self.pipe.scoreboard[w].set_ready(dst, NEVER, Producer::Weaver);
+        }
+        let queued = start + loads;
+        self.pipe.weaver.eghw = Some(EghwFetch {
+            warp: w,
+            dst: d.info.dst,
+            edges,
+            offsets_pending: true,
+            queued,
+            fill: u64::from(trace.fills > 0),
+            buffer_cycles,
+            write: u64::from(work != 0),
+            last: u64::from(trace.ran_out),
+        });
+        if offset_lines == 0 {
+            // Every lane continues the current entry: no topology to read.
+            return Some(self.eghw_advance(queued).map_or(NEVER, |(_, at)| at));
+        }
+        let ticket = self.track(LoadTracker {
+            warp: w,
+            dst: None,
+            remaining: offset_lines as u32,
+            producer: Producer::Weaver,
+            eghw: true,
+        });
+        self.queue_lines(queued, PortKind::Read, ticket);
+        Some(NEVER)
+    }
+
+    /// EGHW: the lines of the fetch's current stage arrived at `now`.
+    pub(in crate::core) fn eghw_lines_done(&mut self, now: u64) {
+        if let Some((w, at)) = self.eghw_advance(now) {
+            // The decode's warp-control instruction resolves with the answer.
+            self.pipe.resolve_at(w, at);
+        }
+    }
+
+    /// EGHW: carry the fetch on from `now`, when the lines it waited for (if any) are in:
+    /// after the offsets, remap (S2) and read the edges; after the edges, write the buffer
+    /// through the shared-memory port and answer. The warp and when the answer reaches it,
+    /// once the fetch is over; `None` while lines are in flight.
+    fn eghw_advance(&mut self, now: u64) -> Option<(usize, u64)> {
+        let table = u64::from(self.pipe.p.weaver.table_latency);
+        let cycles = &mut self.counters.weaver.state_cycles;
+        let f = self.pipe.weaver.eghw.as_mut().expect("an EGHW fetch");
+        let mut now = now;
+        if f.offsets_pending {
+            f.offsets_pending = false;
+            cycles.add(FsmState::S4, now - f.queued);
+            cycles.add(FsmState::S2, f.fill);
+            now += f.fill;
+            if !f.edges.is_empty() {
+                f.queued = now;
+                let (warp, edges) = (f.warp, std::mem::take(&mut f.edges));
+                let ticket = self.track(LoadTracker {
+                    warp,
+                    dst: None,
+                    remaining: edges.len() as u32,
+                    producer: Producer::Weaver,
+                    eghw: true,
+                });
+                let phase = self.phase;
+                for line in edges {
+                    let req = PortRequest {
+                        ticket,
+                        line,
+                        kind: PortKind::Read,
+                        phase,
+                    };
+                    self.pipe.lsu.queue.push_back((now, req));
+                }
+                return None;
+            }
+        } else {
+            cycles.add(FsmState::S2, now - f.queued);
+        }
+        let f = self.pipe.weaver.eghw.take().expect("an EGHW fetch");
+        let landed = if f.buffer_cycles == 0 {
+            now
+        } else {
+            // The unit waits for the port like any local store; the words land
+            // `table_latency` after the last cycle.
+            let begin = self.pipe.units.free_at(SHARED_PORT).max(now);
+            self.pipe.units.hold(SHARED_PORT, now, f.buffer_cycles);
+            self.counters.local_accesses += 1;
+            self.counters.local_bank_conflict_cycles += f.buffer_cycles - 1;
+            begin + f.buffer_cycles - 1 + table
+        };
+        let at = landed + f.write + f.last;
+        let cycles = &mut self.counters.weaver.state_cycles;
+        cycles.add(FsmState::S5, landed - now + f.write);
+        cycles.add(FsmState::S7, f.last);
+        if let Some(dst) = f.dst {
+            self.pipe.scoreboard[f.warp].set_ready(dst, at, Producer::Weaver);
+        }
+        // The unit is free again: the next request starts from its answer.
+        let clock = &mut self.pipe.weaver;
+        clock.prep_start = at;
+        if f.last > 0 {
+            clock.finished = true;
+            clock.idle_since = at;
+        }
+        self.pipe.wake_all();
+        Some((f.warp, at))
+    }
+}

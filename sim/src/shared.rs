@@ -1,0 +1,124 @@
+//! State every core's instructions reach: the machine's shape and address map
+//! ([`Geometry`]), global memory, the program, the I/O words and LR reservations
+//! ([`Shared`]). Below the cores and the machine, so both can stand on it.
+
+use crate::config::Config;
+use crate::error::{ErrorKind, SimError, SimResult};
+use crate::mem::Memory;
+use crate::program::Program;
+
+/// The machine's shape and address map, as instructions need it.
+#[derive(Clone, Debug)]
+pub struct Geometry {
+    pub cores: u32,
+    pub warps: u32,
+    pub threads: u32,
+    pub local_base: u32,
+    pub local_size: u32,
+    pub null_guard: u32,
+    pub console: u32,
+    pub exit: u32,
+}
+
+impl Geometry {
+    pub fn new(c: &Config) -> Self {
+        Geometry {
+            cores: c.cores(),
+            warps: c.gpu.warps_per_core,
+            threads: c.gpu.threads_per_warp,
+            local_base: c.local_mem.base,
+            local_size: c.local_mem.size,
+            null_guard: c.io.null_guard,
+            console: c.io.console,
+            exit: c.io.exit,
+        }
+    }
+
+    /// Mask of the lanes a warp has.
+    #[inline]
+    pub fn lane_mask(&self) -> u32 {
+        u32::MAX >> (32 - self.threads)
+    }
+
+    /// Offset into local memory of an access that lies wholly inside it.
+    #[inline]
+    pub fn local_offset(&self, addr: u32, width: u8) -> Option<usize> {
+        let off = addr.wrapping_sub(self.local_base);
+        (addr >= self.local_base && u64::from(off) + u64::from(width) <= u64::from(self.local_size))
+            .then_some(off as usize)
+    }
+}
+
+/// State every core's instructions reach: global memory, the program, I/O.
+pub struct Shared {
+    pub mem: Memory,
+    pub program: Program,
+    pub geometry: Geometry,
+    pub cycle: u64,
+    /// Bytes the program wrote to the console.
+    pub console: Vec<u8>,
+    /// The first non-zero word stored to the exit address.
+    pub exit_word: Option<u32>,
+    tohost: Option<u32>,
+    /// LR reservations: (hart, address). Usually empty, so stores check them cheaply.
+    reservations: Vec<(u32, u32)>,
+}
+
+impl Shared {
+    /// `tohost`: the riscv-tests word whose write ends the run, if the program has one.
+    pub fn new(mem: Memory, program: Program, geometry: Geometry, tohost: Option<u32>) -> Self {
+        Shared {
+            mem,
+            program,
+            geometry,
+            cycle: 0,
+            console: Vec::new(),
+            exit_word: None,
+            tohost,
+            reservations: Vec::new(),
+        }
+    }
+
+    pub fn reserve(&mut self, hart: u32, addr: u32) {
+        self.reservations.retain(|&(h, _)| h != hart);
+        self.reservations.push((hart, addr));
+    }
+
+    /// Consume `hart`'s reservation; whether it was valid for `addr`.
+    pub fn take_reservation(&mut self, hart: u32, addr: u32) -> bool {
+        let before = self.reservations.len();
+        self.reservations.retain(|&r| r != (hart, addr));
+        let held = self.reservations.len() != before;
+        self.reservations.retain(|&(h, _)| h != hart);
+        held
+    }
+
+    #[inline]
+    pub fn invalidate_reservations(&mut self, addr: u32) {
+        if !self.reservations.is_empty() {
+            self.reservations.retain(|&(_, a)| a != addr & !3);
+        }
+    }
+
+    /// Store to global memory or an I/O word; `Some(code)` when the store ends the run.
+    pub fn store(&mut self, addr: u32, width: u8, value: u32) -> SimResult<Option<u32>> {
+        let g = &self.geometry;
+        if addr & !3 == g.console {
+            self.console.push(value as u8);
+        } else if addr & !3 == g.exit {
+            if value != 0 {
+                self.exit_word.get_or_insert(value);
+            }
+        } else if Some(addr & !3) == self.tohost && value != 0 {
+            if value & 1 == 0 {
+                return Err(SimError::new(ErrorKind::Program(format!(
+                    "tohost = {value:#x}: HTIF system calls are not supported (bit 0 clear)"
+                ))));
+            }
+            return Ok(Some(value >> 1));
+        } else {
+            self.mem.write(addr, width, value);
+        }
+        Ok(None)
+    }
+}
