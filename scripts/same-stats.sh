@@ -6,7 +6,10 @@
 # Usage: scripts/same-stats.sh OLD_WSIM NEW_WSIM [PROGRAM.elf ...]
 #   Programs default to a mix of kernels, microbenchmarks and the Weaver; presets are
 #   tiny and sparseweaver (set PRESETS="..." to change); SET="key=value ..." adds
-#   overrides, e.g. SET=core.scheduler=rr. Needs jq.
+#   overrides, e.g. SET=core.scheduler=rr; ARGS="..." adds options to every run, e.g.
+#   ARGS="--graph data/graphs/email-Eu-core.txt.gz" for the graph programs. Programs whose
+#   name says eghw run with weaver.mode=eghw. A run that fails must fail the same way with
+#   both binaries (same message, same exit status). Needs jq.
 set -euo pipefail
 
 old=$1
@@ -26,16 +29,18 @@ trap 'rm -rf "$tmp"' EXIT
 status=0
 for preset in ${PRESETS:-tiny sparseweaver}; do
     for elf in "$@"; do
+        mode=()
+        case $(basename "$elf") in *eghw*) mode=(--set weaver.mode=eghw) ;; esac
         for bin in old new; do
             # A non-zero exit status still writes a report; a failed run writes none.
-            "${!bin}" run --config "$root/configs/$preset.toml" "${overrides[@]}" --json "$tmp/$bin.json" \
-                "$elf" >/dev/null 2>&1 || true
+            code=0
+            # shellcheck disable=SC2086
+            "${!bin}" run --config "$root/configs/$preset.toml" "${overrides[@]}" "${mode[@]}" \
+                ${ARGS:-} --json "$tmp/$bin.json" "$elf" >/dev/null 2>"$tmp/$bin.err" || code=$?
             if [ -s "$tmp/$bin.json" ]; then
                 jq -S 'del(.host)' "$tmp/$bin.json" >"$tmp/$bin.stats"
             else
-                echo "no report" >"$tmp/$bin.stats"
-                echo "no report: $bin $preset $(basename "$elf")"
-                status=1
+                { echo "no report, exit status $code"; cat "$tmp/$bin.err"; } >"$tmp/$bin.stats"
             fi
             rm -f "$tmp/$bin.json"
         done

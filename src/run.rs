@@ -10,7 +10,7 @@ use wsim_sim::graph_image;
 use wsim_sim::mem::cache::CacheStats;
 use wsim_sim::mem::hierarchy::HierarchyStats;
 use wsim_sim::report::{HostTime, Report};
-use wsim_sim::stats::{FsmState, Iteration, SlotReason, WeaverCounters};
+use wsim_sim::stats::{FsmState, Iteration, Merge, SlotReason, WeaverCounters};
 use wsim_sim::{Config, Machine, RunSummary};
 
 use crate::graph_run::{self, GraphArgs};

@@ -37,6 +37,7 @@ const RV_TESTS: &[&str] = &[
     "rvtest/ecall",
     "rvtest/illegal",
     "rvtest/ma_data",
+    "rvtest/fence_i",
 ];
 
 /// Timing-model microbenchmarks: tests/microbench.rs runs them (ubench_eghw: tests/weaver.rs).

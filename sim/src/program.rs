@@ -1,5 +1,15 @@
 //! The loaded program as the engine sees it: its code, decoded once per PC, and the
 //! control-flow analysis that gives every branch its reconvergence point.
+//!
+//! Instructions are fetched from any mapped memory, not only the image's code sections: a
+//! program may write code into data memory and run it (riscv-tests' `fence_i` does). What
+//! was decoded is cached per PC until `fence.i`, the one instruction that makes stores
+//! visible to instruction fetch (Zifencei); without it a fetch may see the old code, which
+//! the ISA allows. Code the static analysis did not see (written at run time, or a loaded
+//! function that a store changed) is not analysed: its divergent branches reconverge at
+//! the exit of their function (always correct, possibly later than the post-dominator).
+
+use std::collections::HashMap;
 
 use wsim_isa::{decode, DecodeError, Decoded};
 
@@ -15,6 +25,10 @@ struct CodeRange {
 
 pub struct Program {
     code: Vec<CodeRange>,
+    /// Decoded instructions outside the code sections, by PC (looked up, never iterated).
+    dynamic: HashMap<u32, Result<Decoded, DecodeError>>,
+    /// Loaded functions (start, end) whose code a store changed: their analysis is void.
+    modified: Vec<(u32, u32)>,
     cfg: ControlFlow,
 }
 
@@ -77,20 +91,33 @@ impl Program {
                     .collect(),
             })
             .collect();
-        Program { code, cfg }
+        Program {
+            code,
+            dynamic: HashMap::new(),
+            modified: Vec::new(),
+            cfg,
+        }
     }
 
-    /// The decoded instruction at `pc`; `None` outside the program's code.
+    /// The decoded instruction at `pc`; `None` where no memory is mapped.
     #[inline]
-    pub fn fetch(&self, pc: u32) -> Option<&Result<Decoded, DecodeError>> {
-        self.code.iter().find_map(|r| {
+    pub fn fetch(&mut self, pc: u32, mem: &Memory) -> Option<&Result<Decoded, DecodeError>> {
+        let loaded = self.code.iter().position(|r| {
             let off = pc.wrapping_sub(r.base);
-            if off % 4 == 0 {
-                r.decoded.get((off / 4) as usize)
-            } else {
-                None
-            }
-        })
+            off % 4 == 0 && ((off / 4) as usize) < r.decoded.len()
+        });
+        if let Some(k) = loaded {
+            let r = &self.code[k];
+            return r.decoded.get((pc.wrapping_sub(r.base) / 4) as usize);
+        }
+        if !pc.is_multiple_of(4) || !mem.is_mapped(pc) {
+            return None;
+        }
+        Some(
+            self.dynamic
+                .entry(pc)
+                .or_insert_with(|| decode(mem.read_u32(pc))),
+        )
     }
 
     /// Whether any instruction of the code runs on `unit` (e.g. the Weaver, whose
@@ -102,27 +129,46 @@ impl Program {
             .any(|d| d.as_ref().is_ok_and(|d| d.info.unit == unit))
     }
 
-    /// Re-decode the code from memory (after `fence.i`). The control-flow analysis stays
-    /// that of the loaded image.
+    /// `fence.i`: forget what was decoded; instructions come from memory again. A loaded
+    /// function whose words changed loses its analysis.
     pub fn fence_i(&mut self, mem: &Memory) {
+        self.dynamic.clear();
         for r in &mut self.code {
             for (k, slot) in r.decoded.iter_mut().enumerate() {
-                *slot = decode(mem.read_u32(r.base + 4 * k as u32));
+                let pc = r.base + 4 * k as u32;
+                let now = decode(mem.read_u32(pc));
+                if now != *slot {
+                    let function = self.cfg.function_of(pc).map(|(_, start, end)| (start, end));
+                    let (start, end) = function.unwrap_or((pc, pc + 4));
+                    if !self.modified.contains(&(start, end)) {
+                        self.modified.push((start, end));
+                    }
+                    *slot = now;
+                }
             }
         }
+    }
+
+    /// Whether the static analysis speaks for the code at `pc`.
+    fn analysed(&self, pc: u32) -> bool {
+        !self
+            .modified
+            .iter()
+            .any(|&(start, end)| (start..end).contains(&pc))
     }
 
     /// Where the paths of a divergent branch or indirect jump at `pc` rejoin. Code the
     /// analysis does not know rejoins at its function's exit, which is always correct.
     pub fn rejoin(&self, pc: u32) -> Reconvergence {
-        self.cfg
-            .reconvergence(pc)
-            .unwrap_or(Reconvergence::FunctionExit)
+        let analysed = self.analysed(pc).then(|| self.cfg.reconvergence(pc));
+        analysed.flatten().unwrap_or(Reconvergence::FunctionExit)
     }
 
     /// Statically found targets of the indirect jump at `pc`, sorted.
     pub fn indirect_targets(&self, pc: u32) -> Option<&[u32]> {
-        self.cfg.indirect_targets(pc)
+        self.analysed(pc)
+            .then(|| self.cfg.indirect_targets(pc))
+            .flatten()
     }
 
     /// Name of the function containing `pc`, for messages.

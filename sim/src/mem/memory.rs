@@ -42,6 +42,12 @@ impl Memory {
         dir[p].get_or_insert_with(|| Box::new([0; PAGE_SIZE]))
     }
 
+    /// Whether the page of `addr` holds data (the program image put it there or a store
+    /// did); other memory reads as zero.
+    pub fn is_mapped(&self, addr: u32) -> bool {
+        self.page(addr).is_some()
+    }
+
     /// Read an aligned value of `width` bytes (1, 2 or 4), zero-extended.
     #[inline]
     pub fn read(&self, addr: u32, width: u8) -> u32 {

@@ -157,7 +157,7 @@ impl Core {
     pub(super) fn fetch(
         &mut self,
         now: u64,
-        sh: &Shared,
+        sh: &mut Shared,
         port: &mut dyn MemoryPort,
         progressed: &mut bool,
     ) {
@@ -176,7 +176,7 @@ impl Core {
         let t = &mut self.pipe.front.warps[w];
         let line = line_of(t.fetch_pc, line_size);
         if t.line == Some(line) {
-            let decoded = match sh.program.fetch(t.fetch_pc) {
+            let decoded = match sh.program.fetch(t.fetch_pc, &sh.mem) {
                 Some(Ok(d)) => Some(*d),
                 _ => None,
             };

@@ -281,7 +281,7 @@ impl Core {
             pc,
             instr,
         };
-        let d = match sh.program.fetch(pc) {
+        let d = match sh.program.fetch(pc, &sh.mem) {
             Some(Ok(d)) => *d,
             Some(Err(e)) => {
                 let (word, reason) = (e.word, e.reason);
@@ -295,7 +295,7 @@ impl Core {
                 return Err(SimError::new(ErrorKind::Unmapped {
                     what: "instruction fetch",
                     addr: pc,
-                    reason: "outside the program's code",
+                    reason: "no code or data is mapped there",
                 })
                 .at(site(format!("{word:#010x}"))));
             }
