@@ -12,7 +12,7 @@ mod simt;
 
 use wsim_isa::{Decoded, Instr, Op};
 
-use super::weaver::WeaverRequest;
+use super::weaver::table::WeaverRequest;
 use super::Core;
 use crate::error::{ErrorKind, SimError, SimResult};
 use crate::shared::Shared;

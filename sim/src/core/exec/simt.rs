@@ -20,43 +20,76 @@ impl Core {
         sh: &Shared,
         rec: &mut Executed,
     ) -> ExecResult<Next> {
+        match i.op {
+            Op::VxTmc | Op::VxPred => return self.thread_mask(w, mask, i, sh),
+            Op::VxSplit | Op::VxJoin => return self.split_join(w, pc, mask, i),
+            Op::VxWspawn => self.spawn(w, mask, i, sh),
+            Op::VxBar => {
+                let warp = &mut self.warps[w];
+                let lane = mask.trailing_zeros() as usize;
+                let (id, count) = (warp.x(i.rs1, lane), warp.x(i.rs2, lane));
+                self.counters.barriers += 1;
+                if id & 0x8000_0000 != 0 {
+                    warp.wait = WarpWait::Barrier { id };
+                    rec.effect = Effect::GlobalBarrier { id, count };
+                } else {
+                    rec.released = self.arrive_local(w, id, count);
+                }
+            }
+            Op::VxWsync => {}
+            _ => self.warp_primitive(w, mask, i, sh),
+        }
+        Ok(Next::Advance)
+    }
+
+    /// vx_tmc and vx_pred: a new thread mask, or the lanes retire.
+    fn thread_mask(&mut self, w: usize, mask: u32, i: &Instr, sh: &Shared) -> ExecResult<Next> {
+        let warp = &mut self.warps[w];
+        let lane = mask.trailing_zeros() as usize;
+        let new = if i.op == Op::VxTmc {
+            warp.x(i.rs1, lane) & sh.geometry.lane_mask()
+        } else {
+            // vx_pred: the lanes whose rs1 is non-zero (zero with rd = 1), else rs2's mask.
+            let negate = i.rd == 1;
+            let mut taken = 0;
+            for l in lanes(mask) {
+                taken |= u32::from((warp.x(i.rs1, l) != 0) != negate) << l;
+            }
+            if taken != 0 {
+                taken
+            } else {
+                warp.x(i.rs2, lane) & sh.geometry.lane_mask()
+            }
+        };
+        if new == 0 {
+            warp.stack.retire(mask)?;
+            self.warp_left(w, sh.cycle + 1);
+            return Ok(Next::Moved);
+        }
+        warp.stack.set_mask(new);
+        Ok(Next::Advance)
+    }
+
+    /// vx_wspawn: start the warps below the count that are not running.
+    fn spawn(&mut self, w: usize, mask: u32, i: &Instr, sh: &Shared) {
+        let warp = &self.warps[w];
+        let lane = mask.trailing_zeros() as usize;
+        let (count, start) = (warp.x(i.rs1, lane), warp.x(i.rs2, lane));
+        let phase = warp.phase;
+        let count = count.min(self.warps.len() as u32) as usize;
+        for other in self.warps.iter_mut().take(count).skip(1) {
+            if !other.is_live() {
+                other.launch(start, 1, sh.cycle, phase);
+                self.counters.warps_spawned += 1;
+            }
+        }
+    }
+
+    /// vx_split and vx_join: Vortex's explicit divergence stack.
+    fn split_join(&mut self, w: usize, pc: u32, mask: u32, i: &Instr) -> ExecResult<Next> {
         let warp = &mut self.warps[w];
         let lane = mask.trailing_zeros() as usize;
         match i.op {
-            Op::VxTmc | Op::VxPred => {
-                let new = if i.op == Op::VxTmc {
-                    warp.x(i.rs1, lane) & sh.geometry.lane_mask()
-                } else {
-                    let negate = i.rd == 1;
-                    let fallback = warp.x(i.rs2, lane) & sh.geometry.lane_mask();
-                    let mut taken = 0;
-                    for l in lanes(mask) {
-                        taken |= u32::from((warp.x(i.rs1, l) != 0) != negate) << l;
-                    }
-                    if taken != 0 {
-                        taken
-                    } else {
-                        fallback
-                    }
-                };
-                if new == 0 {
-                    warp.stack.retire(mask)?;
-                    self.warp_left(w, sh.cycle + 1);
-                    return Ok(Next::Moved);
-                }
-                warp.stack.set_mask(new);
-            }
-            Op::VxWspawn => {
-                let (count, start) = (warp.x(i.rs1, lane), warp.x(i.rs2, lane));
-                let phase = warp.phase;
-                let count = count.min(self.warps.len() as u32) as usize;
-                for other in self.warps.iter_mut().take(count).skip(1) {
-                    if !other.is_live() {
-                        other.launch(start, 1, sh.cycle, phase);
-                        self.counters.warps_spawned += 1;
-                    }
-                }
-            }
             Op::VxSplit => {
                 let negate = i.rs2 == 1;
                 let mut taken = 0;
@@ -81,7 +114,7 @@ impl Core {
                     warp.set_x(i.rd, l, depth);
                 }
             }
-            Op::VxJoin => {
+            _ => {
                 let depth = warp.x(i.rs1, lane) as usize;
                 let Some(entry) = warp.splits.pop() else {
                     return Err(program("vx_join without a matching vx_split".into()));
@@ -102,17 +135,14 @@ impl Core {
                     return Ok(Next::Moved);
                 }
             }
-            Op::VxWsync => {}
-            Op::VxBar => {
-                let (id, count) = (warp.x(i.rs1, lane), warp.x(i.rs2, lane));
-                self.counters.barriers += 1;
-                if id & 0x8000_0000 != 0 {
-                    warp.wait = WarpWait::Barrier { id };
-                    rec.effect = Effect::GlobalBarrier { id, count };
-                } else {
-                    rec.released = self.arrive_local(w, id, count);
-                }
-            }
+        }
+        Ok(Next::Advance)
+    }
+
+    /// Votes and shuffles: values across the warp's active lanes.
+    fn warp_primitive(&mut self, w: usize, mask: u32, i: &Instr, sh: &Shared) {
+        let warp = &mut self.warps[w];
+        match i.op {
             Op::VxVoteAll | Op::VxVoteAny | Op::VxVoteUni | Op::VxVoteBallot => {
                 let mut votes = 0u32;
                 for l in lanes(mask) {
@@ -143,7 +173,6 @@ impl Core {
                 }
             }
         }
-        Ok(Next::Advance)
     }
 
     /// Warp `w` arrives at local barrier `id` of `count` warps; the warps it releases (a

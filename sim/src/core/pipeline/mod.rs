@@ -23,7 +23,6 @@ pub use lsu::{MemoryPort, PortKind, PortRequest, Retry, Ticket};
 pub(in crate::core) use scoreboard::Producer;
 
 use super::exec::Effect;
-use super::weaver::WeaverClock;
 use super::Core;
 use crate::config::Config;
 use crate::error::{ErrorKind, SimError, SimResult, Site};
@@ -65,7 +64,6 @@ pub struct Pipeline {
     sched: Scheduler,
     pub(in crate::core) units: Units,
     pub(in crate::core) lsu: Lsu,
-    pub(in crate::core) weaver: WeaverClock,
     /// Warps may have started or retired: match the timing state to them.
     membership_changed: bool,
     /// A buffer for execution's record of accesses, reused from instruction to instruction.
@@ -110,7 +108,6 @@ impl Pipeline {
             sched: Scheduler::new(c.scheduler, slices, warps),
             units: Units::default(),
             lsu: Lsu::default(),
-            weaver: WeaverClock::default(),
             membership_changed: true,
             accesses: Vec::with_capacity(64),
             reasons: vec![SlotReason::NoActiveWarp; slices],

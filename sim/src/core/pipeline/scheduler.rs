@@ -287,7 +287,9 @@ impl Core {
         if matches!(d.info.unit, Unit::Lsu(_)) && self.pipe.lsu.queue.len() >= LSU_QUEUE {
             return Err((SlotReason::UnitBusy, NEVER));
         }
-        if self.pipe.weaver.busy() && d.info.unit == Unit::Sfu(SfuKind::Weaver) {
+        if d.info.unit == Unit::Sfu(SfuKind::Weaver)
+            && self.weaver.as_ref().is_some_and(|u| u.busy())
+        {
             return Err((SlotReason::Weaver, NEVER));
         }
         Ok(())

@@ -26,13 +26,18 @@ impl Core {
         rec: &mut Executed,
     ) -> SimResult<()> {
         let program = |msg: String| SimError::new(ErrorKind::Program(msg));
-        let Some(wv) = self.weaver.as_mut() else {
+        if self.weaver.is_none() {
             return Err(program(
                 "a SparseWeaver instruction, but this machine has no Weaver unit \
                  (weaver.enabled = off)"
                     .into(),
             ));
-        };
+        }
+        if i.op == Op::WeaverDecId {
+            rec.weaver = Some(self.weaver_decode(w, mask, i, sh, rec)?);
+            return Ok(());
+        }
+        let wv = self.weaver.as_mut().expect("checked above");
         let warp = &mut self.warps[w];
         let c = &mut self.counters.weaver;
         let request = match i.op {
@@ -54,77 +59,6 @@ impl Core {
                 }
                 WeaverRequest::Register(r)
             }
-            Op::WeaverDecId => {
-                let eghw = wv.mode == WeaverMode::Eghw;
-                if eghw && (wv.offsets == 0 || wv.edges == 0) {
-                    return Err(program(
-                        "weaver.dec_id in EGHW mode before the kernel set the graph's offsets \
-                         and edges (CSRs 0x7C1 and 0x7C2)"
-                            .into(),
-                    ));
-                }
-                let accesses = &mut rec.accesses;
-                let offsets = wv.offsets;
-                let mut topology = |vid: u32| {
-                    let at = offsets.wrapping_add(vid.wrapping_mul(4));
-                    accesses.extend([at, at.wrapping_add(4)]);
-                    let first = sh.mem.read_u32(at);
-                    (
-                        first,
-                        sh.mem.read_u32(at.wrapping_add(4)).wrapping_sub(first),
-                    )
-                };
-                let batch = wv.unit.decode(w, mask, eghw.then_some(&mut topology));
-                let t = batch.trace;
-                c.decode_requests += 1;
-                c.edges_skipped += t.edges_skipped;
-                c.table_reads += u64::from(t.entries_loaded + u32::from(t.started));
-                let v = &mut c.state_visits;
-                v.add(FsmState::S1, u64::from(t.started));
-                v.add(FsmState::S2, u64::from(t.fills));
-                v.add(FsmState::S3, u64::from(t.entries_loaded));
-                v.add(FsmState::S4, u64::from(t.entries_loaded));
-                v.add(FsmState::S7, u64::from(t.ran_out));
-                for l in lanes(mask) {
-                    warp.set_x(i.rd, l, batch.vid[l]);
-                }
-                if batch.work == 0 {
-                    c.empty_answers += 1;
-                    v.add(FsmState::S8, 1);
-                } else {
-                    c.batches += 1;
-                    c.lanes_filled += u64::from(batch.work.count_ones());
-                    c.table_writes += u64::from(batch.work.count_ones());
-                    v.add(FsmState::S5, 1);
-                    v.add(FsmState::S6, 1);
-                    warp.stack.set_mask(batch.work);
-                }
-                if eghw {
-                    // The unit hands each lane its edge (neighbour, weight) through the
-                    // warp's buffer in local memory.
-                    let buffer = wv.buffer_of(w, sh.geometry.threads) as usize;
-                    for l in lanes(batch.work) {
-                        let e = batch.eid[l].wrapping_mul(4);
-                        let at = wv.edges.wrapping_add(e);
-                        let neighbour = sh.mem.read_u32(at);
-                        rec.accesses.push(at);
-                        let weight = if wv.weights == 0 {
-                            0
-                        } else {
-                            rec.accesses.push(wv.weights.wrapping_add(e));
-                            sh.mem.read_u32(wv.weights.wrapping_add(e))
-                        };
-                        let slot = buffer + 8 * l;
-                        self.local[slot..slot + 4].copy_from_slice(&neighbour.to_le_bytes());
-                        self.local[slot + 4..slot + 8].copy_from_slice(&weight.to_le_bytes());
-                    }
-                    c.table_writes += 2 * u64::from(batch.work.count_ones());
-                }
-                WeaverRequest::Decode {
-                    trace: t,
-                    work: batch.work,
-                }
-            }
             Op::WeaverDecLoc => {
                 for l in lanes(mask) {
                     let eid = wv.unit.location(w, l).map_err(program)?;
@@ -144,5 +78,93 @@ impl Core {
         };
         rec.weaver = Some(request);
         Ok(())
+    }
+
+    /// WEAVER_DEC_ID: the next batch into the warp's lanes (the lanes that got work become
+    /// its thread mask); in EGHW mode the unit reads the topology and the edges itself.
+    fn weaver_decode(
+        &mut self,
+        w: usize,
+        mask: u32,
+        i: &Instr,
+        sh: &Shared,
+        rec: &mut Executed,
+    ) -> SimResult<WeaverRequest> {
+        let program = |msg: String| SimError::new(ErrorKind::Program(msg));
+        let wv = self
+            .weaver
+            .as_mut()
+            .expect("the caller checked for the unit");
+        let warp = &mut self.warps[w];
+        let c = &mut self.counters.weaver;
+        let eghw = wv.mode == WeaverMode::Eghw;
+        if eghw && (wv.offsets == 0 || wv.edges == 0) {
+            return Err(program(
+                "weaver.dec_id in EGHW mode before the kernel set the graph's offsets \
+                 and edges (CSRs 0x7C1 and 0x7C2)"
+                    .into(),
+            ));
+        }
+        let accesses = &mut rec.accesses;
+        let offsets = wv.offsets;
+        let mut topology = |vid: u32| {
+            let at = offsets.wrapping_add(vid.wrapping_mul(4));
+            accesses.extend([at, at.wrapping_add(4)]);
+            let first = sh.mem.read_u32(at);
+            (
+                first,
+                sh.mem.read_u32(at.wrapping_add(4)).wrapping_sub(first),
+            )
+        };
+        let batch = wv.unit.decode(w, mask, eghw.then_some(&mut topology));
+        let t = batch.trace;
+        c.decode_requests += 1;
+        c.edges_skipped += t.edges_skipped;
+        c.table_reads += u64::from(t.entries_loaded + u32::from(t.started));
+        let v = &mut c.state_visits;
+        v.add(FsmState::S1, u64::from(t.started));
+        v.add(FsmState::S2, u64::from(t.fills));
+        v.add(FsmState::S3, u64::from(t.entries_loaded));
+        v.add(FsmState::S4, u64::from(t.entries_loaded));
+        v.add(FsmState::S7, u64::from(t.ran_out));
+        for l in lanes(mask) {
+            warp.set_x(i.rd, l, batch.vid[l]);
+        }
+        if batch.work == 0 {
+            c.empty_answers += 1;
+            v.add(FsmState::S8, 1);
+        } else {
+            c.batches += 1;
+            c.lanes_filled += u64::from(batch.work.count_ones());
+            c.table_writes += u64::from(batch.work.count_ones());
+            v.add(FsmState::S5, 1);
+            v.add(FsmState::S6, 1);
+            warp.stack.set_mask(batch.work);
+        }
+        if eghw {
+            // The unit hands each lane its edge (neighbour, weight) through the
+            // warp's buffer in local memory.
+            let buffer = wv.buffer_of(w, sh.geometry.threads) as usize;
+            for l in lanes(batch.work) {
+                let e = batch.eid[l].wrapping_mul(4);
+                let at = wv.edges.wrapping_add(e);
+                let neighbour = sh.mem.read_u32(at);
+                rec.accesses.push(at);
+                let weight = if wv.weights == 0 {
+                    0
+                } else {
+                    rec.accesses.push(wv.weights.wrapping_add(e));
+                    sh.mem.read_u32(wv.weights.wrapping_add(e))
+                };
+                let slot = buffer + 8 * l;
+                self.local[slot..slot + 4].copy_from_slice(&neighbour.to_le_bytes());
+                self.local[slot + 4..slot + 8].copy_from_slice(&weight.to_le_bytes());
+            }
+            c.table_writes += 2 * u64::from(batch.work.count_ones());
+        }
+        Ok(WeaverRequest::Decode {
+            trace: t,
+            work: batch.work,
+        })
     }
 }

@@ -3,34 +3,23 @@
 //! mode's fetch), and here the unit as the core holds it, with its CSRs.
 
 mod exec;
-mod table;
+pub(in crate::core) mod table;
 mod timing;
 
-pub use table::{Batch, Registered, StEntry, Trace, Weaver};
-pub(in crate::core) use timing::WeaverClock;
+pub use table::{Batch, Registered, StEntry, Trace, Weaver, WeaverRequest};
+use timing::WeaverClock;
 
 use wsim_isa::csr;
 
 use crate::config::WeaverMode;
 use crate::shared::Geometry;
 
-/// What a Weaver instruction asked of the unit, for the timing model.
-#[derive(Clone, Copy, Debug)]
-pub enum WeaverRequest {
-    Register(Registered),
-    Decode {
-        trace: Trace,
-        work: u32,
-    },
-    /// DEC_LOC from this many lanes.
-    Locate(u32),
-    Skip,
-}
-
-/// A core's Weaver unit and the registers of its EGHW mode.
+/// A core's Weaver unit: its tables and FSM, the FSM's clock, the registers of its EGHW
+/// mode.
 pub(in crate::core) struct WeaverUnit {
     pub unit: Weaver,
     pub mode: WeaverMode,
+    clock: WeaverClock,
     /// EGHW: where the graph's offsets, neighbours and weights (0: none) are.
     offsets: u32,
     edges: u32,
@@ -45,11 +34,17 @@ impl WeaverUnit {
         WeaverUnit {
             unit: Weaver::new(config.weaver.entries, g.warps_per_core, g.threads_per_warp),
             mode: config.weaver.mode,
+            clock: WeaverClock::default(),
             offsets: 0,
             edges: 0,
             weights: 0,
             buffer: config.local_mem.size - config.eghw_buffer_bytes(),
         }
+    }
+
+    /// The EGHW unit is fetching for a request and takes no other.
+    pub fn busy(&self) -> bool {
+        self.clock.busy()
     }
 
     /// EGHW: offset in local memory of warp `w`'s buffer, a (neighbour, weight) per lane.

@@ -79,6 +79,19 @@ pub struct Trace {
     pub topology_reads: u32,
 }
 
+/// What a Weaver instruction asked of the unit, for the timing model.
+#[derive(Clone, Copy, Debug)]
+pub enum WeaverRequest {
+    Register(Registered),
+    Decode {
+        trace: Trace,
+        work: u32,
+    },
+    /// DEC_LOC from this many lanes.
+    Locate(u32),
+    Skip,
+}
+
 /// The answer to a decode request.
 #[derive(Clone, Copy, Debug)]
 pub struct Batch {

@@ -16,7 +16,7 @@ use crate::stats::FsmState;
 /// The FSM's clock. It prepares one batch ahead: after handing a batch out it fills the
 /// next while the warps work.
 #[derive(Clone, Debug, Default)]
-pub(in crate::core) struct WeaverClock {
+pub(super) struct WeaverClock {
     /// When the FSM starts filling the next batch.
     prep_start: u64,
     /// When the round's last ST write lands in shared memory.
@@ -31,7 +31,7 @@ pub(in crate::core) struct WeaverClock {
 
 impl WeaverClock {
     /// The EGHW unit is fetching for a request and takes no other.
-    pub(in crate::core) fn busy(&self) -> bool {
+    pub(super) fn busy(&self) -> bool {
         self.eghw.is_some()
     }
 }
@@ -61,6 +61,14 @@ struct EghwFetch {
 }
 
 impl Core {
+    fn clock(&mut self) -> &mut WeaverClock {
+        &mut self
+            .weaver
+            .as_mut()
+            .expect("the Weaver's timing runs on the unit")
+            .clock
+    }
+
     /// The timing of `request`, issued by warp `w` at `now` with the addresses execution
     /// recorded. Returns when a decode's answer reaches the warp (`NEVER`: when the EGHW
     /// unit's reads and buffer write are done).
@@ -74,7 +82,7 @@ impl Core {
     ) -> Option<u64> {
         let unit = self
             .weaver
-            .as_ref()
+            .as_mut()
             .expect("Weaver instructions execute on the unit");
         let eghw = unit.mode == WeaverMode::Eghw;
         let p = &self.pipe.p;
@@ -86,7 +94,7 @@ impl Core {
         let port = |words: u64| words.div_ceil(banks);
         // An ST entry: (vid, loc, deg); in EGHW the registration buffer holds vertex ids.
         let entry_words = if eghw { 1 } else { 3 };
-        let clock = &mut self.pipe.weaver;
+        let clock = &mut unit.clock;
         let cycles = &mut self.counters.weaver.state_cycles;
         match request {
             WeaverRequest::Register(r) => {
@@ -182,11 +190,11 @@ impl Core {
         work: u32,
         accesses: &[u32],
     ) -> Option<u64> {
+        let start = now.max(self.clock().prep_start);
         let p = &self.pipe.p;
         let entry_cycles = u64::from(p.weaver.entry_cycles);
         let banks = u64::from(p.local_banks);
         let threads = p.threads;
-        let start = now.max(self.pipe.weaver.prep_start);
         // The ids of the entries it loads come from shared memory: one table access, the
         // further ids streaming behind it (a round's first entry was read in S1).
         let loads = if trace.entries_loaded == 0 {
@@ -238,7 +246,7 @@ impl Core {
             self.pipe.scoreboard[w].set_ready(dst, NEVER, Producer::Weaver);
         }
         let queued = start + loads;
-        self.pipe.weaver.eghw = Some(EghwFetch {
+        self.clock().eghw = Some(EghwFetch {
             warp: w,
             dst: d.info.dst,
             edges,
@@ -279,7 +287,8 @@ impl Core {
     fn eghw_advance(&mut self, now: u64) -> Option<(usize, u64)> {
         let table = u64::from(self.pipe.p.weaver.table_latency);
         let cycles = &mut self.counters.weaver.state_cycles;
-        let f = self.pipe.weaver.eghw.as_mut().expect("an EGHW fetch");
+        let clock = &mut self.weaver.as_mut().expect("EGHW runs on the unit").clock;
+        let f = clock.eghw.as_mut().expect("an EGHW fetch");
         let mut now = now;
         if f.offsets_pending {
             f.offsets_pending = false;
@@ -311,7 +320,7 @@ impl Core {
         } else {
             cycles.add(FsmState::S2, now - f.queued);
         }
-        let f = self.pipe.weaver.eghw.take().expect("an EGHW fetch");
+        let f = self.clock().eghw.take().expect("an EGHW fetch");
         let landed = if f.buffer_cycles == 0 {
             now
         } else {
@@ -331,7 +340,7 @@ impl Core {
             self.pipe.scoreboard[f.warp].set_ready(dst, at, Producer::Weaver);
         }
         // The unit is free again: the next request starts from its answer.
-        let clock = &mut self.pipe.weaver;
+        let clock = self.clock();
         clock.prep_start = at;
         if f.last > 0 {
             clock.finished = true;
