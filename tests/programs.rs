@@ -22,6 +22,7 @@ const KERNELS: &[&str] = &[
     "fp_conformance",
     "mem_phases",
     "iterations",
+    "float_atomics",
 ];
 
 /// ISA self-tests: single-threaded, started on core 0 only.

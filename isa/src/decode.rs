@@ -103,7 +103,7 @@ fn reason_for_miss(word: u32) -> &'static str {
         | 0x07 | 0x27 | 0x43 | 0x47 | 0x4b | 0x4f | 0x53 => {
             "reserved or unsupported encoding within a standard major opcode"
         }
-        0x0b => "reserved encoding within CUSTOM0 (Vortex / SparseWeaver)",
+        0x0b => "reserved encoding within CUSTOM0 (Vortex / SparseWeaver / wsim)",
         0x2b => "reserved encoding within CUSTOM1 (SparseWeaver)",
         _ => "unsupported major opcode",
     }

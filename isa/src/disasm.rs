@@ -247,6 +247,7 @@ impl Printer<'_> {
             WeaverDecLoc => ins("weaver.dec_loc", x(rd)),
             WeaverReg => ins("weaver.reg", &format!("{}, {}, {}", x(rs1), x(rs2), x(rs3))),
             WeaverSkip => ins("weaver.skip", x(rs1)),
+            AmoaddF => ins("amoadd.f", &format!("{}, {}, ({})", f(rd), f(rs2), x(rs1))),
         }
     }
 

@@ -126,7 +126,7 @@ impl Op {
 
 /// One entry per [`Op`], in declaration order, so `TABLE[op as usize].op == op` (the
 /// length is checked by the compiler, the order by a test).
-pub(crate) const TABLE: [Entry; Op::WeaverSkip as usize + 1] = [
+pub(crate) const TABLE: [Entry; Op::AmoaddF as usize + 1] = [
     e(Op::Lui, 0x37, RD, Imm::U),
     e(Op::Auipc, 0x17, RD, Imm::U),
     e(Op::Jal, 0x6f, RD, Imm::J),
@@ -257,6 +257,7 @@ pub(crate) const TABLE: [Entry; Op::WeaverSkip as usize + 1] = [
         Imm::None,
     ),
     e(Op::WeaverSkip, r(0, 1, OPCODE_CUSTOM1), RS1, Imm::None),
+    e(Op::AmoaddF, r(3, 0, OPCODE_CUSTOM0), R, Imm::None),
 ];
 
 /// Rounding modes 0-4 (static) and 7 (dynamic); 5 and 6 are reserved.

@@ -75,6 +75,8 @@ pub fn info(instr: &Instr) -> Info {
         WeaverDecLoc => (Unit::Sfu(SfuKind::Weaver), [N, N, N, I], Flow::None),
         WeaverReg => (Unit::Sfu(SfuKind::Weaver), [I, I, I, N], Flow::None),
         WeaverSkip => (Unit::Sfu(SfuKind::Weaver), [I, N, N, N], Flow::None),
+        // rd <- old value, rs1 the address, rs2 the addend (both values single precision).
+        AmoaddF => (Unit::Lsu(LsuKind::Atomic), [I, F, N, F], Flow::None),
     };
     let reg = |file: Option<RegFile>, num: u8| {
         let file = file?;
@@ -102,7 +104,7 @@ fn mem_access(op: Op) -> Option<MemAccess> {
         Lh => (2, true),
         Lhu | Sh => (2, false),
         Lw | Sw | Flw | Fsw | LrW | ScW | AmoswapW | AmoaddW | AmoxorW | AmoandW | AmoorW
-        | AmominW | AmomaxW | AmominuW | AmomaxuW => (4, false),
+        | AmominW | AmomaxW | AmominuW | AmomaxuW | AmoaddF => (4, false),
         _ => return None,
     };
     Some(MemAccess { width, signed })

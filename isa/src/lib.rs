@@ -149,6 +149,8 @@ pub enum Op {
     WeaverDecLoc,
     WeaverReg,
     WeaverSkip,
+    // wsim: float atomic add (CUSTOM0 funct7 = 3)
+    AmoaddF,
 }
 
 /// A decoded instruction's operands. Register fields hold register numbers (integer or

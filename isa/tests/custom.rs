@@ -194,6 +194,15 @@ fn weaver_skip() {
     );
 }
 
+#[test]
+fn amoadd_f() {
+    check(
+        instr(Op::AmoaddF, 10, 11, 12, 0),
+        0b0000011_01100_01011_000_01010_0001011,
+        "amoadd.f\tfa0, fa2, (a1)",
+    );
+}
+
 /// Fields the encodings fix at zero (or at a flag bit) reject anything else.
 #[test]
 fn reserved_custom_words_do_not_decode() {
@@ -223,7 +232,11 @@ fn reserved_custom_words_do_not_decode() {
             0b0000000_00000_00001_111_00000_0001011,
             "wsync with rs1 != 0",
         ),
-        (0b0000011_00000_00000_000_00000_0001011, "funct7 3"),
+        (
+            0b0000011_00000_00000_001_00000_0001011,
+            "funct7 3, funct3 1",
+        ),
+        (0b0000100_00000_00000_000_00000_0001011, "funct7 4"),
         (0b1000000_00000_00000_000_00000_0001011, "funct7 64"),
         (
             0b0000010_00000_00001_000_01010_0001011,
@@ -276,6 +289,7 @@ fn agrees_with_llvm_insn() {
         (0x0400_158b, "weaver.dec_loc\ta1"),
         (0x60b5_002b, "weaver.reg\ta0, a1, a2"),
         (0x0005_102b, "weaver.skip\ta0"),
+        (0x06b5_050b, "amoadd.f\tfa0, fa1, (a0)"),
     ];
     for (word, text) in cases {
         let d = decode(word).unwrap_or_else(|e| panic!("{e}"));

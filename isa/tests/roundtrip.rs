@@ -94,6 +94,7 @@ fn shape(op: Op) -> Shape {
         VxPred => s(1, 31, 31, 0, K::None),
         WeaverDecId | WeaverDecLoc => s(31, 0, 0, 0, K::None),
         WeaverReg => s(0, 31, 31, 31, K::None),
+        AmoaddF => s(31, 31, 31, 0, K::None),
     }
 }
 
@@ -141,7 +142,7 @@ fn all_ops_listed() {
     for (i, op) in ALL.iter().enumerate() {
         assert_eq!(*op as usize, i);
     }
-    assert_eq!(ALL.len(), Op::WeaverSkip as usize + 1);
+    assert_eq!(ALL.len(), Op::AmoaddF as usize + 1);
 }
 
 /// Each register field through 0..31 with the others fixed, every rm and aqrl.

@@ -224,6 +224,8 @@ mid:
     .insn r 0x0b, 1, 2, a1, zero, zero
     .insn r4 0x2b, 0, 0, zero, a0, a1, a2
     .insn r4 0x2b, 1, 0, zero, a0, zero, zero
+    # wsim's float atomic add (CUSTOM0 funct7 3): amoadd.f fa0, fa1, (a0)
+    .insn r 0x0b, 0, 3, fa0, a0, fa1
 
 end:
     j       end

@@ -163,6 +163,15 @@ static inline uint32_t vx_shfl_down(uint32_t v, uint32_t delta, uint32_t width){
 static inline uint32_t vx_shfl_bfly(uint32_t v, uint32_t mask, uint32_t width) { return vx_shfl_bfly_c(v, WSIM_SHFL_CTL(mask, width)); }
 static inline uint32_t vx_shfl_idx(uint32_t v, uint32_t lane, uint32_t width)  { return vx_shfl_idx_c(v, WSIM_SHFL_CTL(lane, width)); }
 
+/* ---- float atomic add (CUSTOM0 funct7 = 3, funct3 = 0): amoadd.f rd, rs2, (rs1) ----
+ * *p += v in IEEE single precision (round to nearest even), returning the old value; lanes
+ * of a warp apply in lane order. CUDA's atomicAdd(float *, float). */
+static inline float atomic_add_f32(float *p, float v) {
+    float old;
+    __asm__ volatile (".insn r 0x0b, 0, 3, %0, %1, %2" : "=f"(old) : "r"(p), "f"(v) : "memory");
+    return old;
+}
+
 /* ---- SparseWeaver (CUSTOM0 funct7 = 2; CUSTOM1 = 0x2B R4-type) ---- */
 static inline uint32_t weaver_dec_id(void) {
     uint32_t r; __asm__ volatile (".insn r 0x0b, 0, 2, %0, x0, x0" : "=r"(r) :: "memory"); return r;

@@ -7,6 +7,7 @@ use wsim_isa::{Instr, Op};
 use super::{
     Effect, ExecResult, Executed, Next, Trap, CAUSE_MISALIGNED_LOAD, CAUSE_MISALIGNED_STORE,
 };
+use crate::core::fpu;
 use crate::core::warp::lanes;
 use crate::core::Core;
 use crate::error::{ErrorKind, SimError};
@@ -101,10 +102,16 @@ impl Core {
         sh: &mut Shared,
         rec: &mut Executed,
     ) -> ExecResult<Next> {
+        // Lanes apply in lane order, so the results of colliding lanes are deterministic.
         for l in lanes(mask) {
             let hart = self.hart(w, l, sh);
             let warp = &self.warps[w];
-            let (addr, src) = (warp.x(i.rs1, l), warp.x(i.rs2, l));
+            let addr = warp.x(i.rs1, l);
+            let src = if i.op == Op::AmoaddF {
+                warp.f(i.rs2, l)
+            } else {
+                warp.x(i.rs2, l)
+            };
             let old = self.load(addr, 4, Access::Atomic, sh, rec)?;
             let result = match i.op {
                 Op::LrW => {
@@ -129,13 +136,18 @@ impl Core {
                         Op::AmominW => (old as i32).min(src as i32) as u32,
                         Op::AmomaxW => (old as i32).max(src as i32) as u32,
                         Op::AmominuW => old.min(src),
+                        Op::AmoaddF => float_add(old, src),
                         _ => old.max(src),
                     };
                     self.store(addr, 4, new, sh, rec)?;
                     old
                 }
             };
-            self.warps[w].set_x(i.rd, l, result);
+            if i.op == Op::AmoaddF {
+                self.warps[w].set_f(i.rd, l, result);
+            } else {
+                self.warps[w].set_x(i.rd, l, result);
+            }
         }
         self.counters.atomics += 1;
         Ok(Next::Advance)
@@ -236,6 +248,13 @@ impl Core {
         sh.invalidate_reservations(addr);
         Ok(sh.store(addr, width, value)?)
     }
+}
+
+/// amoadd.f's sum: IEEE single precision, round to nearest even. Like a GPU's atomic add,
+/// it raises no exception flags (fflags is per lane and the sum happens in memory).
+fn float_add(a: u32, b: u32) -> u32 {
+    let (sum, _flags) = fpu::execute(Op::FaddS, a, b, 0, 0).expect("fadd.s is an FPU operation");
+    sum
 }
 
 fn check_access(addr: u32, width: u8, access: &Access, sh: &Shared) -> ExecResult<()> {

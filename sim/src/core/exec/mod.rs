@@ -197,7 +197,7 @@ impl Core {
             Lb | Lh | Lw | Lbu | Lhu | Flw => self.load_op(w, mask, i, sh, rec),
             Sb | Sh | Sw | Fsw => self.store_op(w, mask, i, sh, rec),
             LrW | ScW | AmoswapW | AmoaddW | AmoxorW | AmoandW | AmoorW | AmominW | AmomaxW
-            | AmominuW | AmomaxuW => self.atomic(w, mask, i, sh, rec),
+            | AmominuW | AmomaxuW | AmoaddF => self.atomic(w, mask, i, sh, rec),
             Fence => Ok(Next::Advance),
             FenceI => {
                 sh.program.fence_i(&sh.mem);
