@@ -213,53 +213,62 @@ fn the_unit_has_its_statistics_and_stall_reason() {
 }
 
 /// One EGHW decode (programs/ubench_eghw.c; every line it reads is an L1 hit): a decode
-/// that loads an entry reads its id in shared memory, then its offsets, then its edges (two
-/// dependent round trips through the L1D); one that continues the current entry reads
-/// only the edges. Checked at two L1 hit latencies, so that a model issuing the reads
-/// together, or ignoring one of them, fails.
+/// that loads an entry reads its id in shared memory, then its offsets, then its edges
+/// (dependent reads through the L1D); one that continues the current entry reads only the
+/// edges. The unit reads word by word, each read after the last (two offsets, then the
+/// neighbour and the weight: 4 reads, or 2), unless `weaver.eghw_pipelined` issues each
+/// stage's reads together (2 round trips, or 1). Checked at two L1 hit latencies, so that
+/// a model overlapping the reads, or ignoring one of them, fails.
 #[test]
 fn eghw_decode_waits_for_offsets_then_edges() {
-    for hit in [4u64, 200] {
-        let mut c = config(
-            "sparseweaver",
-            &[
-                "weaver.mode=eghw".into(),
-                format!("memory.l1d.hit_latency={hit}"),
-            ],
-        );
-        c.run.start = StartCores::FirstCore;
-        let table = u64::from(c.weaver.table_latency);
-        let bytes = std::fs::read(program("ubench_eghw")).unwrap();
-        let image = loader::load(&bytes).unwrap();
-        let addr = |sym: &str| image.symbol(sym).unwrap().addr;
-        let mut m = Machine::new(&c, &bytes).unwrap();
-        let s = m.run().unwrap();
-        let console = String::from_utf8_lossy(&m.shared.console).into_owned();
-        assert_eq!(s.exit_code, 0, "{console}");
-        let r: Vec<u64> = (0..6)
-            .map(|i| u64::from(m.shared.mem.read_u32(addr("ubench_results") + 4 * i)))
-            .collect();
-        let (load, new_entry, same_entry) = (r[0], r[1], r[2]);
-        assert!(load >= hit && load < hit + 10, "{console}");
-        // The answer waits for both reads, the buffer write and the warp's buffer read.
-        assert!(
-            new_entry >= 2 * hit + 2 * table && new_entry < 3 * hit + 2 * table + 40,
-            "hit {hit}: {console}"
-        );
-        assert!(
-            same_entry >= hit + table && same_entry < 2 * hit + table + 40,
-            "hit {hit}: {console}"
-        );
-        // The difference is the id read and the offsets' round trip.
-        assert!(
-            (new_entry - same_entry).abs_diff(hit + table) <= 3,
-            "hit {hit}: {console}"
-        );
-        // Local accesses, exactly: 2 registrations (ids), 3 buffer writes and 2 id reads
-        // by the unit (the round's first decode and the new entry), and the warp's loads of
-        // the neighbour and the weight after each of the 3 decodes.
-        assert_eq!(s.total().local_accesses, 2 + 3 + 2 + 3 * 2, "{console}");
-        assert_eq!(s.total().local_bank_conflict_cycles, 0, "one lane");
+    for (pipelined, reads_new, reads_same) in [(false, 4, 2), (true, 2, 1)] {
+        for hit in [4u64, 200] {
+            let mut c = config(
+                "sparseweaver",
+                &[
+                    "weaver.mode=eghw".into(),
+                    format!("weaver.eghw_pipelined={pipelined}"),
+                    format!("memory.l1d.hit_latency={hit}"),
+                ],
+            );
+            c.run.start = StartCores::FirstCore;
+            let table = u64::from(c.weaver.table_latency);
+            let bytes = std::fs::read(program("ubench_eghw")).unwrap();
+            let image = loader::load(&bytes).unwrap();
+            let addr = |sym: &str| image.symbol(sym).unwrap().addr;
+            let mut m = Machine::new(&c, &bytes).unwrap();
+            let s = m.run().unwrap();
+            let console = String::from_utf8_lossy(&m.shared.console).into_owned();
+            assert_eq!(s.exit_code, 0, "{console}");
+            let r: Vec<u64> = (0..6)
+                .map(|i| u64::from(m.shared.mem.read_u32(addr("ubench_results") + 4 * i)))
+                .collect();
+            let (load, new_entry, same_entry) = (r[0], r[1], r[2]);
+            let what = format!("pipelined {pipelined}, hit {hit}: {r:?}\n{console}");
+            assert!(load >= hit && load < hit + 10, "{what}");
+            // The answer waits for every read, the buffer write and the warp's buffer read.
+            let least = |reads: u64, tables: u64| reads * hit + tables * table;
+            assert!(
+                new_entry >= least(reads_new, 2) && new_entry < least(reads_new + 1, 2) + 40,
+                "{what}"
+            );
+            assert!(
+                same_entry >= least(reads_same, 1) && same_entry < least(reads_same + 1, 1) + 40,
+                "{what}"
+            );
+            // The difference is the id read and the offsets' reads (a cycle or two each to
+            // go through the LSU queue).
+            let offsets = least(reads_new - reads_same, 1);
+            assert!(
+                (new_entry - same_entry).abs_diff(offsets) <= 3 * (reads_new - reads_same),
+                "{what}"
+            );
+            // Local accesses, exactly: 2 registrations (ids), 3 buffer writes and 2 id
+            // reads by the unit (the round's first decode and the new entry), and the
+            // warp's loads of the neighbour and the weight after each of the 3 decodes.
+            assert_eq!(s.total().local_accesses, 2 + 3 + 2 + 3 * 2, "{what}");
+            assert_eq!(s.total().local_bank_conflict_cycles, 0, "one lane");
+        }
     }
 }
 

@@ -134,6 +134,9 @@ pub struct WeaverConfig {
     /// Percentage of the L1 data cache the unit's tables take when it is present (the
     /// dissertation: 64 KB to 32 KB, i.e. 50).
     pub l1d_reduction_percent: u32,
+    /// EGHW: issue each stage's reads (offsets, then edges) together, coalesced into
+    /// lines, instead of one word at a time as the dissertation's unit (section 4.6.8).
+    pub eghw_pipelined: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -160,6 +163,7 @@ impl Default for WeaverConfig {
             table_latency: 10,
             entry_cycles: 1,
             l1d_reduction_percent: 50,
+            eghw_pipelined: false,
         }
     }
 }

@@ -227,6 +227,17 @@ impl Core {
         }
     }
 
+    /// One request per word of `accesses` (for a unit that reads word by word), in order,
+    /// into `lsu.lines`.
+    pub(in crate::core) fn word_reads(&mut self, accesses: &[u32]) {
+        let line = self.pipe.p.line;
+        self.pipe.lsu.lines.clear();
+        self.pipe
+            .lsu
+            .lines
+            .extend(accesses.iter().map(|&a| line_of(a, line)));
+    }
+
     /// Wait for `tracker.remaining` requests; the ticket they carry.
     pub(in crate::core) fn track(&mut self, tracker: LoadTracker) -> Ticket {
         if let Some(dst) = tracker.dst {

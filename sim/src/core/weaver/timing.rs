@@ -2,6 +2,8 @@
 //! (latency and port cycles), the FSM filling the next batch while the warps work, and in
 //! EGHW mode the unit's own dependent reads of the graph through the L1D.
 
+use std::collections::VecDeque;
+
 use wsim_isa::Decoded;
 
 use super::{Trace, WeaverRequest};
@@ -36,17 +38,22 @@ impl WeaverClock {
     }
 }
 
-/// EGHW: a decode request in flight. Its reads are two dependent round trips through the
-/// L1D: the offsets of the entries it loads (the degrees decide which lanes get which
-/// edges), then the neighbour (and weight) of each edge it hands out; then the unit writes
-/// them into the warp's buffer in local memory and the warp gets its answer.
+/// EGHW: a decode request in flight. Its reads are two dependent stages through the L1D:
+/// the offsets of the entries it loads (the degrees decide which lanes get which edges),
+/// then the neighbour (and weight) of each edge it hands out; then the unit writes them
+/// into the warp's buffer in local memory and the warp gets its answer. The unit reads
+/// one word at a time, each read waiting for the one before (the dissertation's EGHW
+/// "does not effectively hide the overhead of memory reads", section 4.6.8), unless
+/// `weaver.eghw_pipelined` lets it issue each stage's lines together.
 #[derive(Clone, Debug)]
 struct EghwFetch {
     warp: usize,
     dst: Option<wsim_isa::RegRef>,
-    /// The edge lines, read once the offsets are in (empty when the offsets are in flight
-    /// and the batch has no work, or once the edge reads were queued).
+    /// The edge reads, made once the offsets are in (empty when the offsets are in
+    /// flight and the batch has no work, or once the edge reads started).
     edges: Vec<u32>,
+    /// Word-serial: the reads of the current stage still to make, one after the other.
+    waiting: VecDeque<u32>,
     /// The offsets are in flight (else the edges are).
     offsets_pending: bool,
     /// When the lines in flight were queued (the FSM's cycles waiting for them).
@@ -237,11 +244,18 @@ impl Core {
         // first, then the neighbours and weights.
         let split = 2 * trace.topology_reads as usize;
         debug_assert!(split <= accesses.len());
-        self.coalesce(PortKind::Read, &accesses[split..]);
-        let edges = self.pipe.lsu.lines.clone();
-        self.coalesce(PortKind::Read, &accesses[..split]);
-        let offset_lines = self.pipe.lsu.lines.len();
-        self.counters.weaver.memory_requests += (offset_lines + edges.len()) as u64;
+        let pipelined = p.weaver.eghw_pipelined;
+        let reads = |core: &mut Core, words: &[u32]| {
+            if pipelined {
+                core.coalesce(PortKind::Read, words);
+            } else {
+                core.word_reads(words);
+            }
+            std::mem::take(&mut core.pipe.lsu.lines)
+        };
+        let edges = reads(self, &accesses[split..]);
+        let mut offsets: VecDeque<u32> = reads(self, &accesses[..split]).into();
+        self.counters.weaver.memory_requests += (offsets.len() + edges.len()) as u64;
         if let Some(dst) = d.info.dst {
             self.pipe.scoreboard[w].set_ready(dst, NEVER, Producer::Weaver);
         }
@@ -250,6 +264,7 @@ impl Core {
             warp: w,
             dst: d.info.dst,
             edges,
+            waiting: VecDeque::new(),
             offsets_pending: true,
             queued,
             fill: u64::from(trace.fills > 0),
@@ -257,19 +272,45 @@ impl Core {
             write: u64::from(work != 0),
             last: u64::from(trace.ran_out),
         });
-        if offset_lines == 0 {
+        if offsets.is_empty() {
             // Every lane continues the current entry: no topology to read.
             return Some(self.eghw_advance(queued).map_or(NEVER, |(_, at)| at));
         }
+        let first = if pipelined {
+            offsets.drain(..).collect()
+        } else {
+            vec![offsets.pop_front().expect("an offset read")]
+        };
+        self.clock()
+            .eghw
+            .as_mut()
+            .expect("the fetch just begun")
+            .waiting = offsets;
+        self.eghw_read(w, first, queued);
+        Some(NEVER)
+    }
+
+    /// EGHW: make the reads of `lines` (one request each) from `at`; the fetch moves on
+    /// when the last has arrived.
+    fn eghw_read(&mut self, warp: usize, lines: Vec<u32>, at: u64) {
         let ticket = self.track(LoadTracker {
-            warp: w,
+            warp,
             dst: None,
-            remaining: offset_lines as u32,
+            remaining: lines.len() as u32,
             producer: Producer::Weaver,
             eghw: true,
         });
-        self.queue_lines(queued, PortKind::Read, ticket);
-        Some(NEVER)
+        let phase = self.phase;
+        for line in lines {
+            let kind = PortKind::Read;
+            let req = PortRequest {
+                ticket,
+                line,
+                kind,
+                phase,
+            };
+            self.pipe.lsu.queue.push_back((at, req));
+        }
     }
 
     /// EGHW: the lines of the fetch's current stage arrived at `now`.
@@ -287,9 +328,16 @@ impl Core {
     fn eghw_advance(&mut self, now: u64) -> Option<(usize, u64)> {
         let table = u64::from(self.pipe.p.weaver.table_latency);
         let cycles = &mut self.counters.weaver.state_cycles;
+        let pipelined = self.pipe.p.weaver.eghw_pipelined;
         let clock = &mut self.weaver.as_mut().expect("EGHW runs on the unit").clock;
         let f = clock.eghw.as_mut().expect("an EGHW fetch");
         let mut now = now;
+        if let Some(line) = f.waiting.pop_front() {
+            // Word-serial: the stage's next read.
+            let warp = f.warp;
+            self.eghw_read(warp, vec![line], now);
+            return None;
+        }
         if f.offsets_pending {
             f.offsets_pending = false;
             cycles.add(FsmState::S4, now - f.queued);
@@ -297,24 +345,15 @@ impl Core {
             now += f.fill;
             if !f.edges.is_empty() {
                 f.queued = now;
-                let (warp, edges) = (f.warp, std::mem::take(&mut f.edges));
-                let ticket = self.track(LoadTracker {
-                    warp,
-                    dst: None,
-                    remaining: edges.len() as u32,
-                    producer: Producer::Weaver,
-                    eghw: true,
-                });
-                let phase = self.phase;
-                for line in edges {
-                    let req = PortRequest {
-                        ticket,
-                        line,
-                        kind: PortKind::Read,
-                        phase,
-                    };
-                    self.pipe.lsu.queue.push_back((now, req));
-                }
+                let warp = f.warp;
+                let mut edges: VecDeque<u32> = std::mem::take(&mut f.edges).into();
+                let first = if pipelined {
+                    edges.drain(..).collect()
+                } else {
+                    vec![edges.pop_front().expect("an edge read")]
+                };
+                f.waiting = edges;
+                self.eghw_read(warp, first, now);
                 return None;
             }
         } else {
