@@ -7,9 +7,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use wsim_sim::graph_image;
-use wsim_sim::mem::cache::CacheStats;
-use wsim_sim::mem::hierarchy::HierarchyStats;
-use wsim_sim::report::{HostTime, Report};
+use wsim_sim::mem::cache::{CacheStats, WritePolicy};
+use wsim_sim::mem::hierarchy::{HierarchyStats, MemConfig};
+use wsim_sim::report::{self, HostTime, Report};
 use wsim_sim::stats::{FsmState, Iteration, Merge, SlotReason, WeaverCounters};
 use wsim_sim::{Config, Machine, RunSummary};
 
@@ -153,7 +153,7 @@ fn terminal_report(config: &Config, name: &str, s: &RunSummary, host: &HostTime)
         t.local_accesses,
         t.local_bank_conflict_cycles
     );
-    memory_report(&mut r, &s.memory, s.cycles);
+    memory_report(&mut r, &s.memory, &config.memory, s.cycles);
     if s.weaver {
         weaver_report(&mut r, config, &t.weaver, s.l1d_size);
     }
@@ -307,8 +307,13 @@ fn merged(caches: &[CacheStats]) -> CacheStats {
     t
 }
 
-/// Cache hit rates and stalls, DRAM traffic.
-fn memory_report(r: &mut String, m: &HierarchyStats, cycles: u64) {
+/// Cache hit rates and stalls, DRAM traffic, what writes do.
+fn memory_report(r: &mut String, m: &HierarchyStats, levels: &MemConfig, cycles: u64) {
+    let policies: Vec<String> = report::write_policies(levels)
+        .iter()
+        .map(|(level, policy)| format!("{level} {}", policy_name(*policy)))
+        .collect();
+    let _ = writeln!(r, "{:<22}{}", "write policy", policies.join(", "));
     let l3 = m.l3.iter().cloned().collect::<Vec<_>>();
     for (name, c) in [
         ("l1i", merged(&m.l1i)),
@@ -355,6 +360,13 @@ fn memory_report(r: &mut String, m: &HierarchyStats, cycles: u64) {
             "{:<22}peak {} requests waiting for the DRAM queues (unbounded), {} left at exit (not in the cycles)",
             "dram backlog", m.dram_backlog_peak, m.dram_unfinished
         );
+    }
+}
+
+fn policy_name(p: WritePolicy) -> &'static str {
+    match p {
+        WritePolicy::WriteThrough => "write-through (no allocate on a write miss)",
+        WritePolicy::WriteBack => "write-back (write-allocate)",
     }
 }
 

@@ -7,7 +7,8 @@ use serde::Serialize;
 
 use crate::config::Config;
 use crate::machine::RunSummary;
-use crate::mem::hierarchy::HierarchyStats;
+use crate::mem::cache::WritePolicy;
+use crate::mem::hierarchy::{HierarchyStats, MemConfig};
 use crate::stats::{CoreCounters, Iteration, Merge};
 
 /// Identifies the layout of the document; bump it when a field changes meaning.
@@ -92,6 +93,8 @@ pub struct Report<'a> {
     /// The cores had the Weaver unit; the L1 data cache they had (bytes).
     weaver_unit: bool,
     l1d_size: u32,
+    /// What a write does at each data-cache level the machine has (level -> policy).
+    write_policy: BTreeMap<&'static str, WritePolicy>,
     /// Thread instructions / (warp instructions x threads per warp).
     simt_efficiency: f64,
     ipc: f64,
@@ -134,6 +137,7 @@ impl<'a> Report<'a> {
             issue_slots_per_core: summary.slices,
             weaver_unit: summary.weaver,
             l1d_size: summary.l1d_size,
+            write_policy: write_policies(&config.memory).into_iter().collect(),
             simt_efficiency: ratio(
                 total.thread_instructions,
                 total.instructions as f64 * threads,
@@ -169,4 +173,16 @@ impl<'a> Report<'a> {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a report always serializes")
     }
+}
+
+/// The write policy of each data-cache level the machine has, from the L1 down.
+pub fn write_policies(m: &MemConfig) -> Vec<(&'static str, WritePolicy)> {
+    let mut levels = vec![("l1d", m.l1d.write_policy)];
+    if m.l2_enabled {
+        levels.push(("l2", m.l2.write_policy));
+    }
+    if m.l3_enabled {
+        levels.push(("l3", m.l3.write_policy));
+    }
+    levels
 }
