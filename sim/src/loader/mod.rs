@@ -161,20 +161,36 @@ pub fn load(bytes: &[u8]) -> Result<ElfImage, LoadError> {
 pub fn parse(bytes: &[u8]) -> Result<ElfImage, LoadError> {
     let kind = check_header(bytes)?;
     let elf = Elf::parse(bytes).map_err(|e| LoadError::Malformed(e.to_string()))?;
-    let len = bytes.len();
-    let in_file = |what: String, offset: u64, size: u64| -> Result<&[u8], LoadError> {
-        let end = offset.saturating_add(size);
-        match usize::try_from(end) {
-            Ok(end_usize) if end_usize <= len => Ok(&bytes[offset as usize..end_usize]),
-            _ => Err(LoadError::Truncated {
-                what,
-                start: offset,
-                end,
-                len,
-            }),
-        }
-    };
+    let segments = read_segments(&elf, bytes)?;
+    check_overlaps(&segments)?;
+    let sections = read_sections(&elf, bytes)?;
+    let symbols = read_symbols(&elf);
+    Ok(ElfImage {
+        kind,
+        entry: elf.entry as u32,
+        segments,
+        sections,
+        symbols,
+    })
+}
 
+/// The `size` bytes at `offset` of the file, or [`LoadError::Truncated`] naming `what`.
+fn in_file(bytes: &[u8], what: String, offset: u64, size: u64) -> Result<&[u8], LoadError> {
+    let len = bytes.len();
+    let end = offset.saturating_add(size);
+    match usize::try_from(end) {
+        Ok(end_usize) if end_usize <= len => Ok(&bytes[offset as usize..end_usize]),
+        _ => Err(LoadError::Truncated {
+            what,
+            start: offset,
+            end,
+            len,
+        }),
+    }
+}
+
+/// The `PT_LOAD` segments, each checked to fit in the file and in the address space.
+fn read_segments(elf: &Elf, bytes: &[u8]) -> Result<Vec<Segment>, LoadError> {
     let mut segments = Vec::new();
     for (index, ph) in elf.program_headers.iter().enumerate() {
         if ph.p_type != PT_LOAD {
@@ -196,7 +212,7 @@ pub fn parse(bytes: &[u8]) -> Result<ElfImage, LoadError> {
                 size: memsz,
             });
         }
-        let data = in_file(format!("segment {index}"), ph.p_offset, ph.p_filesz)?;
+        let data = in_file(bytes, format!("segment {index}"), ph.p_offset, ph.p_filesz)?;
         segments.push(Segment {
             vaddr,
             data: data.to_vec(),
@@ -206,8 +222,11 @@ pub fn parse(bytes: &[u8]) -> Result<ElfImage, LoadError> {
             execute: ph.p_flags & PF_X != 0,
         });
     }
-    check_overlaps(&segments)?;
+    Ok(segments)
+}
 
+/// Every section header but the null one, with its contents (none for `SHT_NOBITS`).
+fn read_sections(elf: &Elf, bytes: &[u8]) -> Result<Vec<Section>, LoadError> {
     let mut sections = Vec::new();
     for (index, sh) in elf.section_headers.iter().enumerate().skip(1) {
         let name = elf
@@ -218,7 +237,7 @@ pub fn parse(bytes: &[u8]) -> Result<ElfImage, LoadError> {
         let data = if sh.sh_type == SHT_NOBITS {
             &[][..]
         } else {
-            in_file(format!("section {name:?}"), sh.sh_offset, sh.sh_size)?
+            in_file(bytes, format!("section {name:?}"), sh.sh_offset, sh.sh_size)?
         };
         sections.push(Section {
             index,
@@ -230,7 +249,12 @@ pub fn parse(bytes: &[u8]) -> Result<ElfImage, LoadError> {
             alloc: sh.sh_flags & u64::from(SHF_ALLOC) != 0,
         });
     }
+    Ok(sections)
+}
 
+/// The named symbols (no section or file symbols, no undefined ones), sorted like
+/// objdump's: by address, then name, then kind.
+fn read_symbols(elf: &Elf) -> Vec<Symbol> {
     let mut symbols = Vec::new();
     for sym in elf.syms.iter() {
         let typ = sym.st_type();
@@ -253,14 +277,7 @@ pub fn parse(bytes: &[u8]) -> Result<ElfImage, LoadError> {
         });
     }
     symbols.sort_by(|a, b| (a.addr, &a.name, a.kind).cmp(&(b.addr, &b.name, b.kind)));
-
-    Ok(ElfImage {
-        kind,
-        entry: elf.entry as u32,
-        segments,
-        sections,
-        symbols,
-    })
+    symbols
 }
 
 /// Checks identification, class, byte order, machine and type, and that the header tables
@@ -389,390 +406,4 @@ fn check_overlaps(segments: &[Segment]) -> Result<(), LoadError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    /// A minimal hand-built ELF32 RISC-V file: one PT_LOAD segment per `segments` entry
-    /// (vaddr, bytes, memsz), sections `.text` (the first segment's bytes, executable)
-    /// and `.bss`, and a symbol table with `symbols` (name, addr, STT type).
-    struct Builder {
-        e_type: u16,
-        segments: Vec<(u32, Vec<u8>, u32)>,
-        symbols: Vec<(&'static str, u32, u8)>,
-    }
-
-    fn put16(b: &mut Vec<u8>, v: u16) {
-        b.extend_from_slice(&v.to_le_bytes());
-    }
-
-    fn put32(b: &mut Vec<u8>, v: u32) {
-        b.extend_from_slice(&v.to_le_bytes());
-    }
-
-    impl Builder {
-        fn exec() -> Self {
-            Builder {
-                e_type: ET_EXEC,
-                segments: vec![(0x8000_0000, vec![0x13, 0, 0, 0, 0x6f, 0, 0, 0], 0x20)],
-                symbols: vec![
-                    ("_start", 0x8000_0000, STT_FUNC),
-                    ("tohost", 0x8000_0010, STT_OBJECT),
-                ],
-            }
-        }
-
-        fn build(&self) -> Vec<u8> {
-            let phnum = self.segments.len();
-            let data_start = EHDR_SIZE + 32 * phnum;
-            // Contents: segment bytes, then .symtab, .strtab, .shstrtab.
-            let mut body = Vec::new();
-            let mut seg_offsets = Vec::new();
-            for (_, data, _) in &self.segments {
-                seg_offsets.push(data_start + body.len());
-                body.extend_from_slice(data);
-            }
-            let mut strtab = vec![0u8];
-            let mut symtab = vec![0u8; 16];
-            for (name, addr, typ) in &self.symbols {
-                put32(&mut symtab, strtab.len() as u32);
-                strtab.extend_from_slice(name.as_bytes());
-                strtab.push(0);
-                put32(&mut symtab, *addr);
-                put32(&mut symtab, 4);
-                symtab.push(0x10 | typ); // STB_GLOBAL
-                symtab.push(0);
-                put16(&mut symtab, 1); // .text
-            }
-            let shstrtab = b"\0.text\0.bss\0.symtab\0.strtab\0.shstrtab\0".to_vec();
-            let symtab_off = data_start + body.len();
-            body.extend_from_slice(&symtab);
-            let strtab_off = data_start + body.len();
-            body.extend_from_slice(&strtab);
-            let shstrtab_off = data_start + body.len();
-            body.extend_from_slice(&shstrtab);
-            while body.len() % 4 != 0 {
-                body.push(0);
-            }
-            let shoff = data_start + body.len();
-
-            let mut b = Vec::new();
-            b.extend_from_slice(b"\x7fELF\x01\x01\x01\0\0\0\0\0\0\0\0\0");
-            put16(&mut b, self.e_type);
-            put16(&mut b, EM_RISCV);
-            put32(&mut b, 1);
-            put32(&mut b, self.segments.first().map_or(0, |s| s.0));
-            put32(&mut b, if phnum > 0 { EHDR_SIZE as u32 } else { 0 });
-            put32(&mut b, shoff as u32);
-            put32(&mut b, 0);
-            put16(&mut b, EHDR_SIZE as u16);
-            put16(&mut b, 32);
-            put16(&mut b, phnum as u16);
-            put16(&mut b, 40);
-            put16(&mut b, 6);
-            put16(&mut b, 5);
-            for ((vaddr, data, memsz), off) in self.segments.iter().zip(&seg_offsets) {
-                for v in [
-                    PT_LOAD,
-                    *off as u32,
-                    *vaddr,
-                    *vaddr,
-                    data.len() as u32,
-                    *memsz,
-                ] {
-                    put32(&mut b, v);
-                }
-                put32(&mut b, PF_R | PF_X);
-                put32(&mut b, 4);
-            }
-            b.extend_from_slice(&body);
-            let (text_addr, text_len, text_off) = self
-                .segments
-                .first()
-                .map_or((0, 0, data_start), |s| (s.0, s.1.len(), seg_offsets[0]));
-            let shdr = |b: &mut Vec<u8>, f: [u32; 10]| f.iter().for_each(|v| put32(b, *v));
-            shdr(&mut b, [0; 10]);
-            shdr(
-                &mut b,
-                [
-                    1,
-                    1,
-                    6,
-                    text_addr,
-                    text_off as u32,
-                    text_len as u32,
-                    0,
-                    0,
-                    4,
-                    0,
-                ],
-            );
-            shdr(
-                &mut b,
-                [
-                    7,
-                    SHT_NOBITS,
-                    3,
-                    text_addr.wrapping_add(0x100),
-                    0,
-                    0x40,
-                    0,
-                    0,
-                    4,
-                    0,
-                ],
-            );
-            shdr(
-                &mut b,
-                [
-                    12,
-                    2,
-                    0,
-                    0,
-                    symtab_off as u32,
-                    symtab.len() as u32,
-                    4,
-                    1,
-                    4,
-                    16,
-                ],
-            );
-            shdr(
-                &mut b,
-                [
-                    20,
-                    3,
-                    0,
-                    0,
-                    strtab_off as u32,
-                    strtab.len() as u32,
-                    0,
-                    0,
-                    1,
-                    0,
-                ],
-            );
-            shdr(
-                &mut b,
-                [
-                    28,
-                    3,
-                    0,
-                    0,
-                    shstrtab_off as u32,
-                    shstrtab.len() as u32,
-                    0,
-                    0,
-                    1,
-                    0,
-                ],
-            );
-            b
-        }
-    }
-
-    #[test]
-    fn loads_a_minimal_executable() {
-        let image = load(&Builder::exec().build()).unwrap();
-        assert_eq!(image.kind, ElfKind::Executable);
-        assert_eq!(image.entry, 0x8000_0000);
-        assert_eq!(image.segments.len(), 1);
-        let seg = &image.segments[0];
-        assert_eq!(
-            (seg.vaddr, seg.data.len(), seg.memsz),
-            (0x8000_0000, 8, 0x20)
-        );
-        assert!(seg.read && seg.execute && !seg.write);
-        let text = image.sections.iter().find(|s| s.name == ".text").unwrap();
-        assert!(text.executable && text.alloc);
-        assert_eq!(
-            (text.index, text.addr, text.data.len()),
-            (1, 0x8000_0000, 8)
-        );
-        let bss = image.sections.iter().find(|s| s.name == ".bss").unwrap();
-        assert!(!bss.executable && bss.data.is_empty());
-        assert_eq!(bss.size, 0x40);
-        let tohost = image.symbol("tohost").unwrap();
-        assert_eq!(
-            (tohost.addr, tohost.kind, tohost.section),
-            (0x8000_0010, SymbolKind::Object, Some(1))
-        );
-        assert_eq!(image.symbol("_start").unwrap().kind, SymbolKind::Function);
-        assert!(image.symbol("missing").is_none());
-        assert_eq!(image.section(1).map(|s| s.name.as_str()), Some(".text"));
-    }
-
-    #[test]
-    fn symbols_sorted_like_objdump() {
-        let mut b = Builder::exec();
-        b.symbols = vec![
-            ("zeta", 0x8000_0004, STT_FUNC),
-            ("b", 0x8000_0000, 0),
-            ("a", 0x8000_0000, STT_OBJECT),
-            ("a", 0x8000_0000, 0),
-        ];
-        let image = parse(&b.build()).unwrap();
-        let order: Vec<_> = image
-            .symbols
-            .iter()
-            .map(|s| (s.name.as_str(), s.kind))
-            .collect();
-        assert_eq!(
-            order,
-            [
-                ("a", SymbolKind::Other),
-                ("a", SymbolKind::Object),
-                ("b", SymbolKind::Other),
-                ("zeta", SymbolKind::Function)
-            ]
-        );
-    }
-
-    #[test]
-    fn relocatable_parses_but_does_not_load() {
-        let mut b = Builder::exec();
-        b.e_type = ET_REL;
-        b.segments.clear();
-        let bytes = b.build();
-        assert_eq!(parse(&bytes).unwrap().kind, ElfKind::Relocatable);
-        let err = load(&bytes).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "not an executable but a relocatable object (ET_REL); link it into an executable first"
-        );
-    }
-
-    #[test]
-    fn no_segments() {
-        let mut b = Builder::exec();
-        b.segments.clear();
-        assert_eq!(load(&b.build()), Err(LoadError::NoSegments));
-    }
-
-    #[test]
-    fn overlapping_segments() {
-        let mut b = Builder::exec();
-        b.segments.push((0x8000_0010, vec![1, 2, 3, 4], 0x100));
-        let err = load(&b.build()).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "loadable segments overlap: 0x80000000..0x80000020 and 0x80000010..0x80000110"
-        );
-    }
-
-    #[test]
-    fn file_size_larger_than_memory_size() {
-        let mut b = Builder::exec();
-        b.segments[0].2 = 4;
-        assert!(matches!(
-            load(&b.build()),
-            Err(LoadError::FileSizeExceedsMemSize { index: 0, .. })
-        ));
-    }
-
-    #[test]
-    fn segment_wrapping_the_address_space() {
-        let mut b = Builder::exec();
-        b.segments[0] = (0xffff_fff0, vec![0; 8], 0x20);
-        assert!(matches!(
-            load(&b.build()),
-            Err(LoadError::AddressOverflow { .. })
-        ));
-    }
-
-    #[test]
-    fn rejects_what_is_not_riscv32_le() {
-        let msg = |bytes: &[u8]| load(bytes).unwrap_err().to_string();
-        assert_eq!(msg(b""), "not an ELF file: the file is empty");
-        assert_eq!(
-            msg(b"hello\nworld\n"),
-            "not an ELF file: it looks like a text file"
-        );
-        assert_eq!(
-            msg(b"\x7fEL"),
-            "not an ELF file: the file is only 3 bytes long"
-        );
-        assert_eq!(
-            msg(b"!<arch>\nfoo"),
-            "not an ELF file: it is an ar archive (a static library), not a linked program"
-        );
-        assert_eq!(
-            msg(&[0xca, 0xfe, 0xba, 0xbe, 0, 0xff]),
-            "not an ELF file: it starts with bytes ca fe ba be instead of 7f 45 4c 46"
-        );
-        let good = Builder::exec().build();
-        let mut elf64 = good.clone();
-        elf64[4] = 2;
-        assert_eq!(load(&elf64), Err(LoadError::Elf64));
-        let mut be = good.clone();
-        be[5] = 2;
-        assert_eq!(load(&be), Err(LoadError::BigEndian));
-        let mut x86 = good.clone();
-        x86[18] = 62;
-        assert_eq!(
-            msg(&x86),
-            "not a RISC-V ELF file: its machine is X86_64 (e_machine 62)"
-        );
-        let mut dynamic = good.clone();
-        dynamic[16] = 3;
-        assert!(msg(&dynamic).contains("ET_DYN"));
-    }
-
-    #[test]
-    fn truncated_files() {
-        let good = Builder::exec().build();
-        assert_eq!(
-            load(&good[..40]).unwrap_err().to_string(),
-            "truncated file: the ELF header needs bytes 0..52 but the file has 40 bytes"
-        );
-        let shoff = u32::from_le_bytes(good[32..36].try_into().unwrap()) as usize;
-        assert!(matches!(
-            load(&good[..shoff + 10]),
-            Err(LoadError::Truncated { what, .. }) if what == "the section header table"
-        ));
-        assert!(matches!(
-            load(&good[..70]),
-            Err(LoadError::Truncated { what, .. }) if what == "the program header table"
-        ));
-        // A segment whose file bytes run past the end of the file.
-        let mut bad = good.clone();
-        bad[EHDR_SIZE + 16..EHDR_SIZE + 20].copy_from_slice(&0x10_0000u32.to_le_bytes());
-        bad[EHDR_SIZE + 20..EHDR_SIZE + 24].copy_from_slice(&0x10_0000u32.to_le_bytes());
-        let err = load(&bad).unwrap_err().to_string();
-        assert!(
-            err.starts_with("truncated file: segment 0 needs bytes 84.."),
-            "{err}"
-        );
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(3000))]
-
-        #[test]
-        fn never_panics_on_random_bytes(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
-            let _ = parse(&bytes);
-        }
-
-        #[test]
-        fn never_panics_on_a_corrupted_elf(
-            edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..8),
-            cut in any::<prop::sample::Index>(),
-        ) {
-            let mut bytes = Builder::exec().build();
-            for (at, value) in edits {
-                let i = at.index(bytes.len());
-                bytes[i] = value;
-            }
-            let len = cut.index(bytes.len() + 1);
-            let _ = parse(&bytes[..len]);
-            let _ = parse(&bytes);
-        }
-
-        #[test]
-        fn every_truncation_is_an_error(cut in any::<prop::sample::Index>()) {
-            let bytes = Builder::exec().build();
-            let len = cut.index(bytes.len());
-            prop_assert!(load(&bytes[..len]).is_err());
-        }
-    }
-}
+mod tests;
