@@ -351,7 +351,7 @@ fn memory_report(r: &mut String, m: &HierarchyStats, levels: &MemConfig, cycles:
             d.avg_queue_occupancy()
         );
     }
-    // The model does not bound the way to DRAM (sim/src/mem/hierarchy.rs, known limit):
+    // The model does not bound the way to DRAM (sim/src/mem/hierarchy/mod.rs, known limit):
     // say when that mattered, so a cycle count that leaves out write traffic is not taken
     // at face value.
     if m.dram_backlog_peak > 0 {

@@ -1,5 +1,5 @@
 //! The F extension's arithmetic, conversions, comparisons and moves (flw/fsw are memory
-//! instructions): exact single precision through `core/fpu.rs`, per-lane rounding modes
+//! instructions): exact single precision through `core/fpu/`, per-lane rounding modes
 //! and exception flags.
 
 use wsim_isa::{Instr, Op};

@@ -1,0 +1,159 @@
+//! A DRAM channel's state: its banks with their open rows and per-command earliest
+//! cycles, its request queue, bus and refresh times; when each bank's next command can
+//! issue, and refresh. The timing parameters in DRAM cycles ([`Timing`]).
+
+use super::{DramConfig, DramStats, PagePolicy};
+
+/// The configuration's timing in DRAM cycles, widened once.
+#[derive(Clone, Debug)]
+pub(super) struct Timing {
+    pub(super) rcd: u64,
+    pub(super) cl: u64,
+    pub(super) rp: u64,
+    pub(super) ras: u64,
+    pub(super) ccd: u64,
+    pub(super) rrd: u64,
+    pub(super) rtp: u64,
+    pub(super) wr: u64,
+    pub(super) refi: u64,
+    pub(super) rfc: u64,
+    /// Cycles a burst occupies the data bus (BL/2).
+    pub(super) burst: u64,
+    /// Bursts per line.
+    pub(super) bursts: u64,
+    /// Cycles between the column commands of one line.
+    pub(super) stride: u64,
+    pub(super) close_page: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Bank {
+    pub(super) open_row: Option<u32>,
+    /// Earliest cycle for each command to this bank.
+    pub(super) next_act: u64,
+    pub(super) next_col: u64,
+    pub(super) next_pre: u64,
+    /// Queued requests to this bank, and those of them that hit its open row.
+    pub(super) queued: u32,
+    pub(super) hits: u32,
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct Queued {
+    pub(super) id: u64,
+    /// Core cycle of enqueue.
+    pub(super) arrival: u64,
+    pub(super) bank: usize,
+    pub(super) row: u32,
+    pub(super) write: bool,
+    pub(super) phase: usize,
+    /// Row-buffer outcome already counted (at the request's first command).
+    pub(super) counted: bool,
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct Channel {
+    pub(super) banks: Vec<Bank>,
+    /// Arrival order: oldest first.
+    pub(super) queue: Vec<Queued>,
+    /// Earliest cycle for the next column command (tCCD) and ACT (tRRD).
+    pub(super) next_col: u64,
+    pub(super) next_act: u64,
+    /// The data bus is busy until this cycle.
+    pub(super) bus_free: u64,
+    /// DRAM cycle of the next refresh; u64::MAX when refresh is off.
+    pub(super) next_refresh: u64,
+    /// No command can issue before this DRAM cycle (a lower bound); None when the queue is
+    /// empty.
+    pub(super) next_try: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Command {
+    /// RD or WR.
+    Col,
+    Act,
+    Pre,
+}
+
+impl Timing {
+    pub(super) fn new(cfg: &DramConfig) -> Timing {
+        let burst = u64::from(cfg.burst_length / 2);
+        Timing {
+            rcd: cfg.t_rcd.into(),
+            cl: cfg.t_cl.into(),
+            rp: cfg.t_rp.into(),
+            ras: cfg.t_ras.into(),
+            ccd: cfg.t_ccd.into(),
+            rrd: cfg.t_rrd.into(),
+            rtp: cfg.t_rtp.into(),
+            wr: cfg.t_wr.into(),
+            refi: cfg.t_refi.into(),
+            rfc: cfg.t_rfc.into(),
+            burst,
+            bursts: u64::from(cfg.line_bytes / (cfg.bus_bytes * cfg.burst_length)),
+            stride: u64::from(cfg.t_ccd).max(burst),
+            close_page: cfg.page_policy == PagePolicy::Closed,
+        }
+    }
+}
+
+impl Channel {
+    /// Earliest cycle a column command to open bank `b` can issue (tRCD, tCCD, data bus).
+    fn col_ready(&self, b: &Bank, t: &Timing) -> u64 {
+        b.next_col
+            .max(self.next_col)
+            .max(self.bus_free.saturating_sub(t.cl))
+    }
+
+    /// The command bank `b` needs next for its queued requests and the earliest cycle it
+    /// can issue, barring refresh: a hit's RD/WR while the open row has hits (its
+    /// conflicts wait for them), else PRE, or ACT when the bank is closed.
+    pub(super) fn bank_next(&self, b: &Bank, t: &Timing) -> Option<(u64, Command)> {
+        if b.queued == 0 {
+            return None;
+        }
+        Some(match b.open_row {
+            Some(_) if b.hits > 0 => (self.col_ready(b, t), Command::Col),
+            Some(_) => (b.next_pre, Command::Pre),
+            None => (b.next_act.max(self.next_act), Command::Act),
+        })
+    }
+
+    /// Performs the refreshes due before DRAM cycle `end`. No command of this channel may
+    /// have been decided at or after the first of them.
+    pub(super) fn refresh_before(&mut self, end: u64, t: &Timing, stats: &mut DramStats) {
+        while self.next_refresh < end {
+            let at = self.next_refresh;
+            if self
+                .banks
+                .iter()
+                .all(|b| b.open_row.is_none() && b.next_act <= at)
+            {
+                // An idle channel refreshes on time, and tRFC < tREFI keeps it idle: do
+                // every refresh up to `end` at once.
+                let n = (end - 1 - at) / t.refi + 1;
+                let last = at + (n - 1) * t.refi;
+                for b in &mut self.banks {
+                    b.next_act = last + t.rfc;
+                }
+                stats.refreshes += n;
+                self.next_refresh = last + t.refi;
+            } else {
+                let start = self.banks.iter().fold(at, |start, b| {
+                    start.max(match b.open_row {
+                        Some(_) => b.next_pre.max(at) + t.rp,
+                        None => b.next_act,
+                    })
+                });
+                for b in &mut self.banks {
+                    b.open_row = None;
+                    b.hits = 0;
+                    b.next_act = start + t.rfc;
+                }
+                stats.refreshes += 1;
+                self.next_refresh = at + t.refi;
+            }
+        }
+    }
+}

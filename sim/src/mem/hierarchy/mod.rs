@@ -1,0 +1,383 @@
+//! The memory system below the cores: per-core L1 instruction and data caches, an optional
+//! L2 per cluster, an optional L3 shared by all clusters, the links between them and DRAM.
+//!
+//! It models time only. The cores execute loads, stores and atomics functionally when they
+//! issue; this module decides when each request completes.
+//!
+//! **Event driven and exact under skipped cycles.** Everything that happens is an event at
+//! a cycle, processed in (cycle, creation order), interleaved with the DRAM model's own
+//! events. Ticking every cycle or only at [`MemoryHierarchy::next_event`] gives the same
+//! completions, at the same cycles, and the same statistics. Nothing in flight costs
+//! nothing; links and latencies cost one event per hop, not one per cycle.
+//!
+//! Request flow and the semantics a core sees:
+//! - **Fetch** goes to the core's L1I, **Read** and **Write** to its L1D. A hit completes
+//!   after the cache's `hit_latency`. A miss leaves for the next level after `hit_latency`
+//!   and completes when the fill comes back (the fill is forwarded, no second tag pass).
+//! - A **write-through store completes when the L1D accepts it** (the completion carries
+//!   the acceptance cycle): the core never waits for the round trip. The write still
+//!   travels down, through every write-through level, to DRAM, taking link bandwidth,
+//!   banks and DRAM time. A write-back store completes like a load (a write miss fetches
+//!   the line first).
+//! - An **Atomic** bypasses the L1 and L2/L3 caches above the last-level cache (LLC: L3 if
+//!   enabled, else L2, else DRAM) and executes there as a read-modify-write: it allocates
+//!   the line like a read and dirties it (write-back) or writes it below (write-through; at
+//!   DRAM, a read then a write). **One atomic per line is in flight at the LLC**: another
+//!   one to that line waits until the first has its data, then goes in arrival order. The
+//!   atomic completes when its reply reaches the core.
+//! - Every accepted request produces exactly one [`Completion`].
+//!
+//! **Statistics by phase.** A request carries the phase its core was in when it made the
+//! request, and every event counts in the whole run's statistics and in that phase's:
+//! hits, misses, merges and stalls of the request at each level, its link transfers, its
+//! DRAM access. What a request causes counts in its phase too: a miss's request below, the
+//! fill's eviction and the dirty victim's write-back (the miss that brought the fill), a
+//! write-through write's trip down, an atomic's write below.
+//!
+//! **Known limit: the way to DRAM is not bounded.** A request the DRAM queues refuse waits
+//! in an unbounded FIFO in front of them, and nothing holds back the caches above, so
+//! write-through writes that outpace DRAM never stall the cores that make them: the
+//! backlog grows, later misses wait behind it, and a program can end with writes still
+//! queued. [`HierarchyStats::dram_backlog_peak`] and [`HierarchyStats::dram_unfinished`] make
+//! this visible instead of silent.
+//!
+//! **Files**: `config.rs` the configuration; `links.rs` the topology and link crossings;
+//! `levels.rs` the L2/L3 and L1 fills and atomics at the LLC; `dram_port.rs` the way to
+//! and from DRAM; `events.rs` the event queue; `stats.rs` the statistics. This file holds
+//! the core-facing interface and the vocabulary the blocks share (`Level`, `Msg`, `Ev`).
+
+mod config;
+mod dram_port;
+mod events;
+mod levels;
+mod links;
+mod stats;
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+use super::cache::{Cache, Op, Outcome, Stall};
+use super::dram::{Dram, DramRequest};
+use super::interconnect::Link;
+pub use config::MemConfig;
+pub use dram_port::DramModel;
+use levels::{AtomicLines, Lower};
+pub use stats::HierarchyStats;
+
+/// What a core asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessKind {
+    Read,
+    Write,
+    Atomic,
+    Fetch,
+}
+
+/// One line-sized request of a core.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemAccess {
+    /// Returned in the completion; the hierarchy does not interpret it.
+    pub id: u64,
+    /// Must be below clusters x cores_per_cluster.
+    pub core: u32,
+    /// Any byte address in the line.
+    pub addr: u32,
+    pub kind: AccessKind,
+    /// The statistics phase of the core that makes the request.
+    pub phase: u32,
+}
+
+/// Why a request was not accepted this cycle. The core retries later.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reject {
+    /// The L1 bank of the line already took an access this cycle.
+    BankConflict,
+    /// The L1 has no free MSHR for a new miss (or the line's MSHR is full of merges).
+    MshrFull,
+    /// The link below the L1s has `queue` requests waiting; checked before the cache.
+    QueueFull,
+    /// The L1 took `ports` accesses this cycle.
+    PortBusy,
+}
+
+/// A finished request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Completion {
+    pub id: u64,
+    pub core: u32,
+    /// The cycle it completed (at most the `now` of the tick that reports it).
+    pub at: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Level {
+    L1,
+    L2,
+    L3,
+    Dram,
+}
+
+/// A request or reply travelling between levels. `core` routes replies back up; `id` is
+/// the core's id for atomics (other requests below L1 are the caches' own); `phase` is the
+/// index of the phase in `MemoryHierarchy::phases`.
+#[derive(Clone, Copy, Debug)]
+struct Msg {
+    core: u32,
+    id: u64,
+    kind: AccessKind,
+    phase: u32,
+}
+
+impl Msg {
+    fn with(self, kind: AccessKind) -> Msg {
+        Msg {
+            id: 0,
+            kind,
+            ..self
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Ev {
+    /// A core's request completes.
+    Done { core: u32, id: u64 },
+    /// A request leaves `from` for the next level below.
+    Down { from: Level, msg: Msg, line: u32 },
+    /// A request reaches level `at`.
+    Arrive { at: Level, msg: Msg, line: u32 },
+    /// A reply leaves `from` for the level above.
+    Up { from: Level, msg: Msg, line: u32 },
+    /// A reply reaches level `at`.
+    Respond { at: Level, msg: Msg, line: u32 },
+    /// Present the waiting requests of lower cache `node` to its tags.
+    Drain { node: usize },
+    /// Offer DRAM the requests it refused.
+    DramRetry,
+}
+
+/// A scheduled event: (cycle, creation order, its index in `MemoryHierarchy::slab`).
+/// Reversed, so the heap pops the earliest, ties in creation order; the heap moves these
+/// small keys, the events stay in the slab.
+type EventKey = Reverse<(u64, u64, u32)>;
+
+/// The memory system below the cores. See the module documentation for its semantics.
+pub struct MemoryHierarchy<D: DramModel = Dram> {
+    cores_per_cluster: u32,
+    line_shift: u32,
+    llc: Level,
+    l2_enabled: bool,
+    l3_enabled: bool,
+    l1i: Vec<Cache<u64>>,
+    l1d: Vec<Cache<u64>>,
+    /// The L2s (one per cluster, if enabled), then the L3 (if enabled).
+    lower: Vec<Lower>,
+    /// The L1 links (one per cluster), the L2 links (if L2), the L3 link (if L3).
+    links: Vec<Link>,
+    clusters: usize,
+    dram: D,
+    /// The last cycle DRAM was ticked at.
+    dram_time: u64,
+    /// DRAM's next event after `dram_time`, kept up to date as DRAM changes only when it
+    /// is ticked or given a request.
+    dram_next: Option<u64>,
+    /// Requests in DRAM by DRAM id; ids are reused through `free_slots`.
+    dram_slots: Vec<Option<(Msg, u32)>>,
+    free_slots: Vec<u64>,
+    dram_retry: VecDeque<DramRequest>,
+    dram_backlog_peak: u64,
+    retry_scheduled: bool,
+    dram_atomics: AtomicLines,
+    events: BinaryHeap<EventKey>,
+    seq: u64,
+    /// The scheduled events, and the free places among them.
+    slab: Vec<Ev>,
+    free_events: Vec<u32>,
+    /// The latest cycle the hierarchy has advanced to.
+    now: u64,
+    ready: Vec<Completion>,
+    /// The phases requests came from, in order of first appearance: a request's phase is
+    /// counted under its index here.
+    phases: Vec<u32>,
+    scratch_ids: Vec<u64>,
+    scratch_msgs: Vec<Msg>,
+    dram_done: Vec<u64>,
+}
+
+impl MemoryHierarchy<Dram> {
+    /// The hierarchy of `clusters` x `cores_per_cluster` cores over the DRAM model. `cfg`
+    /// should have passed [`MemConfig::validate`].
+    pub fn new(cfg: &MemConfig, clusters: u32, cores_per_cluster: u32) -> Self {
+        Self::with_dram(cfg, clusters, cores_per_cluster, Dram::new(&cfg.dram))
+    }
+}
+impl<D: DramModel> MemoryHierarchy<D> {
+    /// The hierarchy over another main-memory model.
+    pub fn with_dram(cfg: &MemConfig, clusters: u32, cores_per_cluster: u32, dram: D) -> Self {
+        let clusters = clusters.max(1);
+        let cores_per_cluster = cores_per_cluster.max(1);
+        let cores = (clusters * cores_per_cluster) as usize;
+        let mut lower = Vec::new();
+        let mut links: Vec<Link> = (0..clusters).map(|_| Link::new(&cfg.l1_link)).collect();
+        if cfg.l2_enabled {
+            lower.extend((0..clusters).map(|_| Lower::new(Level::L2, &cfg.l2)));
+            links.extend((0..clusters).map(|_| Link::new(&cfg.l2_link)));
+        }
+        if cfg.l3_enabled {
+            lower.push(Lower::new(Level::L3, &cfg.l3));
+            links.push(Link::new(&cfg.l3_link));
+        }
+        let llc = match (cfg.l2_enabled, cfg.l3_enabled) {
+            (_, true) => Level::L3,
+            (true, false) => Level::L2,
+            (false, false) => Level::Dram,
+        };
+        MemoryHierarchy {
+            cores_per_cluster,
+            line_shift: cfg.l1d.line.max(1).ilog2(),
+            llc,
+            l2_enabled: cfg.l2_enabled,
+            l3_enabled: cfg.l3_enabled,
+            l1i: (0..cores).map(|_| Cache::new(&cfg.l1i)).collect(),
+            l1d: (0..cores).map(|_| Cache::new(&cfg.l1d)).collect(),
+            lower,
+            links,
+            clusters: clusters as usize,
+            dram,
+            dram_time: 0,
+            dram_next: None,
+            dram_slots: Vec::new(),
+            free_slots: Vec::new(),
+            dram_retry: VecDeque::new(),
+            dram_backlog_peak: 0,
+            retry_scheduled: false,
+            dram_atomics: AtomicLines::default(),
+            events: BinaryHeap::new(),
+            seq: 0,
+            slab: Vec::new(),
+            free_events: Vec::new(),
+            now: 0,
+            ready: Vec::new(),
+            phases: Vec::new(),
+            scratch_ids: Vec::new(),
+            scratch_msgs: Vec::new(),
+            dram_done: Vec::new(),
+        }
+    }
+
+    /// A core's request at cycle `now` (cycles never decrease; an earlier one counts as
+    /// the latest seen). `Err` = not accepted this cycle: nothing changed but the stall
+    /// counters. Panics if `req.core` is out of range (a caller bug, not a configuration).
+    pub fn access(&mut self, now: u64, req: MemAccess) -> Result<(), Reject> {
+        let now = now.max(self.now);
+        self.advance(now);
+        let core = req.core as usize;
+        let cluster = core / self.cores_per_cluster as usize;
+        let line = req.addr >> self.line_shift;
+        let phase = match self.phases.iter().position(|&p| p == req.phase) {
+            Some(i) => i,
+            None => {
+                self.phases.push(req.phase);
+                self.phases.len() - 1
+            }
+        };
+        let msg = Msg {
+            core: req.core,
+            id: req.id,
+            kind: req.kind,
+            phase: phase as u32,
+        };
+        if req.kind == AccessKind::Atomic {
+            if self.links[cluster].down_full(now) {
+                self.l1d[core].count_queue_full(phase);
+                return Err(Reject::QueueFull);
+            }
+            self.send_down(now, Level::L1, msg, line);
+            return Ok(());
+        }
+        let (op, miss_kind) = match req.kind {
+            AccessKind::Write => (Op::Write, AccessKind::Read),
+            AccessKind::Fetch => (Op::Read, AccessKind::Fetch),
+            _ => (Op::Read, AccessKind::Read),
+        };
+        let cache = match req.kind {
+            AccessKind::Fetch => &mut self.l1i[core],
+            _ => &mut self.l1d[core],
+        };
+        // The link's queue first: it is rarely full, and looking costs less than the tags.
+        if self.links[cluster].down_full(now) && cache.needs_below(line, op) {
+            cache.count_queue_full(phase);
+            return Err(Reject::QueueFull);
+        }
+        let done_at = now + u64::from(cache.config().hit_latency);
+        match cache.access(now, line, op, phase, req.id) {
+            Ok(Outcome::Hit) => self.schedule(
+                done_at,
+                Ev::Done {
+                    core: req.core,
+                    id: req.id,
+                },
+            ),
+            Ok(Outcome::Miss) => self.schedule(
+                done_at,
+                Ev::Down {
+                    from: Level::L1,
+                    msg: msg.with(miss_kind),
+                    line,
+                },
+            ),
+            Ok(Outcome::Merged) => {}
+            Ok(Outcome::WriteAround) => {
+                self.ready.push(Completion {
+                    id: req.id,
+                    core: req.core,
+                    at: now,
+                });
+                self.schedule(
+                    done_at,
+                    Ev::Down {
+                        from: Level::L1,
+                        msg: msg.with(AccessKind::Write),
+                        line,
+                    },
+                );
+            }
+            Err(Stall::Bank) => return Err(Reject::BankConflict),
+            Err(Stall::Port) => return Err(Reject::PortBusy),
+            Err(Stall::MshrFull) => return Err(Reject::MshrFull),
+        }
+        Ok(())
+    }
+
+    /// Advance to cycle `now` and append the requests completed since the last call.
+    pub fn tick(&mut self, now: u64, done: &mut Vec<Completion>) {
+        let now = now.max(self.now);
+        self.advance(now);
+        done.append(&mut self.ready);
+    }
+
+    /// The earliest cycle after `now` at which [`Self::tick`] has something to do (None:
+    /// nothing in flight).
+    pub fn next_event(&self, now: u64) -> Option<u64> {
+        let after = now + 1;
+        let ready = (!self.ready.is_empty()).then_some(after);
+        let event = self.events.peek().map(|Reverse(e)| e.0.max(after));
+        let dram = self.dram_next.map(|d| d.max(after));
+        [ready, event, dram].into_iter().flatten().min()
+    }
+
+    /// Work still in the hierarchy (events, queued and parked requests, DRAM requests,
+    /// undelivered completions); 0 when idle.
+    pub fn pending(&self) -> usize {
+        self.events.len()
+            + self.ready.len()
+            + self.dram.pending()
+            + self.dram_retry.len()
+            + self.dram_atomics.waiting()
+            + self
+                .lower
+                .iter()
+                .map(|l| l.input.len() + l.atomics.waiting())
+                .sum::<usize>()
+    }
+}

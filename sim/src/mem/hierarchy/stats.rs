@@ -1,0 +1,93 @@
+//! The memory system's statistics: every cache, link and the DRAM, for the whole run and
+//! by phase, gathered from the blocks on request.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::{DramModel, Level, MemoryHierarchy};
+use crate::mem::cache::{Cache, CacheStats};
+use crate::mem::dram::DramStats;
+use crate::mem::interconnect::{Link, LinkStats};
+
+/// Statistics of the whole memory system. Per core, per cluster, or shared.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HierarchyStats {
+    pub l1i: Vec<CacheStats>,
+    pub l1d: Vec<CacheStats>,
+    /// Per cluster; empty without L2.
+    pub l2: Vec<CacheStats>,
+    pub l3: Option<CacheStats>,
+    /// Per cluster.
+    pub l1_links: Vec<LinkStats>,
+    /// Per cluster; empty without L2.
+    pub l2_links: Vec<LinkStats>,
+    pub l3_link: Option<LinkStats>,
+    pub dram: DramStats,
+    /// Most requests that waited at once for room in the DRAM queues (see the module
+    /// documentation's known limit). Whole run only.
+    pub dram_backlog_peak: u64,
+    /// Requests waiting for or in the DRAM queues when the statistics were taken: at the
+    /// end of a run, DRAM traffic the cycle count does not include. Whole run only.
+    pub dram_unfinished: u64,
+    /// The same, by phase: what the requests of each phase did (see the module
+    /// documentation). Only phases that made requests appear; their entries have no
+    /// `phases`. Field by field the phases sum to the totals, except a link's `max_queue`
+    /// (the largest), the DRAM's `ticked_cycles` and `refreshes`, `dram_backlog_peak` and
+    /// `dram_unfinished` (whole-run only, 0 in a phase).
+    #[serde(skip)]
+    pub phases: BTreeMap<u32, HierarchyStats>,
+}
+
+impl<D: DramModel> MemoryHierarchy<D> {
+    pub fn stats(&self) -> HierarchyStats {
+        let mut total = self.stats_of(None);
+        total.phases = (self.phases.iter().enumerate())
+            .map(|(i, &phase)| (phase, self.stats_of(Some(i))))
+            .collect();
+        total
+    }
+
+    /// The whole run's statistics so far, without the split by phase.
+    pub fn totals(&self) -> HierarchyStats {
+        self.stats_of(None)
+    }
+
+    /// The whole run's statistics (`None`) or those of the phase with index `phase`,
+    /// without the split by phase.
+    fn stats_of(&self, phase: Option<usize>) -> HierarchyStats {
+        fn cache<W: Copy>(c: &Cache<W>, phase: Option<usize>) -> CacheStats {
+            phase.map_or_else(|| c.stats().clone(), |p| c.phase_stats(p))
+        }
+        let link = |l: &Link| phase.map_or_else(|| l.stats(), |p| l.phase_stats(p));
+        let caches = |level| {
+            self.lower
+                .iter()
+                .filter(move |l| l.level == level)
+                .map(move |l| cache(&l.cache, phase))
+        };
+        let (dram_backlog_peak, dram_unfinished) = match phase {
+            None => (
+                self.dram_backlog_peak,
+                (self.dram_retry.len() + self.dram.pending()) as u64,
+            ),
+            Some(_) => (0, 0),
+        };
+        let n = self.clusters;
+        let l2_links = if self.l2_enabled { n } else { 0 };
+        let links = |range: std::ops::Range<usize>| self.links[range].iter().map(link);
+        HierarchyStats {
+            l1i: self.l1i.iter().map(|c| cache(c, phase)).collect(),
+            l1d: self.l1d.iter().map(|c| cache(c, phase)).collect(),
+            l2: caches(Level::L2).collect(),
+            l3: caches(Level::L3).next(),
+            l1_links: links(0..n).collect(),
+            l2_links: links(n..n + l2_links).collect(),
+            l3_link: links(n + l2_links..self.links.len()).next(),
+            dram: phase.map_or_else(|| self.dram.stats(), |p| self.dram.phase_stats(p)),
+            dram_backlog_peak,
+            dram_unfinished,
+            phases: BTreeMap::new(),
+        }
+    }
+}
