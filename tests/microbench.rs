@@ -407,3 +407,96 @@ fn interleaved_stacks_coalesce_spills() {
         "line requests {flat} -> {interleaved}, cycles {flat_cycles} -> {cycles}"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Back-pressure: write-through stores cannot outrun DRAM.
+
+/// The configured peak DRAM bandwidth in bytes per core cycle: per channel, a column
+/// command moves `bus_bytes x burst_length` bytes in `burst_length / 2` DRAM cycles.
+fn dram_peak(cfg: &Config) -> f64 {
+    let d = &cfg.memory.dram;
+    f64::from(d.channels * 2 * d.bus_bytes) / f64::from(d.clock_ratio)
+}
+
+/// Every thread stores one word of a 2 MiB array (programs/ubench_store.c); write-through
+/// caches pass the lines down. With back-pressure the stores wait for DRAM: nothing queues
+/// in front of it, the launch cannot store faster than DRAM writes, and DRAM, the limit,
+/// stays busy. Checked at two DRAM clock ratios.
+#[test]
+fn store_stream_is_bounded_by_the_dram_bandwidth() {
+    for ratio in [1u32, 4] {
+        let cfg = config(
+            "sparseweaver",
+            &[format!("memory.dram.clock_ratio={ratio}")],
+        );
+        let b = bench("ubench_store", &cfg, &[]);
+        let (words, cycles) = (f64::from(b.results[0]), f64::from(b.results[1]));
+        let peak = dram_peak(&cfg);
+        let memory = &b.summary.memory;
+        let written = memory.phases[&1].dram.bytes as f64;
+        let what = format!(
+            "clock_ratio {ratio}: {words} words in {cycles} cycles, {written} DRAM bytes in \
+             the store phase, peak {peak} B/cycle\n{}",
+            b.console
+        );
+        assert_eq!(memory.dram_backlog_peak, 0, "{what}");
+        assert!(4.0 * words / cycles <= peak, "stores outran DRAM: {what}");
+        assert!(written / cycles >= 0.5 * peak, "DRAM idle: {what}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Atomics: the atomic unit at the last-level cache.
+
+/// One warp's amoadd.w in three patterns (programs/ubench_atomic.c), all L2 hits, at two
+/// `memory.atomics.alu_cycles`: the 32 lanes on one word take 32 operations in turn, 31
+/// more than lanes on distinct words of a line (words in parallel, one request per line);
+/// 32 distinct lines are 32 requests spread over the L2's banks, each bank's unit taking
+/// its share in turn.
+#[test]
+fn atomics_cost_what_the_atomic_unit_is_configured_to() {
+    let run = |alu: u32| {
+        let cfg = config(
+            "sparseweaver",
+            &[format!("memory.atomics.alu_cycles={alu}")],
+        );
+        let b = bench("ubench_atomic", &cfg, &[]);
+        assert_eq!(b.results[3], 1, "final values\n{}", b.console);
+        let r: Vec<f64> = (0..3).map(|i| f64::from(b.results[i])).collect();
+        (cfg, r, b.console)
+    };
+    let (cfg, one, console) = run(1);
+    let (_, eight, _) = run(8);
+    let lanes = f64::from(cfg.gpu.threads_per_warp);
+    let banks = f64::from(cfg.memory.l2.banks);
+    let what = format!("alu 1: {one:?}, alu 8: {eight:?}\n{console}");
+    assert_near(
+        "same word minus distinct words, alu 1",
+        one[0] - one[1],
+        lanes - 1.0,
+        2.0,
+        &what,
+    );
+    assert_near(
+        "same word minus distinct words, alu 8",
+        eight[0] - eight[1],
+        8.0 * (lanes - 1.0),
+        2.0,
+        &what,
+    );
+    assert_near(
+        "distinct words, alu 8 - 1",
+        eight[1] - one[1],
+        7.0,
+        1.0,
+        &what,
+    );
+    // The last bank's unit finishes its lanes / banks lines after the first one's.
+    assert_near(
+        "distinct lines, alu 8 - 1",
+        eight[2] - one[2],
+        7.0 * (lanes / banks - 1.0),
+        4.0,
+        &what,
+    );
+}

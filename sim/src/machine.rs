@@ -74,6 +74,7 @@ impl MemoryPort for Port<'_> {
             addr: req.line,
             kind,
             phase: req.phase,
+            ops: req.ops,
         };
         self.0.access(now, access).map_err(|reject| match reject {
             Reject::MshrFull => Retry::AfterCompletion,

@@ -10,6 +10,7 @@ fn load_latency(m: &mut MemoryHierarchy, start: u64, addr: u32) -> u64 {
         addr,
         kind: AccessKind::Read,
         phase: 0,
+        ops: 0,
     };
     m.access(start, r).unwrap();
     let mut done = Vec::new();

@@ -20,8 +20,9 @@ pub struct LinkConfig {
     /// Requests that may leave per cycle, per direction.
     pub bandwidth: u32,
     /// Requests that may wait to leave, per direction, before the cores' L1 caches reject
-    /// requests that need the link (`Reject::QueueFull`). Traffic from lower levels is
-    /// bounded by their MSHRs instead and is never refused.
+    /// requests that need the link (`Reject::QueueFull`); and when a cache is at the far
+    /// end, the credits of its input: requests on the link or waiting for the cache's tags
+    /// (back-pressure, `mem/hierarchy/credits.rs`).
     pub queue: u32,
 }
 
@@ -175,6 +176,11 @@ impl Link {
     }
 
     /// Whether the downward queue is full at cycle `now` (the L1s then refuse requests).
+    /// Requests that may be on the way down or waiting at the far end's input.
+    pub fn queue(&self) -> u32 {
+        self.queue as u32
+    }
+
     pub fn down_full(&mut self, now: u64) -> bool {
         self.down.queued(now) >= self.queue
     }

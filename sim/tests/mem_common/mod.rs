@@ -7,7 +7,8 @@ use wsim_sim::mem::hierarchy::{
 };
 
 /// Main memory that answers every request `latency` cycles after it is queued and holds at
-/// most `capacity` requests (more are refused, to exercise the hierarchy's retries).
+/// most `capacity` requests in one queue (a small one exercises the hierarchy's
+/// back-pressure).
 pub struct FixedDram {
     pub latency: u64,
     pub capacity: usize,
@@ -48,6 +49,12 @@ impl DramModel for FixedDram {
         self.queue.push((now + self.latency, req.id));
         Ok(())
     }
+    fn queue_of(&self, _addr: u32) -> usize {
+        0
+    }
+    fn room(&self, _queue: usize) -> usize {
+        self.capacity.saturating_sub(self.queue.len())
+    }
     fn tick(&mut self, now: u64, done: &mut Vec<u64>) {
         self.queue.retain(|&(at, id)| {
             if at <= now {
@@ -78,6 +85,7 @@ pub fn fixed(cfg: &MemConfig, clusters: u32, cores: u32) -> MemoryHierarchy<Fixe
     MemoryHierarchy::with_dram(cfg, clusters, cores, FixedDram::new(DRAM_LATENCY, 1 << 20))
 }
 
+/// A request; an atomic is one lane's operation.
 pub fn req(id: u64, core: u32, addr: u32, kind: AccessKind) -> MemAccess {
     MemAccess {
         id,
@@ -85,6 +93,7 @@ pub fn req(id: u64, core: u32, addr: u32, kind: AccessKind) -> MemAccess {
         addr,
         kind,
         phase: 0,
+        ops: u32::from(kind == AccessKind::Atomic),
     }
 }
 

@@ -107,6 +107,8 @@ impl Core {
             let hart = self.hart(w, l, sh);
             let warp = &self.warps[w];
             let addr = warp.x(i.rs1, l);
+            // One access per lane: its load and store are one operation at the atomic unit.
+            let recorded = rec.accesses.len() + 1;
             let src = if i.op == Op::AmoaddF {
                 warp.f(i.rs2, l)
             } else {
@@ -143,6 +145,7 @@ impl Core {
                     old
                 }
             };
+            rec.accesses.truncate(recorded);
             if i.op == Op::AmoaddF {
                 self.warps[w].set_f(i.rd, l, result);
             } else {

@@ -196,13 +196,19 @@ impl Core {
                 line,
                 kind: PortKind::Fetch,
                 phase: self.phase,
+                ops: 0,
             };
             match port.send(now, self.id, req) {
                 Ok(()) => {
                     t.state = FetchState::Miss(line);
                     *progressed = true;
                 }
-                Err(retry) => self.pipe.front.waits_completion = retry == Retry::AfterCompletion,
+                Err(retry) => {
+                    // The same warp asks again: the instruction cache keeps its place in the
+                    // queue for the way below (back-pressure grants credits in order).
+                    self.pipe.front.next_fetch = w;
+                    self.pipe.front.waits_completion = retry == Retry::AfterCompletion;
+                }
             }
         }
     }

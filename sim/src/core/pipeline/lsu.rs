@@ -64,6 +64,8 @@ pub struct PortRequest {
     pub kind: PortKind,
     /// The core's statistics phase when it made the request (issue or fetch).
     pub phase: u32,
+    /// An atomic: its lanes' operations on the line's busiest word (0 otherwise).
+    pub ops: u32,
 }
 
 /// When a refused request can be tried again.
@@ -106,8 +108,12 @@ pub(in crate::core) struct Lsu {
     pub waits_completion: bool,
     loads: Vec<Option<LoadTracker>>,
     free_loads: Vec<usize>,
-    /// Scratch: the lines of the instruction being issued.
+    /// Scratch: the lines of the instruction being issued and, for an atomic, each line's
+    /// operations on its busiest word.
     pub lines: Vec<u32>,
+    pub ops: Vec<u32>,
+    /// Scratch: an atomic's words and the lanes on each.
+    words: Vec<(u32, u32)>,
 }
 
 impl Lsu {
@@ -202,11 +208,15 @@ impl Core {
     }
 
     /// The global addresses among `accesses` as requests in `lsu.lines`: one per distinct
-    /// line, or for atomics one per word (they serialise at the last-level cache).
+    /// line. For an atomic (one access per lane) also, per line, how many lanes work on
+    /// its busiest word (`lsu.ops`): the atomic unit at the last-level cache applies those
+    /// one after the other.
     pub(in crate::core) fn coalesce(&mut self, kind: PortKind, accesses: &[u32]) {
         let line = self.pipe.p.line;
         let stacks = self.pipe.p.stacks;
+        let atomic = kind == PortKind::Atomic;
         self.pipe.lsu.lines.clear();
+        self.pipe.lsu.words.clear();
         for &a in accesses {
             if self.in_local(a) {
                 continue;
@@ -214,15 +224,26 @@ impl Core {
             let a = stacks.map_or(a, |(top, size, threads)| {
                 interleaved_stack_address(a, top, size, threads)
             });
-            let l = if kind == PortKind::Atomic {
-                a & !3
-            } else {
-                line_of(a, line)
-            };
+            let l = line_of(a, line);
+            let lsu = &mut self.pipe.lsu;
             // Neighbouring lanes mostly share the last line: check it first.
-            let lines = &mut self.pipe.lsu.lines;
-            if lines.last() != Some(&l) && !lines.contains(&l) {
-                lines.push(l);
+            if lsu.lines.last() != Some(&l) && !lsu.lines.contains(&l) {
+                lsu.lines.push(l);
+            }
+            if atomic {
+                match lsu.words.iter_mut().find(|(w, _)| *w == a & !3) {
+                    Some((_, lanes)) => *lanes += 1,
+                    None => lsu.words.push((a & !3, 1)),
+                }
+            }
+        }
+        let lsu = &mut self.pipe.lsu;
+        lsu.ops.clear();
+        if atomic {
+            for &l in &lsu.lines {
+                let on_line = lsu.words.iter().filter(|(w, _)| line_of(*w, line) == l);
+                lsu.ops
+                    .push(on_line.map(|&(_, lanes)| lanes).max().unwrap_or(1));
             }
         }
     }
@@ -257,16 +278,18 @@ impl Core {
         Ticket::Load(slot)
     }
 
-    /// Queue the requests in `lsu.lines` for the data cache from cycle `start`.
+    /// Queue the requests in `lsu.lines` (with `lsu.ops` for an atomic) for the data cache
+    /// from cycle `start`.
     pub(in crate::core) fn queue_lines(&mut self, start: u64, kind: PortKind, ticket: Ticket) {
         let phase = self.phase;
         let lsu = &mut self.pipe.lsu;
-        for &line in &lsu.lines {
+        for (k, &line) in lsu.lines.iter().enumerate() {
             let req = PortRequest {
                 ticket,
                 line,
                 kind,
                 phase,
+                ops: lsu.ops.get(k).copied().unwrap_or(0),
             };
             lsu.queue.push_back((start, req));
         }

@@ -308,6 +308,7 @@ impl Core {
                 line,
                 kind,
                 phase,
+                ops: 0,
             };
             self.pipe.lsu.queue.push_back((at, req));
         }

@@ -24,6 +24,8 @@ pub(super) struct Timing {
     /// Cycles between the column commands of one line.
     pub(super) stride: u64,
     pub(super) close_page: bool,
+    /// Column commands to an open row after which waiting conflicts go first (0: never).
+    pub(super) row_hit_cap: u32,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -36,6 +38,8 @@ pub(super) struct Bank {
     /// Queued requests to this bank, and those of them that hit its open row.
     pub(super) queued: u32,
     pub(super) hits: u32,
+    /// Column commands to the open row since it opened.
+    pub(super) streak: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -94,6 +98,7 @@ impl Timing {
             bursts: u64::from(cfg.line_bytes / (cfg.bus_bytes * cfg.burst_length)),
             stride: u64::from(cfg.t_ccd).max(burst),
             close_page: cfg.page_policy == PagePolicy::Closed,
+            row_hit_cap: cfg.row_hit_cap,
         }
     }
 }
@@ -108,13 +113,15 @@ impl Channel {
 
     /// The command bank `b` needs next for its queued requests and the earliest cycle it
     /// can issue, barring refresh: a hit's RD/WR while the open row has hits (its
-    /// conflicts wait for them), else PRE, or ACT when the bank is closed.
+    /// conflicts wait for them, up to the row-hit cap), else PRE, or ACT when the bank is
+    /// closed.
     pub(super) fn bank_next(&self, b: &Bank, t: &Timing) -> Option<(u64, Command)> {
         if b.queued == 0 {
             return None;
         }
+        let capped = t.row_hit_cap > 0 && b.streak >= t.row_hit_cap && b.queued > b.hits;
         Some(match b.open_row {
-            Some(_) if b.hits > 0 => (self.col_ready(b, t), Command::Col),
+            Some(_) if b.hits > 0 && !capped => (self.col_ready(b, t), Command::Col),
             Some(_) => (b.next_pre, Command::Pre),
             None => (b.next_act.max(self.next_act), Command::Act),
         })

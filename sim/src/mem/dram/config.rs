@@ -65,6 +65,10 @@ pub struct DramConfig {
     pub queue_depth: u32,
     /// Row-buffer policy.
     pub page_policy: PagePolicy,
+    /// FR-FCFS with a cap: after this many column commands to one open row in a row,
+    /// a bank that has requests for another row closes it (Ramulator's `FRFCFS_Cap`
+    /// scheduler, cap 16), so a stream of row hits cannot starve them. 0: no cap.
+    pub row_hit_cap: u32,
 }
 
 impl Default for DramConfig {
@@ -90,6 +94,7 @@ impl Default for DramConfig {
             clock_ratio: 1,
             queue_depth: 32,
             page_policy: PagePolicy::Open,
+            row_hit_cap: 16,
         }
     }
 }

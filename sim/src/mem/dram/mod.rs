@@ -189,6 +189,17 @@ impl Dram {
         }
     }
 
+    /// The channel whose queue a request for `addr` joins.
+    pub fn queue_of(&self, addr: u32) -> usize {
+        self.cfg.locate(addr).channel as usize
+    }
+
+    /// Requests channel `channel`'s queue can still take.
+    pub fn room(&self, channel: usize) -> usize {
+        let queued = self.channels.get(channel).map_or(0, |c| c.queue.len());
+        (self.cfg.queue_depth as usize).saturating_sub(queued)
+    }
+
     /// Enqueue at core cycle `now`; `Err(req)` if that channel's queue is full (the caller
     /// retries later). A `now` before an earlier `tick`/`enqueue` counts as that cycle.
     pub fn enqueue(&mut self, now: u64, req: DramRequest) -> Result<(), DramRequest> {

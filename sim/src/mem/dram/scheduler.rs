@@ -70,6 +70,7 @@ impl Dram {
                 let b = &mut ch.banks[q.bank];
                 b.queued -= 1;
                 b.hits -= 1;
+                b.streak += 1;
                 let last = d + (t.bursts - 1) * t.stride;
                 let data_end = last + t.cl + t.burst;
                 ch.next_col = last + t.ccd;
@@ -107,6 +108,7 @@ impl Dram {
                 let hits = ch.queue.iter().filter(|o| o.bank == bank && o.row == row);
                 let b = &mut ch.banks[bank];
                 b.hits = hits.count() as u32;
+                b.streak = 0;
                 b.open_row = Some(row);
                 b.next_col = d + t.rcd;
                 b.next_pre = d + t.ras;

@@ -28,6 +28,26 @@ pub struct MemConfig {
     /// Shared: the L3 to DRAM (unused without L3).
     pub l3_link: LinkConfig,
     pub dram: DramConfig,
+    /// The atomic units at the last-level cache.
+    pub atomics: AtomicsConfig,
+}
+
+/// The atomic unit of each last-level cache bank (or of the DRAM controller without
+/// caches below the L1s): it applies a warp's atomic operations on one line, one operation
+/// per word at a time, words of the line in parallel.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AtomicsConfig {
+    /// Cycles per operation on one word (operations on the same word serialise).
+    pub alu_cycles: u32,
+}
+
+impl Default for AtomicsConfig {
+    /// One operation per word per cycle: an assumption, not a measured figure (Vortex
+    /// SimX v3 builds without the A extension by default and has no atomic unit to copy).
+    fn default() -> Self {
+        AtomicsConfig { alu_cycles: 1 }
+    }
 }
 
 impl Default for MemConfig {
@@ -62,6 +82,7 @@ impl Default for MemConfig {
             l2_link: link(4, 2, 16),
             l3_link: link(4, 4, 32),
             dram: DramConfig::default(),
+            atomics: AtomicsConfig::default(),
         }
     }
 }
@@ -97,6 +118,12 @@ impl MemConfig {
             return Err(format!(
                 "{key}.dram.line_bytes = {} differs from {key}.l1d.line = {}",
                 self.dram.line_bytes, self.l1d.line
+            ));
+        }
+        if !(1..=1024).contains(&self.atomics.alu_cycles) {
+            return Err(format!(
+                "{key}.atomics.alu_cycles = {} must be 1..=1024",
+                self.atomics.alu_cycles
             ));
         }
         Ok(())

@@ -1,8 +1,10 @@
 //! The DRAM side of the hierarchy: the [`DramModel`] interface, requests handed to DRAM
-//! with their slots, the unbounded FIFO of requests the DRAM queues refused (the known
-//! limit in [`super`]), and DRAM's replies going back up.
+//! with their slots (each arrives with a place promised in its queue: `credits.rs`), and
+//! DRAM's replies going back up.
 
-use super::{AccessKind, Ev, Level, MemoryHierarchy, Msg};
+use super::credits::Sender;
+use super::levels::AtomicUnit;
+use super::{AccessKind, Level, MemoryHierarchy, Msg};
 use crate::mem::dram::{Dram, DramRequest, DramStats};
 
 /// What the hierarchy needs from main memory: implemented by [`Dram`], and by simpler
@@ -10,6 +12,10 @@ use crate::mem::dram::{Dram, DramRequest, DramStats};
 /// before `now`, `next_event` the next cycle after `now` at which anything happens.
 pub trait DramModel {
     fn enqueue(&mut self, now: u64, req: DramRequest) -> Result<(), DramRequest>;
+    /// The queue a request for `addr` joins (a channel's).
+    fn queue_of(&self, addr: u32) -> usize;
+    /// Requests queue `queue` can still take.
+    fn room(&self, queue: usize) -> usize;
     fn tick(&mut self, now: u64, done: &mut Vec<u64>);
     fn next_event(&self, now: u64) -> Option<u64>;
     fn pending(&self) -> usize;
@@ -21,6 +27,12 @@ pub trait DramModel {
 impl DramModel for Dram {
     fn enqueue(&mut self, now: u64, req: DramRequest) -> Result<(), DramRequest> {
         Dram::enqueue(self, now, req)
+    }
+    fn queue_of(&self, addr: u32) -> usize {
+        Dram::queue_of(self, addr)
+    }
+    fn room(&self, queue: usize) -> usize {
+        Dram::room(self, queue)
     }
     fn tick(&mut self, now: u64, done: &mut Vec<u64>) {
         Dram::tick(self, now, done)
@@ -40,6 +52,7 @@ impl DramModel for Dram {
 }
 
 impl<D: DramModel> MemoryHierarchy<D> {
+    /// `msg` arrives at DRAM with the place in its queue it was promised.
     pub(super) fn dram_send(&mut self, t: u64, msg: Msg, line: u32) {
         let id = match self.free_slots.pop() {
             Some(id) => {
@@ -51,44 +64,20 @@ impl<D: DramModel> MemoryHierarchy<D> {
                 self.dram_slots.len() as u64 - 1
             }
         };
+        let addr = line << self.line_shift;
         let req = DramRequest {
             id,
-            addr: line << self.line_shift,
+            addr,
             write: msg.kind == AccessKind::Write,
             phase: msg.phase,
         };
-        // Behind earlier refused requests, to keep their order.
-        let refused = if self.dram_retry.is_empty() {
-            self.dram_enqueue(t, req).err()
-        } else {
-            Some(req)
-        };
-        if let Some(req) = refused {
-            self.dram_retry.push_back(req);
-            self.dram_backlog_peak = self.dram_backlog_peak.max(self.dram_retry.len() as u64);
-            if !self.retry_scheduled {
-                self.retry_scheduled = true;
-                self.schedule(t + 1, Ev::DramRetry);
-            }
-        }
-    }
-
-    pub(super) fn dram_retry(&mut self, t: u64) {
-        self.retry_scheduled = false;
-        while let Some(req) = self.dram_retry.pop_front() {
-            if let Err(req) = self.dram_enqueue(t, req) {
-                self.dram_retry.push_front(req);
-                self.retry_scheduled = true;
-                self.schedule(t + 1, Ev::DramRetry);
-                break;
-            }
-        }
-    }
-
-    fn dram_enqueue(&mut self, t: u64, req: DramRequest) -> Result<(), DramRequest> {
-        let result = self.dram.enqueue(t, req);
+        self.redeem_dram_promise(self.dram.queue_of(addr));
+        let accepted = self.dram.enqueue(t, req);
+        assert!(
+            accepted.is_ok(),
+            "a request promised a DRAM queue place was refused"
+        );
         self.update_dram_next();
-        result
     }
 
     fn update_dram_next(&mut self) {
@@ -110,13 +99,16 @@ impl<D: DramModel> MemoryHierarchy<D> {
             match msg.kind {
                 AccessKind::Write => {}
                 AccessKind::Atomic => {
-                    self.send_up(t, Level::Dram, msg, line);
-                    self.dram_send(t, msg.with(AccessKind::Write), line);
+                    let done = self.execute_atomic(AtomicUnit::Dram, t, msg, line);
+                    let write = msg.with(AccessKind::Write);
+                    self.emit(Sender::Dram, t, done, Level::Dram, write, line);
                 }
                 _ => self.send_up(t, Level::Dram, msg, line),
             }
         }
         done.clear();
         self.dram_done = done;
+        // Issued requests left their queues.
+        self.serve_dram_waiters(t);
     }
 }

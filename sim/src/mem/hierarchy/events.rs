@@ -49,7 +49,6 @@ impl<D: DramModel> MemoryHierarchy<D> {
             Ev::Up { from, msg, line } => self.send_up(t, from, msg, line),
             Ev::Respond { at, msg, line } => self.respond(t, at, msg, line),
             Ev::Drain { node } => self.drain(t, node),
-            Ev::DramRetry => self.dram_retry(t),
         }
     }
 }

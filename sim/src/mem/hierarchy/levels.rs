@@ -1,9 +1,13 @@
 //! The caches below the cores' L1s at work: requests arriving at an L2, the L3 or DRAM,
 //! the in-order input queue of each L2/L3 and its tag lookups, fills of the L1s and of the
-//! lower caches, and the one-atomic-per-line rule at the last-level cache.
+//! lower caches, and the one-atomic-per-line rule at the last-level cache. A request in an
+//! input holds a credit of the link it came over until the cache takes it (an atomic
+//! waiting for its line keeps it); what a cache sends below goes through its outbox
+//! (`credits.rs`), and a cache with messages waiting there takes no new request.
 
 use std::collections::VecDeque;
 
+use super::credits::Sender;
 use super::{AccessKind, Completion, DramModel, Ev, Level, MemoryHierarchy, Msg};
 use crate::mem::cache::{Cache, CacheConfig, Op, Outcome, Stall, WritePolicy};
 
@@ -42,6 +46,8 @@ pub(super) struct Lower {
     pub(super) input: VecDeque<(Msg, u32)>,
     drain_scheduled: bool,
     pub(super) atomics: AtomicLines,
+    /// The cycle each bank's atomic unit is free (used when this is the last level).
+    alu_free: Vec<u64>,
 }
 
 impl Lower {
@@ -52,8 +58,17 @@ impl Lower {
             input: VecDeque::new(),
             drain_scheduled: false,
             atomics: AtomicLines::default(),
+            alu_free: vec![0; c.banks.max(1) as usize],
         }
     }
+}
+
+/// Where an atomic executes: the atomic unit of a last-level cache's bank, or the DRAM
+/// controller's.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum AtomicUnit {
+    Cache(usize),
+    Dram,
 }
 
 impl<D: DramModel> MemoryHierarchy<D> {
@@ -67,8 +82,6 @@ impl<D: DramModel> MemoryHierarchy<D> {
                 self.dram_atomics.lock(line);
             }
             self.dram_send(t, msg, line);
-        } else if msg.kind == AccessKind::Atomic && at != self.llc {
-            self.send_down(t, at, msg, line);
         } else {
             let node = self.node(at, msg.core);
             self.lower[node].input.push_back((msg, line));
@@ -76,20 +89,37 @@ impl<D: DramModel> MemoryHierarchy<D> {
         }
     }
 
-    /// Make sure lower cache `node` looks at its input queue at cycle `t`.
-    fn wake(&mut self, t: u64, node: usize) {
+    /// Make sure lower cache `node` looks at its outbox and its input queue at cycle `t`.
+    pub(super) fn wake(&mut self, t: u64, node: usize) {
+        let parked = self.outbox_busy(Sender::Lower(node));
         let n = &mut self.lower[node];
-        if !n.drain_scheduled && !n.input.is_empty() {
+        if !n.drain_scheduled && (parked || !n.input.is_empty()) {
             n.drain_scheduled = true;
             self.schedule(t, Ev::Drain { node });
         }
     }
 
     /// Present the waiting requests to the tags in order until one is refused: a bank or
-    /// port stall retries next cycle, a full MSHR file when a fill frees an entry.
+    /// port stall retries next cycle, a full MSHR file when a fill frees an entry, a full
+    /// outbox when a credit comes back. Atomics on their way to a lower LLC pass through.
     pub(super) fn drain(&mut self, t: u64, node: usize) {
         self.lower[node].drain_scheduled = false;
+        let me = Sender::Lower(node);
+        if !self.flush_outbox(t, me) {
+            return;
+        }
         while let Some(&(msg, line)) = self.lower[node].input.front() {
+            if self.outbox_busy(me) {
+                break;
+            }
+            let level = self.lower[node].level;
+            let came_over = self.link_index(self.above(level), msg.core);
+            if msg.kind == AccessKind::Atomic && level != self.llc {
+                self.lower[node].input.pop_front();
+                self.return_link_credit(t, came_over);
+                self.emit(me, t, t, level, msg, line);
+                continue;
+            }
             let n = &mut self.lower[node];
             if msg.kind == AccessKind::Atomic && n.atomics.busy(line) {
                 n.input.pop_front();
@@ -107,6 +137,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
                     if msg.kind == AccessKind::Atomic {
                         n.atomics.lock(line);
                     }
+                    self.return_link_credit(t, came_over);
                     self.lower_outcome(t, node, msg, line, outcome);
                 }
                 Err(Stall::MshrFull) => break,
@@ -124,21 +155,19 @@ impl<D: DramModel> MemoryHierarchy<D> {
         let from = n.level;
         let write_through = n.cache.config().write_policy == WritePolicy::WriteThrough;
         let at = t + u64::from(n.cache.config().hit_latency);
+        let me = Sender::Lower(node);
         match outcome {
             Outcome::Hit if msg.kind == AccessKind::Write => {}
-            Outcome::Hit => {
-                self.schedule(at, Ev::Up { from, msg, line });
-                if msg.kind == AccessKind::Atomic && write_through {
-                    let msg = msg.with(AccessKind::Write);
-                    self.schedule(at, Ev::Down { from, msg, line });
+            Outcome::Hit if msg.kind == AccessKind::Atomic => {
+                let done = self.execute_atomic(AtomicUnit::Cache(node), at, msg, line);
+                if write_through {
+                    self.emit(me, t, done, from, msg.with(AccessKind::Write), line);
                 }
             }
-            Outcome::Miss => {
-                let msg = msg.with(AccessKind::Read);
-                self.schedule(at, Ev::Down { from, msg, line });
-            }
+            Outcome::Hit => self.schedule(at, Ev::Up { from, msg, line }),
+            Outcome::Miss => self.emit(me, t, at, from, msg.with(AccessKind::Read), line),
             Outcome::Merged => {}
-            Outcome::WriteAround => self.schedule(at, Ev::Down { from, msg, line }),
+            Outcome::WriteAround => self.emit(me, t, at, from, msg, line),
         }
     }
 
@@ -169,7 +198,8 @@ impl<D: DramModel> MemoryHierarchy<D> {
             .extend(ids.drain(..).map(|id| Completion { id, core, at: t }));
         self.scratch_ids = ids;
         if let Some(v) = victim {
-            self.send_down(t, Level::L1, msg.with(AccessKind::Write), v);
+            let write = msg.with(AccessKind::Write);
+            self.emit(Sender::L1d(core), t, t, Level::L1, write, v);
         }
     }
 
@@ -182,13 +212,14 @@ impl<D: DramModel> MemoryHierarchy<D> {
         let victim = self.lower[node]
             .cache
             .fill(line, msg.phase as usize, &mut waiters);
+        let me = Sender::Lower(node);
         for &w in &waiters {
             match w.kind {
                 AccessKind::Write => {}
                 AccessKind::Atomic => {
-                    self.send_up(t, from, w, line);
+                    let done = self.execute_atomic(AtomicUnit::Cache(node), t, w, line);
                     if write_through {
-                        self.send_down(t, from, w.with(AccessKind::Write), line);
+                        self.emit(me, t, done, from, w.with(AccessKind::Write), line);
                     }
                 }
                 _ => self.send_up(t, from, w, line),
@@ -197,12 +228,37 @@ impl<D: DramModel> MemoryHierarchy<D> {
         waiters.clear();
         self.scratch_msgs = waiters;
         if let Some(v) = victim {
-            self.send_down(t, from, msg.with(AccessKind::Write), v);
+            self.emit(me, t, t, from, msg.with(AccessKind::Write), v);
         }
         self.wake(t, node);
     }
 
-    /// The atomic on `line` at the LLC has its data: the next one may go.
+    /// The atomic `msg` on `line` has its data at cycle `ready`: `unit` applies its
+    /// operations (`alu_cycles` each, one after the other) when it is free, and the reply
+    /// leaves when they are done. Returns that cycle.
+    pub(super) fn execute_atomic(
+        &mut self,
+        unit: AtomicUnit,
+        ready: u64,
+        msg: Msg,
+        line: u32,
+    ) -> u64 {
+        let free = match unit {
+            AtomicUnit::Cache(node) => {
+                let n = &mut self.lower[node];
+                let bank = line as usize % n.alu_free.len();
+                &mut n.alu_free[bank]
+            }
+            AtomicUnit::Dram => &mut self.dram_alu_free,
+        };
+        let done = ready.max(*free) + u64::from(msg.ops.max(1)) * u64::from(self.alu_cycles);
+        *free = done;
+        let from = self.llc;
+        self.schedule(done, Ev::Up { from, msg, line });
+        done
+    }
+
+    /// The atomic on `line` at the LLC is done: the next one may go.
     pub(super) fn release_atomic(&mut self, t: u64, llc: Level, core: u32, line: u32) {
         if llc == Level::Dram {
             let mut waiting = self.dram_atomics.release(line);

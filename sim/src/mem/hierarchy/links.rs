@@ -5,7 +5,7 @@ use super::{AccessKind, DramModel, Ev, Level, MemoryHierarchy, Msg};
 use crate::mem::interconnect::Link;
 
 impl<D: DramModel> MemoryHierarchy<D> {
-    fn below(&self, level: Level) -> Level {
+    pub(super) fn below(&self, level: Level) -> Level {
         match level {
             Level::L1 if self.l2_enabled => Level::L2,
             Level::L1 | Level::L2 if self.l3_enabled => Level::L3,
@@ -13,7 +13,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
         }
     }
 
-    fn above(&self, level: Level) -> Level {
+    pub(super) fn above(&self, level: Level) -> Level {
         match level {
             Level::Dram if self.l3_enabled => Level::L3,
             Level::Dram | Level::L3 if self.l2_enabled => Level::L2,
@@ -25,15 +25,19 @@ impl<D: DramModel> MemoryHierarchy<D> {
         (core / self.cores_per_cluster) as usize
     }
 
+    /// The index in `links` of the link below `level`, on the path of `core`.
+    pub(super) fn link_index(&self, level: Level, core: u32) -> usize {
+        let cluster = self.cluster(core);
+        match level {
+            Level::L1 => cluster,
+            Level::L2 => self.clusters + cluster,
+            _ => self.links.len() - 1,
+        }
+    }
+
     /// The link below `level`, on the path of `core`.
     fn link(&mut self, level: Level, core: u32) -> &mut Link {
-        let cluster = self.cluster(core);
-        let n = self.clusters;
-        let i = match level {
-            Level::L1 => cluster,
-            Level::L2 => n + cluster,
-            _ => self.links.len() - 1,
-        };
+        let i = self.link_index(level, core);
         &mut self.links[i]
     }
 

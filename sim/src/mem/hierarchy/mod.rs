@@ -19,12 +19,15 @@
 //!   travels down, through every write-through level, to DRAM, taking link bandwidth,
 //!   banks and DRAM time. A write-back store completes like a load (a write miss fetches
 //!   the line first).
-//! - An **Atomic** bypasses the L1 and L2/L3 caches above the last-level cache (LLC: L3 if
-//!   enabled, else L2, else DRAM) and executes there as a read-modify-write: it allocates
-//!   the line like a read and dirties it (write-back) or writes it below (write-through; at
-//!   DRAM, a read then a write). **One atomic per line is in flight at the LLC**: another
-//!   one to that line waits until the first has its data, then goes in arrival order. The
-//!   atomic completes when its reply reaches the core.
+//! - An **Atomic** (one request per line of a warp's atomic instruction, carrying its
+//!   lanes' operations on the line's busiest word) bypasses the L1 and L2/L3 caches above
+//!   the last-level cache (LLC: L3 if enabled, else L2, else DRAM) and executes there as a
+//!   read-modify-write: it allocates the line like a read; once the data is there, the
+//!   bank's **atomic unit** applies the operations (`memory.atomics.alu_cycles` each, one
+//!   word's one after the other), then the line is dirtied (write-back) or written below
+//!   (write-through; at DRAM, a read then a write). **One atomic per line is in the unit at
+//!   a time**: another one to that line waits until the first is done, then goes in
+//!   arrival order. The atomic completes when its reply reaches the core.
 //! - Every accepted request produces exactly one [`Completion`].
 //!
 //! **Statistics by phase.** A request carries the phase its core was in when it made the
@@ -34,19 +37,20 @@
 //! fill's eviction and the dirty victim's write-back (the miss that brought the fill), a
 //! write-through write's trip down, an atomic's write below.
 //!
-//! **Known limit: the way to DRAM is not bounded.** A request the DRAM queues refuse waits
-//! in an unbounded FIFO in front of them, and nothing holds back the caches above, so
-//! write-through writes that outpace DRAM never stall the cores that make them: the
-//! backlog grows, later misses wait behind it, and a program can end with writes still
-//! queued. [`HierarchyStats::dram_backlog_peak`] and [`HierarchyStats::dram_unfinished`] make
-//! this visible instead of silent.
+//! **Bounded, with back-pressure** (`credits.rs`): a request goes down only with a credit
+//! of the buffer it is headed for (a lower cache's input, a DRAM queue), so a full DRAM
+//! queue holds back the level above, which stops taking requests, whose input fills, until
+//! the L1s refuse ([`Reject::QueueFull`]) and the cores' LSU queues fill. Nothing waits in
+//! front of DRAM: [`HierarchyStats::dram_backlog_peak`] is 0 by construction.
 //!
 //! **Files**: `config.rs` the configuration; `links.rs` the topology and link crossings;
-//! `levels.rs` the L2/L3 and L1 fills and atomics at the LLC; `dram_port.rs` the way to
-//! and from DRAM; `events.rs` the event queue; `stats.rs` the statistics. This file holds
-//! the core-facing interface and the vocabulary the blocks share (`Level`, `Msg`, `Ev`).
+//! `credits.rs` back-pressure (credits, outboxes, fair order); `levels.rs` the L2/L3 and
+//! L1 fills and atomics at the LLC; `dram_port.rs` the way to and from DRAM; `events.rs`
+//! the event queue; `stats.rs` the statistics. This file holds the core-facing interface
+//! and the vocabulary the blocks share (`Level`, `Msg`, `Ev`).
 
 mod config;
+mod credits;
 mod dram_port;
 mod events;
 mod levels;
@@ -57,9 +61,10 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
 use super::cache::{Cache, Op, Outcome, Stall};
-use super::dram::{Dram, DramRequest};
+use super::dram::Dram;
 use super::interconnect::Link;
-pub use config::MemConfig;
+pub use config::{AtomicsConfig, MemConfig};
+use credits::{Credits, Parked, Sender};
 pub use dram_port::DramModel;
 use levels::{AtomicLines, Lower};
 pub use stats::HierarchyStats;
@@ -85,6 +90,9 @@ pub struct MemAccess {
     pub kind: AccessKind,
     /// The statistics phase of the core that makes the request.
     pub phase: u32,
+    /// An atomic: the operations of its lanes on the line's busiest word (the atomic unit
+    /// applies them one after the other). 0 for the other kinds.
+    pub ops: u32,
 }
 
 /// Why a request was not accepted this cycle. The core retries later.
@@ -94,7 +102,9 @@ pub enum Reject {
     BankConflict,
     /// The L1 has no free MSHR for a new miss (or the line's MSHR is full of merges).
     MshrFull,
-    /// The link below the L1s has `queue` requests waiting; checked before the cache.
+    /// No room below: the link below the L1s has `queue` requests waiting, or the buffer
+    /// the request is headed for has no credit for it (back-pressure); checked before the
+    /// cache.
     QueueFull,
     /// The L1 took `ports` accesses this cycle.
     PortBusy,
@@ -126,6 +136,8 @@ struct Msg {
     id: u64,
     kind: AccessKind,
     phase: u32,
+    /// An atomic's operations on its line's busiest word.
+    ops: u32,
 }
 
 impl Msg {
@@ -152,8 +164,6 @@ enum Ev {
     Respond { at: Level, msg: Msg, line: u32 },
     /// Present the waiting requests of lower cache `node` to its tags.
     Drain { node: usize },
-    /// Offer DRAM the requests it refused.
-    DramRetry,
 }
 
 /// A scheduled event: (cycle, creation order, its index in `MemoryHierarchy::slab`).
@@ -184,10 +194,14 @@ pub struct MemoryHierarchy<D: DramModel = Dram> {
     /// Requests in DRAM by DRAM id; ids are reused through `free_slots`.
     dram_slots: Vec<Option<(Msg, u32)>>,
     free_slots: Vec<u64>,
-    dram_retry: VecDeque<DramRequest>,
-    dram_backlog_peak: u64,
-    retry_scheduled: bool,
     dram_atomics: AtomicLines,
+    /// The DRAM controller's atomic unit (without caches below the L1s), free from then.
+    dram_alu_free: u64,
+    /// Cycles of one atomic operation on a word (`memory.atomics.alu_cycles`).
+    alu_cycles: u32,
+    credits: Credits,
+    /// Messages senders could not send for want of credits, per sender.
+    outboxes: Vec<(Sender, VecDeque<Parked>)>,
     events: BinaryHeap<EventKey>,
     seq: u64,
     /// The scheduled events, and the free places among them.
@@ -232,6 +246,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
             (true, false) => Level::L2,
             (false, false) => Level::Dram,
         };
+        let link_credits = links.iter().map(Link::queue).collect();
         MemoryHierarchy {
             cores_per_cluster,
             line_shift: cfg.l1d.line.max(1).ilog2(),
@@ -248,10 +263,11 @@ impl<D: DramModel> MemoryHierarchy<D> {
             dram_next: None,
             dram_slots: Vec::new(),
             free_slots: Vec::new(),
-            dram_retry: VecDeque::new(),
-            dram_backlog_peak: 0,
-            retry_scheduled: false,
             dram_atomics: AtomicLines::default(),
+            dram_alu_free: 0,
+            alu_cycles: cfg.atomics.alu_cycles,
+            credits: Credits::new(link_credits),
+            outboxes: Vec::new(),
             events: BinaryHeap::new(),
             seq: 0,
             slab: Vec::new(),
@@ -286,12 +302,22 @@ impl<D: DramModel> MemoryHierarchy<D> {
             id: req.id,
             kind: req.kind,
             phase: phase as u32,
+            ops: req.ops,
         };
+        let sender = match req.kind {
+            AccessKind::Fetch => Sender::L1i(req.core),
+            _ => Sender::L1d(req.core),
+        };
+        let to = self.receiver(Level::L1, req.core, line);
         if req.kind == AccessKind::Atomic {
-            if self.links[cluster].down_full(now) {
+            if self.links[cluster].down_full(now)
+                || self.outbox_busy(sender)
+                || !self.can_send(now, sender, to)
+            {
                 self.l1d[core].count_queue_full(phase);
                 return Err(Reject::QueueFull);
             }
+            self.take_credit(sender, to);
             self.send_down(now, Level::L1, msg, line);
             return Ok(());
         }
@@ -300,17 +326,35 @@ impl<D: DramModel> MemoryHierarchy<D> {
             AccessKind::Fetch => (Op::Read, AccessKind::Fetch),
             _ => (Op::Read, AccessKind::Read),
         };
+        let fetch = req.kind == AccessKind::Fetch;
+        let needs_below = if fetch {
+            self.l1i[core].needs_below(line, op)
+        } else {
+            self.l1d[core].needs_below(line, op)
+        };
+        // The way below first: it is rarely full, and looking costs less than the tags.
+        if needs_below
+            && (self.links[cluster].down_full(now)
+                || self.outbox_busy(sender)
+                || !self.can_send(now, sender, to))
+        {
+            if fetch {
+                self.l1i[core].count_queue_full(phase);
+            } else {
+                self.l1d[core].count_queue_full(phase);
+            }
+            return Err(Reject::QueueFull);
+        }
         let cache = match req.kind {
             AccessKind::Fetch => &mut self.l1i[core],
             _ => &mut self.l1d[core],
         };
-        // The link's queue first: it is rarely full, and looking costs less than the tags.
-        if self.links[cluster].down_full(now) && cache.needs_below(line, op) {
-            cache.count_queue_full(phase);
-            return Err(Reject::QueueFull);
-        }
         let done_at = now + u64::from(cache.config().hit_latency);
-        match cache.access(now, line, op, phase, req.id) {
+        let outcome = cache.access(now, line, op, phase, req.id);
+        if let Ok(Outcome::Miss | Outcome::WriteAround) = outcome {
+            self.take_credit(sender, to);
+        }
+        match outcome {
             Ok(Outcome::Hit) => self.schedule(
                 done_at,
                 Ev::Done {
@@ -372,7 +416,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
         self.events.len()
             + self.ready.len()
             + self.dram.pending()
-            + self.dram_retry.len()
+            + self.parked()
             + self.dram_atomics.waiting()
             + self
                 .lower

@@ -24,11 +24,13 @@ pub struct HierarchyStats {
     pub l2_links: Vec<LinkStats>,
     pub l3_link: Option<LinkStats>,
     pub dram: DramStats,
-    /// Most requests that waited at once for room in the DRAM queues (see the module
-    /// documentation's known limit). Whole run only.
+    /// Most requests that waited at once in front of the DRAM queues, refused by them: 0
+    /// by construction, since a request goes down only with a place promised in its queue
+    /// (back-pressure; the field stays so that reports can show it). Whole run only.
     pub dram_backlog_peak: u64,
-    /// Requests waiting for or in the DRAM queues when the statistics were taken: at the
-    /// end of a run, DRAM traffic the cycle count does not include. Whole run only.
+    /// Requests in the DRAM queues or waiting in a cache's outbox when the statistics were
+    /// taken: at the end of a run, DRAM traffic the cycle count does not include. Whole run
+    /// only.
     pub dram_unfinished: u64,
     /// The same, by phase: what the requests of each phase did (see the module
     /// documentation). Only phases that made requests appear; their entries have no
@@ -67,10 +69,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
                 .map(move |l| cache(&l.cache, phase))
         };
         let (dram_backlog_peak, dram_unfinished) = match phase {
-            None => (
-                self.dram_backlog_peak,
-                (self.dram_retry.len() + self.dram.pending()) as u64,
-            ),
+            None => (0, (self.parked() + self.dram.pending()) as u64),
             Some(_) => (0, 0),
         };
         let n = self.clusters;

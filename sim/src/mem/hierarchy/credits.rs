@@ -1,0 +1,279 @@
+//! Back-pressure: every request that goes down the hierarchy holds a credit of the buffer
+//! it is headed for, taken before it leaves, so nothing between the L1s and DRAM grows
+//! without bound. A full DRAM queue holds back the level above; that level stops taking
+//! requests from its input; its input fills and the L1s refuse (`Reject::QueueFull`); the
+//! LSU queue fills and warps stall.
+//!
+//! - **Receivers**: a lower cache's input, through one link: at most the link's `queue`
+//!   requests on the link or waiting in the input (the credit returns when the cache takes
+//!   the request); a DRAM queue (a channel): its free places less those promised to
+//!   requests still on their way (the credit returns when DRAM issues a request).
+//! - **Senders**: a core's L1 data or instruction cache, an L2 or the L3, and DRAM itself
+//!   (an atomic's write after its read). A request an L1 cannot send is refused; what a
+//!   cache must send once it has taken a request (a miss, a write-through write, a dirty
+//!   victim, an atomic's write) waits in the sender's outbox, and a lower cache takes no
+//!   further request while its outbox is not empty, so each outbox stays small (a few
+//!   messages per request in flight).
+//! - **Fairness**: credits are granted in the order senders asked for them. A sender that
+//!   finds no credit queues for the receiver, and a freed credit goes to the first in the
+//!   queue, so a core spinning on a lock cannot starve the core that releases it. An L1
+//!   asks again every cycle while its core retries; one that stopped asking (its core
+//!   found other work) leaves the queue, so it cannot hold credits back for others.
+
+use std::collections::VecDeque;
+
+use super::{DramModel, Ev, Level, MemoryHierarchy, Msg};
+
+/// Where a request is headed: the input behind link `index`, or DRAM queue `queue`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Receiver {
+    Link(usize),
+    Dram(usize),
+}
+
+/// Who sends. Outboxes and places in the queues of waiting senders are kept per sender.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Sender {
+    L1d(u32),
+    L1i(u32),
+    Lower(usize),
+    Dram,
+}
+
+/// A message a sender could not send yet: from `from`, ready to leave at `at`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Parked {
+    pub from: Level,
+    pub msg: Msg,
+    pub line: u32,
+    pub at: u64,
+    pub to: Receiver,
+}
+
+/// The credits of every receiver and the senders waiting for them.
+#[derive(Default)]
+pub(super) struct Credits {
+    /// Per link: its capacity, and the requests sent over it not yet taken by the cache
+    /// at its end.
+    link_capacity: Vec<u32>,
+    link_held: Vec<u32>,
+    /// Per DRAM queue: places promised to requests still on their way.
+    dram_promised: Vec<u32>,
+    /// Senders waiting for each receiver, in the order they asked, with the last cycle
+    /// each asked.
+    waiting: Vec<(Receiver, VecDeque<(Sender, u64)>)>,
+}
+
+impl Credits {
+    pub(super) fn new(link_capacity: Vec<u32>) -> Self {
+        Credits {
+            link_held: vec![0; link_capacity.len()],
+            link_capacity,
+            ..Credits::default()
+        }
+    }
+
+    fn queue_of(&mut self, r: Receiver) -> &mut VecDeque<(Sender, u64)> {
+        let i = match self.waiting.iter().position(|(w, _)| *w == r) {
+            Some(i) => i,
+            None => {
+                self.waiting.push((r, VecDeque::new()));
+                self.waiting.len() - 1
+            }
+        };
+        &mut self.waiting[i].1
+    }
+
+    /// The receivers some sender is waiting for.
+    pub(super) fn waited_for(&self) -> Vec<Receiver> {
+        let waited = self.waiting.iter().filter(|(_, q)| !q.is_empty());
+        waited.map(|(r, _)| *r).collect()
+    }
+
+    /// The senders waiting for `r`, first first.
+    pub(super) fn waiters(&self, r: Receiver) -> Vec<Sender> {
+        let q = self.waiting.iter().find(|(w, _)| *w == r);
+        q.map_or_else(Vec::new, |(_, q)| q.iter().map(|&(s, _)| s).collect())
+    }
+}
+
+impl<D: DramModel> MemoryHierarchy<D> {
+    /// The receiver of a request from `from` on `core`'s path for `line`.
+    pub(super) fn receiver(&self, from: Level, core: u32, line: u32) -> Receiver {
+        if self.below(from) == Level::Dram {
+            Receiver::Dram(self.dram.queue_of(line << self.line_shift))
+        } else {
+            Receiver::Link(self.link_index(from, core))
+        }
+    }
+
+    fn free(&self, r: Receiver) -> usize {
+        let c = &self.credits;
+        match r {
+            Receiver::Link(i) => (c.link_capacity[i] - c.link_held[i]) as usize,
+            Receiver::Dram(q) => {
+                let promised = c.dram_promised.get(q).copied().unwrap_or(0);
+                self.dram.room(q).saturating_sub(promised as usize)
+            }
+        }
+    }
+
+    /// Whether `s` may send to `r` at cycle `t`: a credit is free for it, those ahead of it
+    /// in the queue of waiting senders served first. If not, `s` takes (or keeps) its
+    /// place in that queue and leaves any other: a sender waits for one receiver at a time.
+    pub(super) fn can_send(&mut self, t: u64, s: Sender, r: Receiver) -> bool {
+        let free = self.free(r);
+        // Senders with an outbox ask whenever a credit may have come; the others (an L1
+        // whose core retries) every cycle, or no longer.
+        let parked: Vec<Sender> = (self.outboxes.iter())
+            .filter(|(_, q)| !q.is_empty())
+            .map(|(o, _)| *o)
+            .collect();
+        let q = self.credits.queue_of(r);
+        q.retain(|&(w, asked)| w == s || asked + 1 >= t || parked.contains(&w));
+        let ahead = q.iter().position(|&(w, _)| w == s);
+        if let Some(i) = ahead {
+            q[i].1 = t;
+        }
+        if free > ahead.unwrap_or(q.len()) {
+            return true;
+        }
+        if ahead.is_none() {
+            for (other, q) in &mut self.credits.waiting {
+                if *other != r {
+                    q.retain(|&(w, _)| w != s);
+                }
+            }
+            self.credits.queue_of(r).push_back((s, t));
+        }
+        false
+    }
+
+    /// Take the credit [`Self::can_send`] found for `s`.
+    pub(super) fn take_credit(&mut self, s: Sender, r: Receiver) {
+        let credits = &mut self.credits;
+        credits.queue_of(r).retain(|&(w, _)| w != s);
+        match r {
+            Receiver::Link(i) => credits.link_held[i] += 1,
+            Receiver::Dram(q) => {
+                if q >= credits.dram_promised.len() {
+                    credits.dram_promised.resize(q + 1, 0);
+                }
+                credits.dram_promised[q] += 1;
+            }
+        }
+    }
+
+    /// A request that came over link `index` was taken by the cache at its end.
+    pub(super) fn return_link_credit(&mut self, t: u64, index: usize) {
+        self.credits.link_held[index] -= 1;
+        self.serve_waiters(t, Receiver::Link(index));
+    }
+
+    /// A request promised a place in DRAM queue `q` arrived there.
+    pub(super) fn redeem_dram_promise(&mut self, q: usize) {
+        self.credits.dram_promised[q] -= 1;
+    }
+
+    /// Credits of `r` may have been freed: the senders with messages for it move, the
+    /// waiting ones first (L1s without an outbox send when their core retries).
+    pub(super) fn serve_waiters(&mut self, t: u64, r: Receiver) {
+        let mut senders = self.credits.waiters(r);
+        for (s, q) in &self.outboxes {
+            if q.front().is_some_and(|p| p.to == r) && !senders.contains(s) {
+                senders.push(*s);
+            }
+        }
+        for s in senders {
+            if self.free(r) == 0 {
+                break;
+            }
+            match s {
+                Sender::Lower(node) => self.wake(t, node),
+                _ => {
+                    self.flush_outbox(t, s);
+                }
+            }
+        }
+    }
+
+    /// After DRAM issued requests: serve the senders waiting for its queues.
+    pub(super) fn serve_dram_waiters(&mut self, t: u64) {
+        for r in self.credits.waited_for() {
+            if matches!(r, Receiver::Dram(_)) && self.free(r) > 0 {
+                self.serve_waiters(t, r);
+            }
+        }
+    }
+
+    fn outbox(&mut self, s: Sender) -> &mut VecDeque<Parked> {
+        let i = match self.outboxes.iter().position(|(o, _)| *o == s) {
+            Some(i) => i,
+            None => {
+                self.outboxes.push((s, VecDeque::new()));
+                self.outboxes.len() - 1
+            }
+        };
+        &mut self.outboxes[i].1
+    }
+
+    /// Whether `s` has messages waiting for credits.
+    pub(super) fn outbox_busy(&self, s: Sender) -> bool {
+        self.outboxes.iter().any(|(o, q)| *o == s && !q.is_empty())
+    }
+
+    /// Send `msg` from `from` down at cycle `at` (`t`: now) if `s` has a credit for it,
+    /// else keep it in `s`'s outbox, in order behind what is already there.
+    pub(super) fn emit(&mut self, s: Sender, t: u64, at: u64, from: Level, msg: Msg, line: u32) {
+        let to = self.receiver(from, msg.core, line);
+        let parked = Parked {
+            from,
+            msg,
+            line,
+            at,
+            to,
+        };
+        if !self.outbox_busy(s) && self.can_send(t, s, to) {
+            self.take_credit(s, to);
+            self.leave(at, from, msg, line);
+        } else {
+            self.outbox(s).push_back(parked);
+        }
+    }
+
+    /// Send what `s`'s outbox can, in order. Returns whether it is empty.
+    pub(super) fn flush_outbox(&mut self, t: u64, s: Sender) -> bool {
+        while let Some(&p) = self.outbox(s).front() {
+            if !self.can_send(t, s, p.to) {
+                return false;
+            }
+            self.take_credit(s, p.to);
+            self.outbox(s).pop_front();
+            let Parked {
+                from, msg, line, ..
+            } = p;
+            self.leave(p.at.max(t), from, msg, line);
+        }
+        true
+    }
+
+    /// A message with its credit leaves `from` at `at`: down the link, or, DRAM's own
+    /// (an atomic's write), straight into its queue.
+    fn leave(&mut self, at: u64, from: Level, msg: Msg, line: u32) {
+        let to = if from == Level::Dram {
+            Ev::Arrive {
+                at: Level::Dram,
+                msg,
+                line,
+            }
+        } else {
+            Ev::Down { from, msg, line }
+        };
+        self.schedule(at, to);
+    }
+
+    /// Messages in outboxes (pending work).
+    pub(super) fn parked(&self) -> usize {
+        self.outboxes.iter().map(|(_, q)| q.len()).sum()
+    }
+}
