@@ -314,8 +314,13 @@ impl Config {
             .parse()
             .map_err(|e: toml::de::Error| ConfigError(format!("{origin}: {e}")))?;
         check_known_keys(&value, origin)?;
+        // A table that gives some keys of a level takes the others from that level's
+        // defaults (an L2's are not an L1's): lay the document over the whole default
+        // configuration rather than letting each table fall back to its type's default.
+        let mut config = toml::Table::try_from(Config::default()).expect("a Config serializes");
+        overlay(&mut config, std::mem::take(&mut value));
         // Every key is known; typed deserialization now only fails on a value.
-        let config: Config = toml::Value::Table(std::mem::take(&mut value))
+        let config: Config = toml::Value::Table(config)
             .try_into()
             .map_err(|e: toml::de::Error| ConfigError(format!("{origin}: {}", e.message())))?;
         config
@@ -506,6 +511,18 @@ impl Config {
             h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
         }
         format!("{h:016x}")
+    }
+}
+
+/// Lay `top` over `base`: its values replace `base`'s, its tables merge into `base`'s.
+fn overlay(base: &mut toml::Table, top: toml::Table) {
+    for (key, value) in top {
+        match (base.get_mut(&key), value) {
+            (Some(toml::Value::Table(below)), toml::Value::Table(above)) => overlay(below, above),
+            (_, value) => {
+                base.insert(key, value);
+            }
+        }
     }
 }
 
