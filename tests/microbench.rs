@@ -500,3 +500,39 @@ fn atomics_cost_what_the_atomic_unit_is_configured_to() {
         &what,
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Sockets: cores sharing their L1s.
+
+/// Core 1 reads the lines core 0 has just read (programs/ubench_socket.c). With private
+/// L1s they come from the L2 (its hit latency and the link both ways); with the cluster's
+/// three cores in one socket they are hits in the shared L1D, and the cores' accesses meet
+/// in its banks.
+#[test]
+fn a_socket_shares_its_l1_between_its_cores() {
+    let run = |per_socket: u32| {
+        let cfg = config(
+            "sparseweaver",
+            &[format!("gpu.cores_per_socket={per_socket}")],
+        );
+        let b = bench("ubench_socket", &cfg, &[]);
+        let l1d = &b.summary.memory.l1d;
+        let bank_stalls: u64 = l1d.iter().map(|c| c.bank_stalls).sum();
+        (cfg, b.cycles(1), l1d.len(), bank_stalls, b.console)
+    };
+    let (cfg, private, caches, private_stalls, console) = run(1);
+    let (_, shared, shared_caches, shared_stalls, _) = run(3);
+    assert_eq!((caches, shared_caches), (6, 2));
+    let l2_trip = f64::from(cfg.memory.l2.hit_latency + 2 * cfg.memory.l1_link.latency);
+    assert_near(
+        "private minus shared per load",
+        private - shared,
+        l2_trip,
+        1.0,
+        &format!("private {private}, shared {shared}\n{console}"),
+    );
+    assert!(
+        shared_stalls > private_stalls,
+        "bank stalls: shared {shared_stalls}, private {private_stalls}"
+    );
+}

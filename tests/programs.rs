@@ -49,6 +49,7 @@ const MICROBENCHMARKS: &[&str] = &[
     "ubench_stream",
     "ubench_store",
     "ubench_atomic",
+    "ubench_socket",
     "ubench_eghw",
 ];
 

@@ -33,6 +33,9 @@ pub struct Config {
 pub struct GpuConfig {
     pub clusters: u32,
     pub cores_per_cluster: u32,
+    /// Cores that share one L1 instruction and one L1 data cache (Vortex's `SOCKET_SIZE`);
+    /// 1: private L1s. Divides `cores_per_cluster`.
+    pub cores_per_socket: u32,
     pub warps_per_core: u32,
     pub threads_per_warp: u32,
 }
@@ -227,6 +230,7 @@ impl Default for GpuConfig {
         GpuConfig {
             clusters: 1,
             cores_per_cluster: 1,
+            cores_per_socket: 1,
             warps_per_core: 4,
             threads_per_warp: 4,
         }
@@ -358,6 +362,13 @@ impl Config {
         };
         if g.clusters == 0 || g.cores_per_cluster == 0 {
             problem("gpu.clusters and gpu.cores_per_cluster must be at least 1".into());
+        }
+        if g.cores_per_socket == 0 || g.cores_per_cluster % g.cores_per_socket.max(1) != 0 {
+            problem(format!(
+                "gpu.cores_per_socket = {} must divide gpu.cores_per_cluster = {} (a socket \
+                 lies within a cluster)",
+                g.cores_per_socket, g.cores_per_cluster
+            ));
         }
         if !(1..=32).contains(&g.warps_per_core) {
             problem(format!(

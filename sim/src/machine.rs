@@ -153,7 +153,8 @@ impl Machine {
                 &effective_memory(config, weaver),
                 config.gpu.clusters,
                 config.gpu.cores_per_cluster,
-            ),
+            )
+            .with_sockets(config.gpu.cores_per_socket),
             shared: Shared::new(
                 mem,
                 program,

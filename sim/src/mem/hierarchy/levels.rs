@@ -186,20 +186,23 @@ impl<D: DramModel> MemoryHierarchy<D> {
 
     /// The fill `msg` (the miss's request, back from below) reaches the L1.
     fn fill_l1(&mut self, t: u64, msg: Msg, line: u32) {
-        let core = msg.core;
+        let socket = self.socket(msg.core);
         let cache = if msg.kind == AccessKind::Fetch {
-            &mut self.l1i[core as usize]
+            &mut self.l1i[socket]
         } else {
-            &mut self.l1d[core as usize]
+            &mut self.l1d[socket]
         };
+        // The cores of a socket share the L1: each waiter is completed for its own core.
         let mut ids = std::mem::take(&mut self.scratch_ids);
         let victim = cache.fill(line, msg.phase as usize, &mut ids);
-        self.ready
-            .extend(ids.drain(..).map(|id| Completion { id, core, at: t }));
+        self.ready.extend(
+            ids.drain(..)
+                .map(|(core, id)| Completion { id, core, at: t }),
+        );
         self.scratch_ids = ids;
         if let Some(v) = victim {
             let write = msg.with(AccessKind::Write);
-            self.emit(Sender::L1d(core), t, t, Level::L1, write, v);
+            self.emit(Sender::L1d(socket as u32), t, t, Level::L1, write, v);
         }
     }
 

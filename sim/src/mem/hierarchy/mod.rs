@@ -178,8 +178,11 @@ pub struct MemoryHierarchy<D: DramModel = Dram> {
     llc: Level,
     l2_enabled: bool,
     l3_enabled: bool,
-    l1i: Vec<Cache<u64>>,
-    l1d: Vec<Cache<u64>>,
+    /// Cores sharing one L1I and one L1D (a socket).
+    cores_per_socket: u32,
+    /// Per socket; their waiters are (core, request id).
+    l1i: Vec<Cache<(u32, u64)>>,
+    l1d: Vec<Cache<(u32, u64)>>,
     /// The L2s (one per cluster, if enabled), then the L3 (if enabled).
     lower: Vec<Lower>,
     /// The L1 links (one per cluster), the L2 links (if L2), the L3 link (if L3).
@@ -213,7 +216,7 @@ pub struct MemoryHierarchy<D: DramModel = Dram> {
     /// The phases requests came from, in order of first appearance: a request's phase is
     /// counted under its index here.
     phases: Vec<u32>,
-    scratch_ids: Vec<u64>,
+    scratch_ids: Vec<(u32, u64)>,
     scratch_msgs: Vec<Msg>,
     dram_done: Vec<u64>,
 }
@@ -253,6 +256,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
             llc,
             l2_enabled: cfg.l2_enabled,
             l3_enabled: cfg.l3_enabled,
+            cores_per_socket: 1,
             l1i: (0..cores).map(|_| Cache::new(&cfg.l1i)).collect(),
             l1d: (0..cores).map(|_| Cache::new(&cfg.l1d)).collect(),
             lower,
@@ -281,6 +285,22 @@ impl<D: DramModel> MemoryHierarchy<D> {
         }
     }
 
+    /// The same hierarchy with `cores_per_socket` cores sharing each L1I and L1D (Vortex's
+    /// sockets; 1: private L1s). It must divide the cores per cluster.
+    pub fn with_sockets(mut self, cores_per_socket: u32) -> Self {
+        let n = cores_per_socket.max(1);
+        let sockets = self.l1d.len() / n as usize;
+        self.l1i.truncate(sockets);
+        self.l1d.truncate(sockets);
+        self.cores_per_socket = n;
+        self
+    }
+
+    /// The socket (shared L1s) of `core`.
+    pub(super) fn socket(&self, core: u32) -> usize {
+        (core / self.cores_per_socket) as usize
+    }
+
     /// A core's request at cycle `now` (cycles never decrease; an earlier one counts as
     /// the latest seen). `Err` = not accepted this cycle: nothing changed but the stall
     /// counters. Panics if `req.core` is out of range (a caller bug, not a configuration).
@@ -289,6 +309,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
         self.advance(now);
         let core = req.core as usize;
         let cluster = core / self.cores_per_cluster as usize;
+        let socket = self.socket(req.core);
         let line = req.addr >> self.line_shift;
         let phase = match self.phases.iter().position(|&p| p == req.phase) {
             Some(i) => i,
@@ -305,8 +326,8 @@ impl<D: DramModel> MemoryHierarchy<D> {
             ops: req.ops,
         };
         let sender = match req.kind {
-            AccessKind::Fetch => Sender::L1i(req.core),
-            _ => Sender::L1d(req.core),
+            AccessKind::Fetch => Sender::L1i(socket as u32),
+            _ => Sender::L1d(socket as u32),
         };
         let to = self.receiver(Level::L1, req.core, line);
         if req.kind == AccessKind::Atomic {
@@ -314,7 +335,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
                 || self.outbox_busy(sender)
                 || !self.can_send(now, sender, to)
             {
-                self.l1d[core].count_queue_full(phase);
+                self.l1d[socket].count_queue_full(phase);
                 return Err(Reject::QueueFull);
             }
             self.take_credit(sender, to);
@@ -328,9 +349,9 @@ impl<D: DramModel> MemoryHierarchy<D> {
         };
         let fetch = req.kind == AccessKind::Fetch;
         let needs_below = if fetch {
-            self.l1i[core].needs_below(line, op)
+            self.l1i[socket].needs_below(line, op)
         } else {
-            self.l1d[core].needs_below(line, op)
+            self.l1d[socket].needs_below(line, op)
         };
         // The way below first: it is rarely full, and looking costs less than the tags.
         if needs_below
@@ -339,18 +360,18 @@ impl<D: DramModel> MemoryHierarchy<D> {
                 || !self.can_send(now, sender, to))
         {
             if fetch {
-                self.l1i[core].count_queue_full(phase);
+                self.l1i[socket].count_queue_full(phase);
             } else {
-                self.l1d[core].count_queue_full(phase);
+                self.l1d[socket].count_queue_full(phase);
             }
             return Err(Reject::QueueFull);
         }
         let cache = match req.kind {
-            AccessKind::Fetch => &mut self.l1i[core],
-            _ => &mut self.l1d[core],
+            AccessKind::Fetch => &mut self.l1i[socket],
+            _ => &mut self.l1d[socket],
         };
         let done_at = now + u64::from(cache.config().hit_latency);
-        let outcome = cache.access(now, line, op, phase, req.id);
+        let outcome = cache.access(now, line, op, phase, (req.core, req.id));
         if let Ok(Outcome::Miss | Outcome::WriteAround) = outcome {
             self.take_credit(sender, to);
         }
