@@ -77,7 +77,7 @@ impl MemoryPort for Port<'_> {
             ops: req.ops,
         };
         self.0.access(now, access).map_err(|reject| match reject {
-            Reject::MshrFull => Retry::AfterCompletion,
+            Reject::MshrFull | Reject::NoCredit => Retry::AfterCompletion,
             Reject::BankConflict | Reject::QueueFull | Reject::PortBusy => Retry::NextCycle,
         })
     }

@@ -219,12 +219,14 @@ fn two_atomics(c: &MemConfig, a: u32, b: u32) -> (u64, u64) {
 
 #[test]
 fn atomics_serialise_on_their_line_at_the_llc() {
-    // LLC = L2: the second waits for the first's fill, then hits.
+    // LLC = L2: the second waits for the first's fill and its operation in the atomic
+    // unit (`a` cycles), then hits and takes its own.
     let c = MemConfig::default();
     let l = lat(&c);
+    let a = u64::from(c.atomics.alu_cycles);
     let (first, second) = two_atomics(&c, 0x40, 0x44);
-    assert_eq!(first, l.k1 + l.h2 + l.k2 + D + l.k2 + l.k1);
-    assert_eq!(second, first + l.h2);
+    assert_eq!(first, l.k1 + l.h2 + l.k2 + D + l.k2 + a + l.k1);
+    assert_eq!(second, first + l.h2 + a);
     // Different lines (different banks) do not wait for each other.
     let (first, second) = two_atomics(&c, 0x40, 0x80);
     assert_eq!(first, second);
@@ -234,8 +236,11 @@ fn atomics_serialise_on_their_line_at_the_llc() {
         ..MemConfig::default()
     };
     let (first, second) = two_atomics(&c3, 0x40, 0x40);
-    assert_eq!(first, l.k1 + l.k2 + l.h3 + l.k3 + D + l.k3 + l.k2 + l.k1);
-    assert_eq!(second, first + l.h3);
+    assert_eq!(
+        first,
+        l.k1 + l.k2 + l.h3 + l.k3 + D + l.k3 + a + l.k2 + l.k1
+    );
+    assert_eq!(second, first + l.h3 + a);
     // LLC = DRAM: each atomic reads and then writes DRAM; the second reads after the first.
     let c0 = MemConfig {
         l2_enabled: false,
@@ -247,8 +252,8 @@ fn atomics_serialise_on_their_line_at_the_llc() {
         0,
         &[(0, req(1, 0, 8, Atomic)), (0, req(2, 1, 8, Atomic))],
     );
-    assert_eq!(done[0].at, l.k1 + D + l.k1);
-    assert_eq!(done[1].at, done[0].at + D);
+    assert_eq!(done[0].at, l.k1 + D + a + l.k1);
+    assert_eq!(done[1].at, done[0].at + D + a);
     let s = m.stats();
     assert_eq!((s.dram.reads, s.dram.writes), (2, 2));
     assert_eq!(s.l1d[0].accesses, 0, "atomics bypass the L1");

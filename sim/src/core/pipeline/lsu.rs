@@ -44,8 +44,12 @@ impl Ticket {
         }
     }
 
-    /// The ticket a completion carries (`None`: not one of the core's).
+    /// The ticket a completion carries (`None`: not one of the core's, e.g. the
+    /// hierarchy's word that a credit has come).
     pub fn decode(id: u64) -> Option<Self> {
+        if id == crate::mem::hierarchy::CREDIT {
+            return None;
+        }
         let index = (id & !TAG_MASK) as usize;
         match id & TAG_MASK {
             FETCH_TAG => Some(Ticket::Fetch(index)),

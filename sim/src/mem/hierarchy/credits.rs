@@ -8,21 +8,22 @@
 //!   requests on the link or waiting in the input (the credit returns when the cache takes
 //!   the request); a DRAM queue (a channel): its free places less those promised to
 //!   requests still on their way (the credit returns when DRAM issues a request).
-//! - **Senders**: a core's L1 data or instruction cache, an L2 or the L3, and DRAM itself
-//!   (an atomic's write after its read). A request an L1 cannot send is refused; what a
-//!   cache must send once it has taken a request (a miss, a write-through write, a dirty
-//!   victim, an atomic's write) waits in the sender's outbox, and a lower cache takes no
-//!   further request while its outbox is not empty, so each outbox stays small (a few
-//!   messages per request in flight).
+//! - **Senders**: a socket's L1 data or instruction cache, an L2 or the L3, and DRAM
+//!   itself (an atomic's write after its read). A request an L1 cannot send is refused
+//!   (`Reject::NoCredit`) and its core sleeps until a completion that belongs to no
+//!   request (id `CREDIT`) says a credit has come; what a cache must send once it has taken a
+//!   request (a miss, a write-through write, a dirty victim, an atomic's write) waits in the
+//!   sender's outbox, and a lower cache takes no further request while its outbox is not
+//!   empty, so each outbox stays small (a few messages per request in flight).
 //! - **Fairness**: credits are granted in the order senders asked for them. A sender that
 //!   finds no credit queues for the receiver, and a freed credit goes to the first in the
-//!   queue, so a core spinning on a lock cannot starve the core that releases it. An L1
-//!   asks again every cycle while its core retries; one that stopped asking (its core
-//!   found other work) leaves the queue, so it cannot hold credits back for others.
+//!   queue, so a core spinning on a lock cannot starve the core that releases it. A woken
+//!   L1 that does not ask again within a cycle (its core found other work) leaves the
+//!   queue, so it cannot hold credits back for others.
 
 use std::collections::VecDeque;
 
-use super::{DramModel, Ev, Level, MemoryHierarchy, Msg};
+use super::{Completion, DramModel, Ev, Level, MemoryHierarchy, Msg, CREDIT};
 
 /// Where a request is headed: the input behind link `index`, or DRAM queue `queue`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,9 +60,9 @@ pub(super) struct Credits {
     link_held: Vec<u32>,
     /// Per DRAM queue: places promised to requests still on their way.
     dram_promised: Vec<u32>,
-    /// Senders waiting for each receiver, in the order they asked, with the last cycle
-    /// each asked.
-    waiting: Vec<(Receiver, VecDeque<(Sender, u64)>)>,
+    /// Senders waiting for each receiver, in the order they asked; an L1 that was told a
+    /// credit came, with the cycle it was told.
+    waiting: Vec<(Receiver, VecDeque<(Sender, Option<u64>)>)>,
 }
 
 impl Credits {
@@ -73,7 +74,7 @@ impl Credits {
         }
     }
 
-    fn queue_of(&mut self, r: Receiver) -> &mut VecDeque<(Sender, u64)> {
+    fn queue_of(&mut self, r: Receiver) -> &mut VecDeque<(Sender, Option<u64>)> {
         let i = match self.waiting.iter().position(|(w, _)| *w == r) {
             Some(i) => i,
             None => {
@@ -123,28 +124,23 @@ impl<D: DramModel> MemoryHierarchy<D> {
     /// place in that queue and leaves any other: a sender waits for one receiver at a time.
     pub(super) fn can_send(&mut self, t: u64, s: Sender, r: Receiver) -> bool {
         let free = self.free(r);
-        // Senders with an outbox ask whenever a credit may have come; the others (an L1
-        // whose core retries) every cycle, or no longer.
-        let parked: Vec<Sender> = (self.outboxes.iter())
-            .filter(|(_, q)| !q.is_empty())
-            .map(|(o, _)| *o)
-            .collect();
         let q = self.credits.queue_of(r);
-        q.retain(|&(w, asked)| w == s || asked + 1 >= t || parked.contains(&w));
+        // An L1 told of a credit that did not come back for it has left.
+        q.retain(|&(w, told)| w == s || told.is_none_or(|at| at + 1 >= t));
         let ahead = q.iter().position(|&(w, _)| w == s);
-        if let Some(i) = ahead {
-            q[i].1 = t;
-        }
         if free > ahead.unwrap_or(q.len()) {
             return true;
         }
-        if ahead.is_none() {
-            for (other, q) in &mut self.credits.waiting {
-                if *other != r {
-                    q.retain(|&(w, _)| w != s);
+        match ahead {
+            Some(i) => q[i].1 = None,
+            None => {
+                for (other, q) in &mut self.credits.waiting {
+                    if *other != r {
+                        q.retain(|&(w, _)| w != s);
+                    }
                 }
+                self.credits.queue_of(r).push_back((s, None));
             }
-            self.credits.queue_of(r).push_back((s, t));
         }
         false
     }
@@ -175,9 +171,14 @@ impl<D: DramModel> MemoryHierarchy<D> {
         self.credits.dram_promised[q] -= 1;
     }
 
-    /// Credits of `r` may have been freed: the senders with messages for it move, the
-    /// waiting ones first (L1s without an outbox send when their core retries).
+    /// Credits of `r` may have been freed: as many senders as there are credits move, in
+    /// the order they asked (then the outboxes that were not in the queue): a lower cache
+    /// looks at its outbox and input, an L1's outbox is flushed and its cores are told.
     pub(super) fn serve_waiters(&mut self, t: u64, r: Receiver) {
+        let mut free = self.free(r);
+        if free == 0 {
+            return;
+        }
         let mut senders = self.credits.waiters(r);
         for (s, q) in &self.outboxes {
             if q.front().is_some_and(|p| p.to == r) && !senders.contains(s) {
@@ -185,15 +186,38 @@ impl<D: DramModel> MemoryHierarchy<D> {
             }
         }
         for s in senders {
-            if self.free(r) == 0 {
+            if free == 0 {
                 break;
             }
+            free -= 1;
             match s {
                 Sender::Lower(node) => self.wake(t, node),
-                _ => {
+                Sender::Dram => {
                     self.flush_outbox(t, s);
                 }
+                Sender::L1d(socket) | Sender::L1i(socket) => {
+                    if self.flush_outbox(t, s) {
+                        self.tell_cores(t, r, s, socket);
+                    }
+                }
             }
+        }
+    }
+
+    /// Tell the cores of `socket` that the credit `s` waits for in `r` has come (a
+    /// completion of no request wakes a core refused for want of one).
+    fn tell_cores(&mut self, t: u64, r: Receiver, s: Sender, socket: u32) {
+        let q = self.credits.queue_of(r);
+        if let Some(entry) = q.iter_mut().find(|(w, _)| *w == s) {
+            entry.1 = Some(t);
+        }
+        let first = socket * self.cores_per_socket;
+        for core in first..first + self.cores_per_socket {
+            self.ready.push(Completion {
+                id: CREDIT,
+                core,
+                at: t,
+            });
         }
     }
 

@@ -102,13 +102,18 @@ pub enum Reject {
     BankConflict,
     /// The L1 has no free MSHR for a new miss (or the line's MSHR is full of merges).
     MshrFull,
-    /// No room below: the link below the L1s has `queue` requests waiting, or the buffer
-    /// the request is headed for has no credit for it (back-pressure); checked before the
-    /// cache.
+    /// The link below the L1s has `queue` requests waiting; checked before the cache.
     QueueFull,
+    /// The buffer the request is headed for has no credit for it (back-pressure): the core
+    /// is told when one comes, by a completion with the id [`CREDIT`].
+    NoCredit,
     /// The L1 took `ports` accesses this cycle.
     PortBusy,
 }
+
+/// The id of a completion that belongs to no request: a credit the core was refused for
+/// has come (see [`Reject::NoCredit`]).
+pub const CREDIT: u64 = u64::MAX;
 
 /// A finished request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -331,12 +336,13 @@ impl<D: DramModel> MemoryHierarchy<D> {
         };
         let to = self.receiver(Level::L1, req.core, line);
         if req.kind == AccessKind::Atomic {
-            if self.links[cluster].down_full(now)
-                || self.outbox_busy(sender)
-                || !self.can_send(now, sender, to)
-            {
+            if self.links[cluster].down_full(now) {
                 self.l1d[socket].count_queue_full(phase);
                 return Err(Reject::QueueFull);
+            }
+            if self.outbox_busy(sender) || !self.can_send(now, sender, to) {
+                self.l1d[socket].count_queue_full(phase);
+                return Err(Reject::NoCredit);
             }
             self.take_credit(sender, to);
             self.send_down(now, Level::L1, msg, line);
@@ -354,17 +360,22 @@ impl<D: DramModel> MemoryHierarchy<D> {
             self.l1d[socket].needs_below(line, op)
         };
         // The way below first: it is rarely full, and looking costs less than the tags.
-        if needs_below
-            && (self.links[cluster].down_full(now)
-                || self.outbox_busy(sender)
-                || !self.can_send(now, sender, to))
-        {
-            if fetch {
-                self.l1i[socket].count_queue_full(phase);
+        if needs_below {
+            let refused = if self.links[cluster].down_full(now) {
+                Some(Reject::QueueFull)
+            } else if self.outbox_busy(sender) || !self.can_send(now, sender, to) {
+                Some(Reject::NoCredit)
             } else {
-                self.l1d[socket].count_queue_full(phase);
+                None
+            };
+            if let Some(reject) = refused {
+                if fetch {
+                    self.l1i[socket].count_queue_full(phase);
+                } else {
+                    self.l1d[socket].count_queue_full(phase);
+                }
+                return Err(reject);
             }
-            return Err(Reject::QueueFull);
         }
         let cache = match req.kind {
             AccessKind::Fetch => &mut self.l1i[socket],
