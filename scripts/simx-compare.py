@@ -98,10 +98,11 @@ def scan(data):
     return bytes(out), nopped, sorted(set(blockers)), sorted(set(notes))
 
 
-def run(cmd, timeout, env=None):
+def run(cmd, timeout, env=None, cwd=None):
     t0 = time.time()
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env,
+                           cwd=cwd)
         return p.returncode, p.stdout, p.stderr, time.time() - t0
     except subprocess.TimeoutExpired as e:
         def txt(b):
@@ -140,7 +141,11 @@ def run_simx(a, patched):
     env = dict(os.environ)
     if a.all_cores:
         env["SIMX_ALL_CORES"] = "1"
-    rc, out, err, secs = run([a.simx, str(patched)], a.timeout, env)
+    # SimX's ramulator2 writes trace/ramulator.log.ch* and ramulator.stats.log in the
+    # working directory: run it in the temporary one.
+    rc, out, err, secs = run([os.path.abspath(a.simx), str(patched)], a.timeout, env,
+                             cwd=patched.parent)
+    shutil.rmtree(patched.parent / "trace", ignore_errors=True)  # DRAM command traces
     if rc is None:
         return None, f"SimX timed out after {a.timeout} s (hang)"
     cores = [tuple(map(int, m.groups())) for m in PERF.finditer(out)]
