@@ -64,6 +64,7 @@ const ERROR_PROGRAMS: &[&str] = &[
     "errors/weaver_overflow",
     "errors/weaver_dec_loc",
     "errors/weaver_in_flight",
+    "errors/exit_status",
 ];
 
 /// Kernels that need a graph written into their memory: tests/weaver.rs runs them.
