@@ -278,13 +278,16 @@ impl At<'_> {
                 .ok_or_else(|| self.err(&format!("recorded.{key}"), "missing"))
         };
         let string = |key: &str| self.string(get(key)?, &format!("recorded.{key}"));
+        // In the order the keys are written, so the first missing one is named.
+        let (wsim, revision) = (string("wsim")?, string("revision")?);
+        let (program_sha256, config_hash) = (string("program_sha256")?, string("config_hash")?);
         let graph_sha256 = match table.get("graph_sha256") {
             Some(v) => Some(self.string(v, "recorded.graph_sha256")?),
             None => None,
         };
-        let stats_item = get("stats")?;
+        let exit_status = self.u32(get("exit_status")?, "recorded.exit_status")?;
         let stats = self
-            .table(stats_item, "recorded.stats")?
+            .table(get("stats")?, "recorded.stats")?
             .iter()
             .map(|(name, v)| {
                 let key = format!("recorded.stats.{name}");
@@ -298,12 +301,12 @@ impl At<'_> {
             })
             .collect::<anyhow::Result<_>>()?;
         Ok(Recorded {
-            wsim: string("wsim")?,
-            revision: string("revision")?,
-            program_sha256: string("program_sha256")?,
-            config_hash: string("config_hash")?,
+            wsim,
+            revision,
+            program_sha256,
+            config_hash,
             graph_sha256,
-            exit_status: self.u32(get("exit_status")?, "recorded.exit_status")?,
+            exit_status,
             stats,
         })
     }
