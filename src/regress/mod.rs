@@ -108,13 +108,46 @@ pub struct StatCheck {
     pub verdict: StatVerdict,
 }
 
+/// What a [`Note`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Subject {
+    /// The run was never recorded (stale).
+    Recorded,
+    /// The program's, configuration's or graph's fingerprint changed (stale).
+    Program,
+    Config,
+    Graph,
+    /// The program's exit status changed (failed).
+    ExitStatus,
+    /// The graph result no longer verifies (failed).
+    Result,
+    /// The simulation failed (failed); `now` is the message.
+    Simulation,
+    /// The run could not be set up (error); `now` is the message.
+    Setup,
+}
+
+impl Subject {
+    pub fn name(self) -> &'static str {
+        match self {
+            Subject::Recorded => "recorded",
+            Subject::Program => "program",
+            Subject::Config => "config",
+            Subject::Graph => "graph",
+            Subject::ExitStatus => "exit status",
+            Subject::Result => "result",
+            Subject::Simulation => "simulation",
+            Subject::Setup => "setup",
+        }
+    }
+}
+
 /// Something about a run other than a statistic: an input that changed, the exit status,
 /// the result, a failure.
 #[derive(Clone, Debug, Serialize)]
 pub struct Note {
-    /// `program`, `config`, `graph`, `recorded`, `exit status`, `result`, `simulation`,
-    /// `setup`.
-    pub what: &'static str,
+    pub what: Subject,
     pub baseline: String,
     pub now: String,
 }
@@ -258,7 +291,7 @@ impl Baseline {
                 r.verdict == Verdict::Error
                     || r.notes
                         .iter()
-                        .any(|n| matches!(n.what, "simulation" | "result"))
+                        .any(|n| matches!(n.what, Subject::Simulation | Subject::Result))
             })
             .map(|r| r.name.clone())
             .collect();
@@ -430,7 +463,7 @@ fn compare(run: &RunSpec, measured: &Result<Measured, String>) -> RunCheck {
         Err(e) => {
             check.verdict = Verdict::Error;
             check.notes.push(Note {
-                what: "setup",
+                what: Subject::Setup,
                 baseline: String::new(),
                 now: e.clone(),
             });
@@ -450,7 +483,7 @@ fn compare(run: &RunSpec, measured: &Result<Measured, String>) -> RunCheck {
         Some(r) => r,
         None => {
             check.notes.push(Note {
-                what: "recorded",
+                what: Subject::Recorded,
                 baseline: "never".into(),
                 now: "record it: wsim regress record".into(),
             });
@@ -459,9 +492,17 @@ fn compare(run: &RunSpec, measured: &Result<Measured, String>) -> RunCheck {
     };
     let mut stale = run.recorded.is_none();
     for (what, was, now) in [
-        ("program", Some(&r.program_sha256), Some(&m.program_sha256)),
-        ("config", Some(&r.config_hash), Some(&m.config_hash)),
-        ("graph", r.graph_sha256.as_ref(), m.graph_sha256.as_ref()),
+        (
+            Subject::Program,
+            Some(&r.program_sha256),
+            Some(&m.program_sha256),
+        ),
+        (Subject::Config, Some(&r.config_hash), Some(&m.config_hash)),
+        (
+            Subject::Graph,
+            r.graph_sha256.as_ref(),
+            m.graph_sha256.as_ref(),
+        ),
     ] {
         if run.recorded.is_some() && was != now {
             stale = true;
@@ -478,7 +519,7 @@ fn compare(run: &RunSpec, measured: &Result<Measured, String>) -> RunCheck {
         Err(e) => {
             failed = true;
             check.notes.push(Note {
-                what: "simulation",
+                what: Subject::Simulation,
                 baseline: format!("exit status {}", r.exit_status),
                 now: e.clone(),
             });
@@ -488,7 +529,7 @@ fn compare(run: &RunSpec, measured: &Result<Measured, String>) -> RunCheck {
             if run.recorded.is_some() && o.exit_status != r.exit_status {
                 failed = true;
                 check.notes.push(Note {
-                    what: "exit status",
+                    what: Subject::ExitStatus,
                     baseline: r.exit_status.to_string(),
                     now: o.exit_status.to_string(),
                 });
@@ -496,7 +537,7 @@ fn compare(run: &RunSpec, measured: &Result<Measured, String>) -> RunCheck {
             if o.verified == Some(false) {
                 failed = true;
                 check.notes.push(Note {
-                    what: "result",
+                    what: Subject::Result,
                     baseline: "verified".into(),
                     now: "differs from the host reference".into(),
                 });

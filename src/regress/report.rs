@@ -4,14 +4,14 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::{Check, RunCheck, StatVerdict, Verdict, REVISION, VERSION};
+use super::{Check, RunCheck, StatVerdict, Subject, Verdict, REVISION, VERSION};
 
 /// Identifies the JSON's layout; bump it when a field changes meaning.
 pub const SCHEMA: &str = "wsim-regress/1";
 
 /// Notes whose text is a message, printed under the table rather than in a cell.
-fn is_message(what: &str) -> bool {
-    matches!(what, "setup" | "simulation")
+fn is_message(what: Subject) -> bool {
+    matches!(what, Subject::Setup | Subject::Simulation)
 }
 
 impl Verdict {
@@ -49,7 +49,7 @@ fn rows(run: &RunCheck) -> Vec<[String; 7]> {
         };
         rows.push([
             run.name.clone(),
-            n.what.to_string(),
+            n.what.name().to_string(),
             n.baseline.clone(),
             now,
             String::new(),
@@ -124,7 +124,7 @@ impl Check {
         }
         for run in &self.runs {
             for n in run.notes.iter().filter(|n| is_message(n.what)) {
-                let _ = writeln!(out, "{} ({}): {}", run.name, n.what, n.now);
+                let _ = writeln!(out, "{} ({}): {}", run.name, n.what.name(), n.now);
             }
         }
         let count = |v: Verdict| self.runs.iter().filter(|r| r.verdict == v).count();
