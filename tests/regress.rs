@@ -375,14 +375,16 @@ fn records_change_only_when_measurements_do() {
     }
 }
 
-/// A run whose simulation fails is a regression (1); one that cannot start is an error
-/// (2), and `record` writes nothing while any run fails.
+/// A run whose simulation fails or whose program's exit status changes is a regression
+/// (1); one that cannot start is an error (2), and `record` writes nothing while any run
+/// fails.
 #[test]
 fn failures_and_runs_that_cannot_start() {
     let dir = tempfile::tempdir().unwrap();
     let file = baseline(
         dir.path(),
-        "[[run]]\nprogram = \"programs/build/hello.elf\"\nconfig = \"configs/tiny.toml\"\n",
+        "[[run]]\nprogram = \"programs/build/hello.elf\"\nconfig = \"configs/tiny.toml\"\n\n\
+         [[run]]\nprogram = \"programs/build/simt_explicit.elf\"\nconfig = \"configs/tiny.toml\"\n",
     );
     record(&file, &[]);
     let (out, doc) = check(&file, &["--set", "run.max_cycles=1000"]);
@@ -394,6 +396,25 @@ fn failures_and_runs_that_cannot_start() {
     assert!(
         stdout.contains("hello@tiny (simulation): run exceeded run.max_cycles = 1000"),
         "{stdout}"
+    );
+
+    // One thread per warp: simt_explicit's own checks fail (its status names the check).
+    let (out, doc) = check(&file, &["--set", "gpu.threads_per_warp=1"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let simt = run(&doc, "simt_explicit@tiny");
+    assert_eq!(simt["verdict"], "failed");
+    assert_eq!(simt["exit_status"], 4, "the program's status in the JSON");
+    assert_eq!(
+        simt["notes"][0],
+        serde_json::json!({"what": "exit_status", "baseline": "0", "now": "4"})
+    );
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        table
+            .lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>()
+                == ["simt_explicit@tiny", "exit", "status", "0", "4", "FAILED"]),
+        "{table}"
     );
 
     let missing = baseline(
