@@ -16,6 +16,11 @@ fn the_sparseweaver_runs_match_their_baseline() {
         ..Options::default()
     };
     let check = baseline.check(&only).unwrap();
+    let selected = baseline
+        .runs()
+        .iter()
+        .filter(|r| r.name.contains("@sparseweaver"));
+    assert_eq!(check.runs.len(), selected.count());
     assert!(check.runs.len() >= 5, "{}", check.table());
     assert!(check.passed(), "{}", check.table());
 

@@ -198,11 +198,6 @@ impl Check {
             Verdict::Error => exit::CANNOT_RUN,
         }
     }
-
-    /// The runs whose verdict is not `Ok`.
-    pub fn problems(&self) -> impl Iterator<Item = &RunCheck> {
-        self.runs.iter().filter(|r| r.verdict != Verdict::Ok)
-    }
 }
 
 /// What [`Baseline::record`] did.
@@ -215,6 +210,13 @@ pub struct Recording {
     /// The runs that could not run, failed or did not verify: when there are any, nothing
     /// was written.
     pub refused: Vec<String>,
+}
+
+/// The selected runs (indices), what each measured, and the comparison.
+struct Round {
+    selected: Vec<usize>,
+    measured: Vec<Result<Measured, String>>,
+    check: Check,
 }
 
 /// What a run measured now: the inputs' fingerprints and, unless the simulation failed,
@@ -239,10 +241,6 @@ impl Baseline {
         })
     }
 
-    pub fn path(&self) -> &Path {
-        &self.file.path
-    }
-
     pub fn runs(&self) -> &[RunSpec] {
         &self.file.runs
     }
@@ -253,20 +251,7 @@ impl Baseline {
         wsim_sim::Config::default()
             .with_overrides(&options.overrides)
             .map_err(|e| anyhow::anyhow!("--set: {e}"))?;
-        let started = std::time::Instant::now();
-        let selected = self.select(&options.only)?;
-        let measured = self.measure(&selected, options);
-        let runs = selected
-            .iter()
-            .zip(&measured)
-            .map(|(&i, m)| compare(&self.file.runs[i], m))
-            .collect();
-        Ok(Check {
-            baseline: self.file.path.clone(),
-            overrides: options.overrides.clone(),
-            runs,
-            seconds: started.elapsed().as_secs_f64(),
-        })
+        Ok(self.round(options)?.check)
     }
 
     /// Run the selected runs and record what they measure, writing the file when any
@@ -277,15 +262,13 @@ impl Baseline {
         if !options.overrides.is_empty() {
             bail!("a record takes the configuration its baseline states: put overrides in the runs' `set`");
         }
-        let started = std::time::Instant::now();
-        let selected = self.select(&options.only)?;
-        let measured = self.measure(&selected, options);
-        let runs: Vec<RunCheck> = selected
-            .iter()
-            .zip(&measured)
-            .map(|(&i, m)| compare(&self.file.runs[i], m))
-            .collect();
-        let refused: Vec<String> = runs
+        let Round {
+            selected,
+            measured,
+            check,
+        } = self.round(options)?;
+        let refused: Vec<String> = check
+            .runs
             .iter()
             .filter(|r| {
                 r.verdict == Verdict::Error
@@ -332,12 +315,7 @@ impl Baseline {
             }
         }
         Ok(Recording {
-            check: Check {
-                baseline: self.file.path.clone(),
-                overrides: Vec::new(),
-                runs,
-                seconds: started.elapsed().as_secs_f64(),
-            },
+            check,
             changed,
             refused,
         })
@@ -359,9 +337,12 @@ impl Baseline {
             .collect())
     }
 
-    /// Measure the runs in parallel; results in the runs' order.
-    fn measure(&self, selected: &[usize], options: &Options) -> Vec<Result<Measured, String>> {
+    /// Measure the selected runs in parallel and compare each with its record; results
+    /// in the runs' order.
+    fn round(&self, options: &Options) -> anyhow::Result<Round> {
         use std::io::IsTerminal;
+        let started = std::time::Instant::now();
+        let selected = self.select(&options.only)?;
         let progress = options.progress && std::io::stderr().is_terminal();
         let done = AtomicUsize::new(0);
         let total = selected.len();
@@ -380,7 +361,22 @@ impl Baseline {
         if progress {
             eprint!("\r\x1b[K");
         }
-        measured
+        let runs = selected
+            .iter()
+            .zip(&measured)
+            .map(|(&i, m)| compare(&self.file.runs[i], m))
+            .collect();
+        let check = Check {
+            baseline: self.file.path.clone(),
+            overrides: options.overrides.clone(),
+            runs,
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        Ok(Round {
+            selected,
+            measured,
+            check,
+        })
     }
 }
 
