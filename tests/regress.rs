@@ -106,23 +106,12 @@ fn the_project_baseline_holds() {
     let alone = |name: &str| {
         !(name.starts_with("errors/") || name.starts_with("ubench_") || name.ends_with("_edge_sum"))
     };
-    let dir = common::programs_dir();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "elf") {
-                let rel = path.strip_prefix(dir).unwrap().with_extension("");
-                let name = rel.to_string_lossy().replace('\\', "/");
-                let entry = format!("program = \"programs/build/{name}.elf\"");
-                assert!(
-                    !alone(&name) || baseline.contains(&entry),
-                    "{name}.elf is not in baselines/project.toml"
-                );
-            }
-        }
+    for name in common::built_programs().iter().filter(|n| alone(n)) {
+        let entry = format!("program = \"programs/build/{name}.elf\"");
+        assert!(
+            baseline.contains(&entry),
+            "{name}.elf is not in baselines/project.toml"
+        );
     }
 }
 
@@ -495,30 +484,12 @@ fn malformed_baselines_name_the_file_and_the_key() {
         );
     }
     let file = baseline(dir.path(), vecadd);
-    let out = wsim(&[
-        "regress",
-        "check",
-        file.to_str().unwrap(),
-        "--only",
-        "hello*",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out).contains("no run is named like `hello*`"),
-        "{}",
-        text(&out)
-    );
-    let out = wsim(&[
-        "regress",
-        "check",
-        file.to_str().unwrap(),
-        "--set",
-        "gpu.warps=3",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out).contains("--set: unknown key `gpu.warps`"),
-        "{}",
-        text(&out)
-    );
+    for (option, message) in [
+        (["--only", "hello*"], "no run is named like `hello*`"),
+        (["--set", "gpu.warps=3"], "--set: unknown key `gpu.warps`"),
+    ] {
+        let out = wsim(&[&["regress", "check", file.to_str().unwrap()][..], &option].concat());
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        assert!(text(&out).contains(message), "{}", text(&out));
+    }
 }
