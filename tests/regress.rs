@@ -65,6 +65,24 @@ fn run<'a>(doc: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no run {name} in {doc:#}"))
 }
 
+/// The verdicts of a run's statistics in a check's JSON.
+fn stat_verdicts(run: &Value) -> Vec<&str> {
+    let stats = run["stats"].as_array().unwrap();
+    stats
+        .iter()
+        .map(|s| s["verdict"].as_str().unwrap())
+        .collect()
+}
+
+/// The cells after the run and the statistic (or note) of the table row for `what`.
+fn row<'t>(table: &'t str, run: &str, what: &str) -> Option<Vec<&'t str>> {
+    table.lines().find_map(|l| {
+        let rest = l.strip_prefix(run)?.trim_start().strip_prefix(what)?;
+        rest.starts_with(' ')
+            .then(|| rest.split_whitespace().collect())
+    })
+}
+
 fn verdicts(doc: &Value) -> Vec<(String, String)> {
     doc["runs"]
         .as_array()
@@ -165,14 +183,7 @@ fn a_latency_moves_exactly_the_runs_that_use_it() {
     );
     for name in ["vecadd@tiny", "bfs_vm_pull@tiny"] {
         let r = run(&doc2, name);
-        assert!(
-            r["stats"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .all(|s| s["verdict"] == "same"),
-            "{r:#}"
-        );
+        assert!(stat_verdicts(r).iter().all(|v| *v == "same"), "{r:#}");
         assert!(!table.contains(name), "{table}");
     }
     let r = run(&doc2, weaver);
@@ -190,21 +201,12 @@ fn a_latency_moves_exactly_the_runs_that_use_it() {
     // The baseline is the recorded value; the table shows the row with its change.
     let recorded = run(&doc, weaver)["stats"].as_array().unwrap()[0]["now"].clone();
     assert_eq!(cycles["baseline"], recorded);
-    let row = format!("{weaver}  cycles");
-    let line = table
-        .lines()
-        .find(|l| l.starts_with(&row))
-        .unwrap_or_else(|| panic!("no cycles row in\n{table}"));
-    let cells: Vec<&str> = line.split_whitespace().collect();
+    let (before_cell, now_cell, pct_cell) =
+        (before.to_string(), now.to_string(), format!("{pct:+.2}%"));
     assert_eq!(
-        cells[2..],
-        [
-            &before.to_string(),
-            &now.to_string(),
-            &format!("{pct:+.2}%"),
-            "exact",
-            "MOVED"
-        ]
+        row(&table, weaver, "cycles"),
+        Some(vec![&*before_cell, &now_cell, &pct_cell, "exact", "MOVED"]),
+        "{table}"
     );
     // Every moved statistic is judged by its own tolerance; only moved ones are listed.
     for s in stats {
@@ -216,9 +218,7 @@ fn a_latency_moves_exactly_the_runs_that_use_it() {
         };
         assert_eq!(s["tolerance"], expected, "{s}");
         assert_eq!(
-            table
-                .lines()
-                .any(|l| l.starts_with(&format!("{weaver}  {name} "))),
+            row(&table, weaver, name).is_some(),
             s["verdict"] != "same",
             "{name}: {table}"
         );
@@ -258,19 +258,11 @@ fn an_edited_program_or_configuration_makes_its_record_stale() {
     let prog = run(&doc, "prog");
     assert_eq!(prog["verdict"], "stale");
     assert_eq!(prog["notes"][0]["what"], "program");
-    assert!(prog["stats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|s| s["verdict"] == "same"));
+    assert!(stat_verdicts(prog).iter().all(|v| *v == "same"), "{prog:#}");
     assert_eq!(run(&doc, "hello@tiny")["verdict"], "ok");
     let table = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        table
-            .lines()
-            .any(|l| l.starts_with("prog ") && l.contains(" program ") && l.ends_with("STALE")),
-        "{table}"
-    );
+    let cells = row(&table, "prog", "program").unwrap_or_else(|| panic!("{table}"));
+    assert_eq!(cells.last(), Some(&"STALE"), "{table}");
 
     // Another program: its statistics move, shown as stale, not as a regression.
     std::fs::copy(program("hello"), &elf).unwrap();
@@ -278,18 +270,10 @@ fn an_edited_program_or_configuration_makes_its_record_stale() {
     assert_eq!(out.status.code(), Some(5), "{}", text(&out));
     let prog = run(&doc, "prog");
     assert_eq!(prog["verdict"], "stale");
-    assert!(prog["stats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|s| s["verdict"] == "moved"));
+    assert!(stat_verdicts(prog).contains(&"moved"), "{prog:#}");
     let table = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        table
-            .lines()
-            .any(|l| l.starts_with("prog ") && l.contains("cycles") && l.ends_with("stale")),
-        "{table}"
-    );
+    let cells = row(&table, "prog", "cycles").unwrap_or_else(|| panic!("{table}"));
+    assert_eq!(cells.last(), Some(&"stale"), "{table}");
     assert!(!table.contains("MOVED"), "{table}");
 
     // Recording again brings it up to date; then an edited `set` makes it stale.
@@ -398,11 +382,9 @@ fn failures_and_runs_that_cannot_start() {
         serde_json::json!({"what": "exit_status", "baseline": "0", "now": "4"})
     );
     let table = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        table
-            .lines()
-            .any(|l| l.split_whitespace().collect::<Vec<_>>()
-                == ["simt_explicit@tiny", "exit", "status", "0", "4", "FAILED"]),
+    assert_eq!(
+        row(&table, "simt_explicit@tiny", "exit status"),
+        Some(vec!["0", "4", "FAILED"]),
         "{table}"
     );
 
