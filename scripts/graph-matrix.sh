@@ -32,7 +32,7 @@ wsim=${CARGO_TARGET_DIR:-target}/release/wsim
 mkdir -p "$out"
 software=$(ls programs/build/graph/*.elf | grep -v _eghw_)
 eghw=$(ls programs/build/graph/*_eghw_*.elf)
-# A run that fails or does not verify fails its sweep (status 3, listed on stderr); the
+# A run that fails or does not verify fails its sweep (status 1, listed on stderr); the
 # table is still written, and the script then exits with that status.
 status=0
 "$wsim" sweep --csv -c "$config" --graph "$graph" "$@" $software > "$out/$name.csv" || status=$?

@@ -1,8 +1,7 @@
 //! The `wsim` command line.
 
 mod disasm;
-mod graph;
-mod graph_run;
+mod regress_cmd;
 mod run;
 mod sweep;
 
@@ -10,28 +9,29 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Parser, Subcommand};
+use wsim::{exit, graph, graph_run, MachineArgs};
 
 #[derive(Parser)]
 #[command(
     name = "wsim",
     version,
-    about = "Cycle-level simulator of a Vortex-like RISC-V SIMT GPU with SparseWeaver"
+    about = "Cycle-level simulator of a Vortex-like RISC-V SIMT GPU with SparseWeaver",
+    after_help = "Exit status (wsim's own, one meaning each):
+  0  success
+  1  run: the program exited non-zero (its status is on the report's `exit status`
+     line and in the JSON's `exit_code`; `--exit-status program` exits with it);
+     sweep: a run failed, exited non-zero or did not verify; regress check: a regression
+  2  could not run: bad arguments, or an unreadable or invalid program,
+     configuration, graph or baseline
+  3  run: the simulation failed (illegal instruction, bad access, deadlock, run.max_cycles)
+  4  run: a graph program's result differs from the host reference
+  5  regress check: a stale baseline (its program, configuration or graph changed
+     since it was recorded) and nothing worse"
 )]
 struct Cli {
     #[command(subcommand)]
     command: Command,
-}
-
-/// Options that select the machine, shared by every command that builds one.
-#[derive(Args, Clone, Debug)]
-pub struct MachineArgs {
-    /// Configuration file (TOML). Without it, the built-in default (Vortex SimX) is used.
-    #[arg(long, short = 'c', value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// Override a configuration key, e.g. `--set gpu.warps_per_core=8` (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub overrides: Vec<String>,
 }
 
 #[derive(Subcommand)]
@@ -45,15 +45,23 @@ enum ConfigCommand {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run a program and print its console output, exit status and a summary. The
-    /// process exits with the program's exit status (2 if the simulation itself fails, 3 if
-    /// a graph program's result differs from the host reference).
+    /// Run a program and print its console output, exit status and a summary. Exit
+    /// status: 0 when the program exits 0 (and a graph program's result verifies), 1 when
+    /// it exits non-zero, 2 when wsim cannot run it, 3 when the simulation fails, 4 when a
+    /// graph program's result differs from the host reference.
     Run {
         #[command(flatten)]
         machine: MachineArgs,
         /// Also write every statistic as JSON (schema `wsim-stats/1`) to this file.
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
+        /// What the process exit status tells when the simulation completes: `wsim`, the
+        /// verdict (0 ok, 1 the program exited non-zero, 4 mismatch); `program`, the
+        /// program's own status (its low byte; 1 when that is 0 but the status is not),
+        /// for harnesses that decode it: then a program that returns 2, 3 or 4 cannot be
+        /// told from wsim's own conditions without the JSON's `exit_code`.
+        #[arg(long, value_enum, default_value_t = run::ExitStatus::Wsim)]
+        exit_status: run::ExitStatus,
         /// Graph programs (those defining `wsim_graph`): the graph and its options.
         #[command(flatten)]
         graph: graph_run::GraphArgs,
@@ -67,7 +75,7 @@ enum Command {
     },
     /// Run programs over every combination of configuration values (`--vary`) and print
     /// one row per run: cycles, instructions, IPC, Weaver stalls. Runs go in parallel.
-    /// Exits with 3 when any run fails, exits non-zero or does not verify.
+    /// Exits with 1 when any run fails, exits non-zero or does not verify.
     Sweep {
         #[command(flatten)]
         machine: MachineArgs,
@@ -94,6 +102,11 @@ enum Command {
         #[command(subcommand)]
         command: graph::GraphCommand,
     },
+    /// Regression baselines of cycle counts: record them, check them (docs/REGRESS.md).
+    Regress {
+        #[command(subcommand)]
+        command: regress_cmd::RegressCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -102,9 +115,10 @@ fn main() -> ExitCode {
         Command::Run {
             machine,
             json,
+            exit_status,
             graph,
             elf,
-        } => run::run(&machine, &elf, json.as_ref(), &graph),
+        } => run::run(&machine, &elf, json.as_ref(), &graph, exit_status),
         Command::Config {
             command: ConfigCommand::Show { machine },
         } => run::resolve_config(&machine).and_then(|config| {
@@ -134,16 +148,17 @@ fn main() -> ExitCode {
                 for failure in &outcome.failures {
                     eprintln!("  {failure}");
                 }
-                Ok(ExitCode::from(3))
+                Ok(ExitCode::from(exit::FAILED))
             }),
         Command::Disasm { elf } => disasm::run(&elf),
         Command::Graph { command } => graph::run(command),
+        Command::Regress { command } => regress_cmd::run(command),
     };
     match result {
         Ok(code) => code,
         Err(err) => {
             eprintln!("wsim: error: {err:#}");
-            ExitCode::from(2)
+            ExitCode::from(exit::CANNOT_RUN)
         }
     }
 }

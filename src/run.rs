@@ -14,29 +14,25 @@ use wsim_sim::stats::{FsmState, Iteration, Merge, SlotReason, WeaverCounters};
 use wsim_sim::{Config, Machine, RunSummary};
 
 use crate::graph_run::{self, GraphArgs};
-use crate::MachineArgs;
+use crate::{exit, MachineArgs};
 
-/// Exit status when a graph program's result differs from the host reference.
-const VERIFY_FAILED: u8 = 3;
-
-/// The configuration the machine options select.
-pub fn resolve_config(args: &MachineArgs) -> anyhow::Result<Config> {
-    let base = match &args.config {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read configuration {}", path.display()))?;
-            Config::from_toml(&text, &path.display().to_string())?
-        }
-        None => Config::default(),
-    };
-    Ok(base.with_overrides(&args.overrides)?)
+/// What the process exit status of `wsim run` tells when the simulation completes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExitStatus {
+    /// wsim's verdict: 0, or 1 (the program exited non-zero), or 4 (graph mismatch).
+    Wsim,
+    /// The program's own exit status (4 on a graph mismatch).
+    Program,
 }
+
+pub use wsim::resolve_config;
 
 pub fn run(
     args: &MachineArgs,
     elf: &Path,
     json: Option<&PathBuf>,
     graph: &GraphArgs,
+    status: ExitStatus,
 ) -> anyhow::Result<ExitCode> {
     let config = resolve_config(args)?;
     let bytes = std::fs::read(elf).with_context(|| format!("cannot read {}", elf.display()))?;
@@ -50,7 +46,14 @@ pub fn run(
     let seconds = started.elapsed().as_secs_f64();
     let mut out = std::io::stdout().lock();
     out.write_all(&machine.shared.console)?;
-    let summary = result.map_err(|e| anyhow::anyhow!("{}: {e}", elf.display()))?;
+    let summary = match result {
+        Ok(summary) => summary,
+        Err(e) => {
+            out.flush()?;
+            eprintln!("wsim: error: {}: {e}", elf.display());
+            return Ok(ExitCode::from(exit::SIMULATION_FAILED));
+        }
+    };
     let host = HostTime::new(seconds, &summary);
     let name = elf.display().to_string();
     let checked = placed.as_ref().map(|placed| {
@@ -68,12 +71,12 @@ pub fn run(
     }
     out.write_all(terminal_report(&config, &name, &summary, &host).as_bytes())?;
     let Some((placed, supersteps, mismatches)) = checked else {
-        return Ok(exit_code(summary.exit_code));
+        return Ok(exit_code(summary.exit_code, status));
     };
     out.write_all(graph_run::report(placed, supersteps, mismatches.as_deref()).as_bytes())?;
     Ok(match mismatches {
-        Some(m) if !m.is_empty() => ExitCode::from(VERIFY_FAILED),
-        _ => exit_code(summary.exit_code),
+        Some(m) if !m.is_empty() => ExitCode::from(exit::MISMATCH),
+        _ => exit_code(summary.exit_code, status),
     })
 }
 
@@ -368,11 +371,13 @@ fn policy_name(p: WritePolicy) -> &'static str {
     }
 }
 
-/// The process exit status for a program's: its low byte, but never 0 for a failure.
-fn exit_code(code: u32) -> ExitCode {
-    match code {
-        0 => ExitCode::SUCCESS,
-        c if c & 0xFF == 0 => ExitCode::FAILURE,
-        c => ExitCode::from(c as u8),
+/// The process exit status for a program's: 0 for 0; otherwise 1, or with
+/// `--exit-status program` its low byte (but never 0 for a failure).
+fn exit_code(code: u32, status: ExitStatus) -> ExitCode {
+    match (code, status) {
+        (0, _) => ExitCode::SUCCESS,
+        (_, ExitStatus::Wsim) => ExitCode::from(exit::FAILED),
+        (c, ExitStatus::Program) if c & 0xFF == 0 => ExitCode::FAILURE,
+        (c, ExitStatus::Program) => ExitCode::from(c as u8),
     }
 }

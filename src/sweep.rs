@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use rayon::prelude::*;
 use wsim_sim::stats::SlotReason;
-use wsim_sim::{Config, Machine, RunSummary};
+use wsim_sim::{Config, RunSummary};
 
 use crate::graph_run::{self, GraphInput};
 
@@ -137,12 +137,9 @@ fn run_one(
     elf: &[u8],
     graph: &GraphInput,
 ) -> Result<(RunSummary, Option<bool>), String> {
-    let mut machine = Machine::new(config, elf).map_err(|e| e.to_string())?;
-    let placed = graph_run::place(&mut machine, graph).map_err(|e| format!("{e:#}"))?;
-    let summary = machine.run().map_err(|e| e.to_string())?;
-    let verified = placed
-        .map(|p| graph_run::check(&machine, &p, summary.exit_code).is_some_and(|m| m.is_empty()));
-    Ok((summary, verified))
+    graph_run::simulate(config, elf, graph)
+        .map(|f| (f.summary, f.verified))
+        .map_err(|e| e.to_string())
 }
 
 fn table(axes: &[Axis], combos: &[Vec<String>], rows: &[Row], csv: bool) -> String {

@@ -89,43 +89,100 @@ fn segments_must_not_overlap_local_memory() {
     assert!(e.to_string().contains("overlaps local memory"), "{e}");
 }
 
+fn wsim(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_wsim"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 #[test]
-fn cli_rejects_non_elf_and_reports_errors_with_status_2() {
-    let wsim = env!("CARGO_BIN_EXE_wsim");
+fn cli_cannot_run_a_non_elf_status_2() {
     let text = common::root().join("README.md");
     for cmd in ["run", "disasm"] {
-        let out = Command::new(wsim).arg(cmd).arg(&text).output().unwrap();
+        let out = wsim(&[cmd, text.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(2), "{cmd}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("not an ELF file"), "{cmd}: {err}");
         assert_eq!(err.lines().count(), 1, "one line: {err}");
     }
-    let out = Command::new(wsim)
-        .arg("run")
-        .arg(program("errors/misaligned"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("at core 0 warp 0 lanes 0x00000001 pc 0x80000008: lw"),
-        "{err}"
-    );
 }
 
+/// A failed simulation exits with 3, whichever `--exit-status`, and names the site.
 #[test]
-fn cli_exit_status_is_the_programs() {
-    let wsim = env!("CARGO_BIN_EXE_wsim");
-    let out = Command::new(wsim)
-        .args(["run", "--config"])
-        .arg(common::root().join("configs/tiny.toml"))
-        .arg(program("vecadd"))
-        .output()
-        .unwrap();
+fn cli_reports_a_failed_simulation_with_status_3() {
+    let elf = program("errors/misaligned");
+    for mode in ["wsim", "program"] {
+        let out = wsim(&["run", "--exit-status", mode, elf.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(3), "{mode}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("at core 0 warp 0 lanes 0x00000001 pc 0x80000008: lw"),
+            "{err}"
+        );
+    }
+}
+
+/// By default the process exit status is wsim's verdict: 0, or 1 for a program that
+/// exits non-zero, so a program returning 3 is not taken for a failed simulation; its own
+/// status is on the report's `exit status` line and in the JSON. `--exit-status program`
+/// exits with the program's status.
+#[test]
+fn cli_exit_status_tells_the_program_from_wsim() {
+    let tiny = common::root().join("configs/tiny.toml");
+    let tiny = tiny.to_str().unwrap();
+    let out = wsim(&["run", "--config", tiny, program("vecadd").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains("vecadd: OK") && stdout.contains("issue slots"),
         "{stdout}"
     );
+
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("stats.json");
+    let elf = program("errors/exit_status");
+    let out = wsim(&[
+        "run",
+        "--json",
+        json.to_str().unwrap(),
+        elf.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["exit", "status", "3"]),
+        "{stdout}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["exit_code"], 3);
+
+    let out = wsim(&["run", "--exit-status", "program", elf.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(3));
+    let out = wsim(&[
+        "run",
+        "--exit-status",
+        "wsim",
+        program("hello").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn help_lists_the_exit_statuses() {
+    let out = wsim(&["--help"]);
+    let help = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        "  0  success",
+        "  1  run: the program exited non-zero",
+        "  2  could not run",
+        "  3  run: the simulation failed",
+        "  4  run: a graph program's result differs",
+        "  5  regress check: a stale baseline",
+    ] {
+        assert!(help.contains(line), "`{line}` in\n{help}");
+    }
 }

@@ -78,7 +78,7 @@ fn a_failed_run_fails_the_sweep_after_the_table() {
         program("hello").to_str().unwrap(),
         program("vecadd").to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 3, "{text}");

@@ -30,6 +30,26 @@ pub fn programs_dir() -> &'static Path {
     })
 }
 
+/// Every built program, as its path below build/ without `.elf` (`rvtest/add`), sorted.
+pub fn built_programs() -> Vec<String> {
+    let dir = programs_dir();
+    let mut names = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "elf") {
+                let rel = path.strip_prefix(dir).unwrap().with_extension("");
+                names.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    names.sort();
+    names
+}
+
 pub fn program(name: &str) -> PathBuf {
     programs_dir().join(format!("{name}.elf"))
 }

@@ -1,0 +1,62 @@
+//! wsim's command-line logic as a library: the machine and graph options, running a
+//! program the way `wsim run` does (graph programs included: their graph laid out before
+//! the run and their result verified after it), and regression baselines ([`regress`]),
+//! so that a user's own `cargo test` can check cycle counts as `wsim regress check` does.
+
+pub mod graph;
+pub mod graph_run;
+pub mod regress;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use clap::Args;
+use wsim_sim::Config;
+
+/// The exit statuses of `wsim` itself, one meaning each (`wsim --help` lists them).
+pub mod exit {
+    pub const OK: u8 = 0;
+    /// `run`: the program exited with a non-zero status (`--exit-status wsim`); `sweep`:
+    /// a run failed, exited non-zero or did not verify; `regress`: a regression.
+    pub const FAILED: u8 = 1;
+    /// wsim could not run: bad arguments, an unreadable or invalid program,
+    /// configuration, graph or baseline.
+    pub const CANNOT_RUN: u8 = 2;
+    /// `run`: the simulation failed (illegal instruction, misaligned or null access,
+    /// deadlock, `run.max_cycles`).
+    pub const SIMULATION_FAILED: u8 = 3;
+    /// `run`: a graph program's result differs from the host reference.
+    pub const MISMATCH: u8 = 4;
+    /// `regress check`: a baseline is stale (its program, configuration or graph
+    /// changed since it was recorded, or it never was), and nothing failed.
+    pub const STALE: u8 = 5;
+}
+
+/// Options that select the machine, shared by every command that builds one.
+#[derive(Args, Clone, Debug)]
+pub struct MachineArgs {
+    /// Configuration file (TOML). Without it, the built-in default (Vortex SimX) is used.
+    #[arg(long, short = 'c', value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Override a configuration key, e.g. `--set gpu.warps_per_core=8` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub overrides: Vec<String>,
+}
+
+/// The configuration the machine options select.
+pub fn resolve_config(args: &MachineArgs) -> anyhow::Result<Config> {
+    load_config(args.config.as_deref(), &args.overrides)
+}
+
+/// A configuration file (the built-in default without one) with `key=value` overrides.
+pub fn load_config(path: Option<&Path>, overrides: &[String]) -> anyhow::Result<Config> {
+    let base = match path {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read configuration {}", path.display()))?;
+            Config::from_toml(&text, &path.display().to_string())?
+        }
+        None => Config::default(),
+    };
+    Ok(base.with_overrides(overrides)?)
+}
