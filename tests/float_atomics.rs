@@ -30,7 +30,7 @@ fn check_chains(preset_name: &str) {
     let (machine, _) = run_ok("float_atomics", &preset(preset_name));
     let olds = floats(&machine, "olds", N);
     let finals = floats(&machine, "slots", SLOTS);
-    for slot in 0..SLOTS {
+    for (slot, last) in finals.iter().enumerate() {
         // The additions to this counter, in the order the counter saw them: the sums only
         // grow (every addend is at least 0.1, far above an ulp here), so by old value.
         let mut ops: Vec<(f32, f32)> = (slot..N)
@@ -48,10 +48,9 @@ fn check_chains(preset_name: &str) {
             value += add;
         }
         assert_eq!(
-            finals[slot].to_bits(),
+            last.to_bits(),
             value.to_bits(),
-            "{preset_name}: counter {slot} ends at {}, the chain at {value}",
-            finals[slot]
+            "{preset_name}: counter {slot} ends at {last}, the chain at {value}"
         );
     }
 }
@@ -82,10 +81,10 @@ fn lanes_apply_in_lane_order() {
     // of the only warp add in lane order.
     let threads = config.gpu.threads_per_warp as usize;
     let mut sums = [0.0f32; SLOTS];
-    for i in 0..N {
+    for (i, old) in olds.iter().enumerate() {
         let slot = i % SLOTS;
         assert_eq!(
-            olds[i].to_bits(),
+            old.to_bits(),
             sums[slot].to_bits(),
             "work item {i} (lane {})",
             i % threads

@@ -363,7 +363,11 @@ impl Config {
         if g.clusters == 0 || g.cores_per_cluster == 0 {
             problem("gpu.clusters and gpu.cores_per_cluster must be at least 1".into());
         }
-        if g.cores_per_socket == 0 || g.cores_per_cluster % g.cores_per_socket.max(1) != 0 {
+        if g.cores_per_socket == 0
+            || !g
+                .cores_per_cluster
+                .is_multiple_of(g.cores_per_socket.max(1))
+        {
             problem(format!(
                 "gpu.cores_per_socket = {} must divide gpu.cores_per_cluster = {} (a socket \
                  lies within a cluster)",

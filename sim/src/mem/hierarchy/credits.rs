@@ -51,6 +51,10 @@ pub(super) struct Parked {
     pub to: Receiver,
 }
 
+/// Senders waiting for one receiver, in the order they asked; an L1 that was told a
+/// credit came, with the cycle it was told.
+type Waiting = VecDeque<(Sender, Option<u64>)>;
+
 /// The credits of every receiver and the senders waiting for them.
 #[derive(Default)]
 pub(super) struct Credits {
@@ -60,9 +64,7 @@ pub(super) struct Credits {
     link_held: Vec<u32>,
     /// Per DRAM queue: places promised to requests still on their way.
     dram_promised: Vec<u32>,
-    /// Senders waiting for each receiver, in the order they asked; an L1 that was told a
-    /// credit came, with the cycle it was told.
-    waiting: Vec<(Receiver, VecDeque<(Sender, Option<u64>)>)>,
+    waiting: Vec<(Receiver, Waiting)>,
 }
 
 impl Credits {
@@ -74,7 +76,7 @@ impl Credits {
         }
     }
 
-    fn queue_of(&mut self, r: Receiver) -> &mut VecDeque<(Sender, Option<u64>)> {
+    fn queue_of(&mut self, r: Receiver) -> &mut Waiting {
         let i = match self.waiting.iter().position(|(w, _)| *w == r) {
             Some(i) => i,
             None => {
