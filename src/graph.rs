@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, FromArgMatches, Subcommand, ValueEnum};
-use wsim_graph::{Graph, LoadOptions, WeightSource};
+use wsim_graph::{Graph, Limits, LoadOptions, WeightSource};
 
 #[derive(Subcommand)]
 pub enum GraphCommand {
@@ -70,6 +70,12 @@ pub struct LoadArgs {
     /// Seed of generated weights, and of generators whose spec has no `seed`.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Refuse inputs that declare or generate more vertices than this.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_vertices)]
+    pub max_vertices: u32,
+    /// Refuse inputs with more edges than this (files: also more than 64 bytes per edge).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_edges)]
+    pub max_edges: u32,
 }
 
 impl LoadArgs {
@@ -99,6 +105,12 @@ impl LoadArgs {
         if self.seed != defaults.seed {
             flags.push(format!("--seed={}", self.seed));
         }
+        if self.max_vertices != defaults.max_vertices {
+            flags.push(format!("--max-vertices={}", self.max_vertices));
+        }
+        if self.max_edges != defaults.max_edges {
+            flags.push(format!("--max-edges={}", self.max_edges));
+        }
         flags
     }
 
@@ -114,6 +126,10 @@ impl LoadArgs {
                 Weights::Unit => WeightSource::Unit,
             },
             seed: self.seed,
+            limits: Limits {
+                max_vertices: self.max_vertices,
+                max_edges: self.max_edges,
+            },
         }
     }
 }

@@ -46,16 +46,34 @@ pub fn run(
     let seconds = started.elapsed().as_secs_f64();
     let mut out = std::io::stdout().lock();
     out.write_all(&machine.shared.console)?;
+    let name = elf.display().to_string();
     let summary = match result {
         Ok(summary) => summary,
         Err(e) => {
+            // What the run did up to the failure: the report, and the JSON marked failed.
+            let summary = machine.summary(None);
+            let host = HostTime::new(seconds, &summary);
+            if let Some(path) = json {
+                let report = Report::new(&config, &name, &summary, Some(host.clone())).failed(&e);
+                std::fs::write(path, report.to_json())
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+            }
+            // The status goes first, below the title; the whole error follows on stderr.
+            let report = terminal_report(&config, &name, &summary, &host);
+            let (title, rest) = report.split_once('\n').unwrap_or((&report, ""));
+            let reason = e.to_string();
+            let first = reason.lines().next().unwrap_or_default();
+            write!(
+                out,
+                "{title}\n{:<22}FAILED at cycle {}: {first}\n{rest}",
+                "status", summary.cycles
+            )?;
             out.flush()?;
-            eprintln!("wsim: error: {}: {e}", elf.display());
+            eprintln!("wsim: error: {name}: {e}");
             return Ok(ExitCode::from(exit::SIMULATION_FAILED));
         }
     };
     let host = HostTime::new(seconds, &summary);
-    let name = elf.display().to_string();
     let checked = placed.as_ref().map(|placed| {
         let mismatches = graph_run::check(&machine, placed, summary.exit_code);
         let supersteps = graph_image::supersteps(&machine, &placed.layout);

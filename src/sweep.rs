@@ -86,8 +86,8 @@ pub fn sweep(
     // Bad values fail here, before anything runs.
     let configs = combos
         .iter()
-        .map(|combo| base.with_overrides(combo).with_context(|| combo.join(" ")))
-        .collect::<anyhow::Result<Vec<Config>>>()?;
+        .map(|combo| base.with_overrides_from("--vary", combo))
+        .collect::<Result<Vec<Config>, _>>()?;
     let elfs = programs
         .iter()
         .map(|p| std::fs::read(p).with_context(|| format!("cannot read {}", p.display())))
@@ -185,7 +185,12 @@ fn table(axes: &[Axis], combos: &[Vec<String>], rows: &[Row], csv: bool) -> Stri
                         ),
                     ]);
                 }
-                Err(e) => row.extend(["error".to_string(), e.clone()]),
+                // The first line: deadlock and max_cycles errors go on to list every
+                // warp (the failures on stderr have them).
+                Err(e) => row.extend([
+                    "error".to_string(),
+                    e.lines().next().unwrap_or_default().to_string(),
+                ]),
             }
             row
         })

@@ -68,7 +68,16 @@ fn barrier_deadlock_reports_every_warp() {
 #[test]
 fn runaway_program_stops_at_max_cycles() {
     let e = error_of("errors/forever", &["run.max_cycles=5000"]);
-    assert_eq!(e.kind, ErrorKind::MaxCycles { cycles: 5000 });
+    let ErrorKind::MaxCycles { cycles, warps } = &e.kind else {
+        panic!("{e}")
+    };
+    assert_eq!(*cycles, 5000);
+    // Each live warp with its PC: forever.S spins in its first function.
+    assert_eq!(warps.len(), 1, "{e}");
+    assert!(
+        warps[0].starts_with("core 0 warp 0 (pc 0x8000") && warps[0].contains("in _start"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -185,4 +194,126 @@ fn help_lists_the_exit_statuses() {
     ] {
         assert!(help.contains(line), "`{line}` in\n{help}");
     }
+}
+
+#[test]
+fn store_outside_the_memory_map_is_unmapped_unless_mapped() {
+    let e = error_of("errors/unmapped", &[]);
+    assert!(
+        matches!(
+            e.kind,
+            ErrorKind::Unmapped {
+                what: "store",
+                addr: 0xC000_0000,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let site = e.site.as_ref().expect("a site");
+    assert_eq!((site.core, site.warp, site.lanes), (0, 0, 1), "{e}");
+    assert!(site.instr.starts_with("sw\t"), "{e}");
+    assert!(e.to_string().contains("outside every mapped region"), "{e}");
+    let config = preset("vortex")
+        .with_overrides(&["map.regions=[{ base = 0xC0000000, size = 4096 }]".into()])
+        .unwrap();
+    let (_, result) = common::run("errors/unmapped", &config);
+    assert_eq!(result.expect("mapped: runs").exit_code, 7);
+}
+
+#[test]
+fn stacks_must_not_overlap_the_image() {
+    let config = preset("vortex")
+        .with_overrides(&["stack.top=0x80001000".into(), "stack.size=256".into()])
+        .unwrap();
+    let bytes = std::fs::read(program("vecadd")).unwrap();
+    let e = wsim_sim::Machine::new(&config, &bytes)
+        .err()
+        .expect("a layout error");
+    assert!(e.to_string().contains("overlaps the stacks"), "{e}");
+}
+
+/// `wsim run --json` on a program that fails: exit status 2, the report and the JSON with
+/// the statistics up to the failure, marked failed with the reason.
+fn failed_run(name: &str, overrides: &[&str]) -> (serde_json::Value, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("stats.json");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_wsim"));
+    cmd.arg("run").arg("--json").arg(&json);
+    for o in overrides {
+        cmd.args(["--set", o]);
+    }
+    let out = cmd.arg(program(name)).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{name}");
+    let stats: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("the JSON is written"))
+            .unwrap();
+    (
+        stats,
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn max_cycles_keeps_the_statistics_and_names_each_warp() {
+    let (stats, stdout, stderr) = failed_run("errors/forever", &["run.max_cycles=5000"]);
+    assert_eq!(stats["status"], "failed");
+    let error = stats["error"].as_str().unwrap();
+    assert!(error.contains("run.max_cycles = 5000"), "{error}");
+    assert!(
+        error.contains("core 0 warp 0 (pc 0x80000000 in _start"),
+        "{error}"
+    );
+    assert_eq!(stats["cycles"], 5000);
+    // One `j` every few cycles for 5000 cycles.
+    let instructions = stats["total"]["instructions"].as_u64().unwrap();
+    assert!((1000..5000).contains(&instructions), "{instructions}");
+    assert!(
+        stdout.contains("FAILED at cycle 5000: run exceeded run.max_cycles")
+            && stdout.contains("issue slots"),
+        "{stdout}"
+    );
+    assert!(stderr.contains("pc 0x80000000 in _start"), "{stderr}");
+}
+
+#[test]
+fn deadlock_keeps_the_statistics_and_names_each_warp() {
+    let (stats, stdout, _) = failed_run("errors/deadlock", &[]);
+    assert_eq!(stats["status"], "failed");
+    let error = stats["error"].as_str().unwrap();
+    assert!(error.starts_with("deadlock"), "{error}");
+    for w in [0, 1] {
+        assert!(
+            error.contains(&format!("core 0 warp {w} (pc 0x8000")),
+            "{error}"
+        );
+    }
+    // The statistics up to the deadlock: the spawn and both barrier arrivals issued, and
+    // the waiting warps' slots count as barrier waits.
+    assert!(stats["cycles"].as_u64().unwrap() > 0);
+    assert!(stats["total"]["instructions"].as_u64().unwrap() >= 6);
+    assert!(
+        stats["total"]["slots"]["barrier"].as_u64().unwrap() > 0,
+        "{stats}"
+    );
+    assert!(stdout.contains("FAILED at cycle"), "{stdout}");
+}
+
+#[test]
+fn a_successful_run_has_status_ok() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("stats.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_wsim"))
+        .arg("run")
+        .arg("--json")
+        .arg(&json)
+        .arg(program("hello"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stats: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(stats["status"], "ok");
+    assert!(stats["error"].is_null());
 }

@@ -58,6 +58,7 @@ const ERROR_PROGRAMS: &[&str] = &[
     "errors/illegal",
     "errors/misaligned",
     "errors/null",
+    "errors/unmapped",
     "errors/deadlock",
     "errors/forever",
     "errors/ecall",

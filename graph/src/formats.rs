@@ -10,7 +10,7 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 
 use crate::error::{range, syntax, ErrorKind, GraphError};
-use crate::{Graph, RawGraph};
+use crate::{Graph, Limits, RawGraph};
 
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
@@ -35,20 +35,37 @@ fn format_extension(path: &Path) -> String {
     }
 }
 
-/// The edges of a file; `seed` seeds generated weights.
-pub(crate) fn read(path: &Path, seed: u64) -> Result<RawGraph, GraphError> {
+/// The edges of a file; `seed` seeds generated weights. Neither the file nor its gzip
+/// content may exceed `limits.max_input_bytes()`.
+pub(crate) fn read(path: &Path, seed: u64, limits: &Limits) -> Result<RawGraph, GraphError> {
     let io = |e| GraphError::new(ErrorKind::Io(e));
-    let mut data = std::fs::read(path).map_err(io)?;
+    let max = limits.max_input_bytes();
+    let too_big = |what: &str| {
+        GraphError::new(ErrorKind::TooLarge(format!(
+            "{what} more than {max} bytes, the ceiling for --max-edges {} (64 bytes per edge)",
+            limits.max_edges
+        )))
+    };
+    let file = File::open(path).map_err(io)?;
+    let mut data = Vec::new();
+    file.take(max + 1).read_to_end(&mut data).map_err(io)?;
+    if data.len() as u64 > max {
+        return Err(too_big("the file has"));
+    }
     if data.starts_with(&GZIP_MAGIC) {
-        let mut out = Vec::with_capacity(data.len() * 4);
+        let mut out = Vec::with_capacity((data.len() * 4).min(max as usize));
         MultiGzDecoder::new(&data[..])
+            .take(max + 1)
             .read_to_end(&mut out)
             .map_err(|e| io(std::io::Error::new(e.kind(), format!("gzip: {e}"))))?;
+        if out.len() as u64 > max {
+            return Err(too_big("gzip: the content has"));
+        }
         data = out;
     }
     let ext = format_extension(path);
     let mut raw = if data.len() >= 14 && data[..14].eq_ignore_ascii_case(b"%%MatrixMarket") {
-        parse_matrix_market(&data)?
+        parse_matrix_market(&data, limits)?
     } else {
         if ext == "mtx" || ext == "mm" {
             return Err(syntax(
@@ -62,7 +79,7 @@ pub(crate) fn read(path: &Path, seed: u64) -> Result<RawGraph, GraphError> {
             ))
             .into());
         }
-        parse_snap(&data)?
+        parse_snap(&data, limits)?
     };
     raw.weight_seed = seed;
     Ok(raw)
@@ -141,7 +158,7 @@ fn weight_field(line: u64, field: &[u8]) -> Result<u32, GraphError> {
 /// A SNAP edge list: `source target [weight]` per line, `#`/`%` comments. Ids are
 /// relabelled to their rank among the distinct ids (the identity when they are already
 /// `0..V`), unless the wsim header gives the vertex count.
-fn parse_snap(data: &[u8]) -> Result<RawGraph, GraphError> {
+fn parse_snap(data: &[u8], limits: &Limits) -> Result<RawGraph, GraphError> {
     let mut declared: Option<u32> = None;
     let mut raw: Vec<(u64, u64)> = Vec::new();
     let mut weights: Vec<u32> = Vec::new();
@@ -150,6 +167,10 @@ fn parse_snap(data: &[u8]) -> Result<RawGraph, GraphError> {
         if is_comment_or_blank(line) {
             if raw.is_empty() && declared.is_none() {
                 declared = parse_wsim_header(no, line)?;
+                if let Some(n) = declared {
+                    let what = "the wsim-graph header";
+                    limits.vertices(n.into(), what).map_err(|e| e.at_line(no))?;
+                }
             }
             continue;
         }
@@ -188,6 +209,11 @@ fn parse_snap(data: &[u8]) -> Result<RawGraph, GraphError> {
                     ),
                 ));
             }
+        }
+        if raw.len() == limits.max_edges as usize {
+            limits
+                .edges(raw.len() as u64 + 1, "the file")
+                .map_err(|e| e.at_line(no))?;
         }
         raw.push((src, dst));
     }
@@ -294,7 +320,7 @@ fn parse_banner(line: &[u8]) -> Result<(Field, Symmetry), GraphError> {
 
 /// A Matrix Market coordinate matrix: entry `(i, j)` is the edge `i-1 -> j-1`; vertices
 /// are `0..max(rows, cols)`.
-fn parse_matrix_market(data: &[u8]) -> Result<RawGraph, GraphError> {
+fn parse_matrix_market(data: &[u8], limits: &Limits) -> Result<RawGraph, GraphError> {
     let mut lines = lines(data);
     let (_, banner) = lines.next().expect("split yields at least one line");
     let (field, symmetry) = parse_banner(banner)?;
@@ -313,15 +339,16 @@ fn parse_matrix_market(data: &[u8]) -> Result<RawGraph, GraphError> {
             let rows = id_field(no, f.next(), "row count")?;
             let cols = id_field(no, f.next(), "column count")?;
             let nnz = id_field(no, f.next(), "entry count")?;
-            if rows.max(cols) > u64::from(u32::MAX) {
-                return Err(ErrorKind::TooLarge(format!(
-                    "{rows} x {cols}: more vertices than 32-bit ids can name"
-                ))
-                .into());
-            }
+            // The claims are checked before anything is allocated for them, and the
+            // entries reserved no more than the bytes left can hold: an entry takes at
+            // least 4 (`1 1\n`), so memory grows with the file, not with its header.
+            let what = format!("the size line `{rows} {cols} {nnz}`");
+            (limits.vertices(rows.max(cols), &what))
+                .and_then(|()| limits.edges(nnz, &what))
+                .map_err(|e| e.at_line(no))?;
             size = Some((rows, cols, nnz));
-            // An entry takes at least 4 bytes (`1 1\n`): never trust the header alone.
-            let cap = nnz.min(data.len() as u64 / 4) as usize;
+            let rest = data.len() - (line.as_ptr() as usize - data.as_ptr() as usize);
+            let cap = nnz.min(rest as u64 / 4) as usize;
             edges.reserve(if symmetry == Symmetry::Mirrored {
                 2 * cap
             } else {
@@ -379,7 +406,7 @@ fn parse_matrix_market(data: &[u8]) -> Result<RawGraph, GraphError> {
     if edges.is_empty() {
         return Err(ErrorKind::Empty.into());
     }
-    crate::too_many_edges(edges.len())?;
+    limits.edges(edges.len() as u64, "the mirrored entries")?;
     Ok(RawGraph {
         num_vertices: rows.max(cols) as u32,
         edges,

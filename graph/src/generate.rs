@@ -7,7 +7,7 @@ use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::error::{ErrorKind, GraphError};
-use crate::RawGraph;
+use crate::{Limits, RawGraph};
 
 /// SplitMix64's output function: a strong 64-bit mix, also used for generated weights.
 pub(crate) fn splitmix64(x: u64) -> u64 {
@@ -63,6 +63,8 @@ fn nearest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> &'a str
 struct Params<'a> {
     pairs: Vec<(&'a str, &'a str)>,
     default_seed: u64,
+    /// Checked before a generator allocates anything.
+    limits: &'a Limits,
 }
 
 impl Params<'_> {
@@ -111,7 +113,11 @@ impl Params<'_> {
 }
 
 /// `spec` is what follows `gen:`; `default_seed` is used when it has no `seed` key.
-pub(crate) fn generate(spec: &str, default_seed: u64) -> Result<RawGraph, GraphError> {
+pub(crate) fn generate(
+    spec: &str,
+    default_seed: u64,
+    limits: &Limits,
+) -> Result<RawGraph, GraphError> {
     let (name, args) = spec.split_once(':').unwrap_or((spec, ""));
     let name = name.trim();
     let kind = KINDS.iter().find(|k| k.name == name).ok_or_else(|| {
@@ -141,6 +147,7 @@ pub(crate) fn generate(spec: &str, default_seed: u64) -> Result<RawGraph, GraphE
     let params = Params {
         pairs,
         default_seed,
+        limits,
     };
     let (num_vertices, mut edges) = (kind.run)(&params)?;
     let seed = params.int("seed", default_seed, 0..=u64::MAX)?;
@@ -205,6 +212,8 @@ fn rmat(p: &Params) -> Generated {
         )));
     }
     let count = edge_count(ef << scale, "ef x 2^scale")?;
+    p.limits.vertices(1 << scale, "key `scale`")?;
+    p.limits.edges(count as u64, "keys `ef` x 2^`scale`")?;
     let mut rng = p.rng()?;
     let (ab, abc) = (a + b, a + b + c);
     let mut edges = Vec::with_capacity(count);
@@ -244,6 +253,8 @@ fn powerlaw(p: &Params) -> Generated {
     if alpha <= 1.0 {
         return Err(spec_error(format!("key `alpha`: {alpha} must be above 1")));
     }
+    p.limits.vertices(v.into(), "key `v`")?;
+    p.limits.edges(e.into(), "key `e`")?;
     let cap = u64::from(v) - 1;
     if u64::from(e) > u64::from(v) * cap {
         return Err(spec_error(format!(
@@ -340,6 +351,8 @@ fn powerlaw(p: &Params) -> Generated {
 fn uniform(p: &Params) -> Generated {
     let v = p.count("v", 1024)?;
     let e = p.count("e", 16 * 1024)?;
+    p.limits.vertices(v.into(), "key `v`")?;
+    p.limits.edges(e.into(), "key `e`")?;
     let mut rng = p.rng()?;
     let edges = (0..e)
         .map(|_| (below(&mut rng, v), below(&mut rng, v)))
@@ -357,6 +370,8 @@ fn grid(p: &Params) -> Generated {
         ))));
     }
     let undirected = u64::from(h) * u64::from(w - 1) + u64::from(w) * u64::from(h - 1);
+    p.limits.vertices(vertices, "keys `w` x `h`")?;
+    p.limits.edges(2 * undirected, "keys `w`, `h`")?;
     let mut edges = Vec::with_capacity(edge_count(
         2 * undirected,
         "the grid's 2 (h (w - 1) + w (h - 1))",

@@ -65,6 +65,57 @@ pub enum WeightSource {
 
 pub const DEFAULT_MAX_WEIGHT: u32 = 64;
 
+/// Ceilings on an input's size, checked against what a file or generator declares before
+/// anything is allocated for it, so that memory grows with the data present, never with a
+/// header's claims. The defaults keep a load within about 1 GiB of host memory and above
+/// what a 32-bit wsim machine can place (docs/GRAPHS.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub max_vertices: u32,
+    pub max_edges: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_vertices: 1 << 24,
+            max_edges: 1 << 24,
+        }
+    }
+}
+
+impl Limits {
+    /// The most bytes a file (or its gzip content) may have: 64 per edge (a line of three
+    /// 10-digit numbers is 33) plus 1 MiB of comments.
+    pub fn max_input_bytes(&self) -> u64 {
+        64 * u64::from(self.max_edges) + (1 << 20)
+    }
+
+    /// `count` vertices, declared by `what`, within the ceiling.
+    pub(crate) fn vertices(&self, count: u64, what: &str) -> Result<(), GraphError> {
+        if count > u64::from(self.max_vertices) {
+            return Err(ErrorKind::TooLarge(format!(
+                "{what}: {count} vertices exceed the ceiling of {} (--max-vertices)",
+                self.max_vertices
+            ))
+            .into());
+        }
+        Ok(())
+    }
+
+    /// `count` edges, declared by `what`, within the ceiling.
+    pub(crate) fn edges(&self, count: u64, what: &str) -> Result<(), GraphError> {
+        if count > u64::from(self.max_edges) {
+            return Err(ErrorKind::TooLarge(format!(
+                "{what}: {count} edges exceed the ceiling of {} (--max-edges)",
+                self.max_edges
+            ))
+            .into());
+        }
+        Ok(())
+    }
+}
+
 impl Default for WeightSource {
     fn default() -> Self {
         WeightSource::FromFileOrGenerated {
@@ -85,6 +136,7 @@ pub struct LoadOptions {
     pub weights: WeightSource,
     /// Seeds generated weights, and generators whose spec has no `seed` key.
     pub seed: u64,
+    pub limits: Limits,
 }
 
 impl Default for LoadOptions {
@@ -95,6 +147,7 @@ impl Default for LoadOptions {
             dedup: false,
             weights: WeightSource::default(),
             seed: 1,
+            limits: Limits::default(),
         }
     }
 }
@@ -187,7 +240,8 @@ impl Graph {
     pub fn from_spec(spec: &str, opts: &LoadOptions) -> Result<Graph, GraphError> {
         match spec.strip_prefix("gen:") {
             Some(rest) => {
-                let raw = generate::generate(rest, opts.seed).map_err(|e| e.in_file(spec))?;
+                let raw = generate::generate(rest, opts.seed, &opts.limits)
+                    .map_err(|e| e.in_file(spec))?;
                 Graph::build(raw, opts).map_err(|e| e.in_file(spec))
             }
             None => Graph::load(Path::new(spec), opts),
@@ -196,7 +250,7 @@ impl Graph {
 
     /// A SNAP edge list or Matrix Market file, gzip-compressed or not.
     pub fn load(path: &Path, opts: &LoadOptions) -> Result<Graph, GraphError> {
-        formats::read(path, opts.seed)
+        formats::read(path, opts.seed, &opts.limits)
             .and_then(|raw| Graph::build(raw, opts))
             .map_err(|e| e.in_file(path))
     }
@@ -251,7 +305,8 @@ impl Graph {
         if edges.is_empty() {
             return Err(ErrorKind::Empty.into());
         }
-        too_many_edges(edges.len())?;
+        opts.limits
+            .edges(edges.len() as u64, "the loading options' result")?;
         Ok(Graph::assemble(raw.num_vertices, &edges, opts.dedup))
     }
 

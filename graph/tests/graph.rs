@@ -64,6 +64,7 @@ fn options_apply_in_order_weights_loops_symmetrize_dedup() {
         dedup: true,
         weights: WeightSource::Unit,
         seed: 1,
+        ..LoadOptions::default()
     };
     let g = load_edges(&input, &all);
     assert_eq!(

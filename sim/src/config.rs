@@ -2,8 +2,6 @@
 //! docs/CONFIG.md. Unknown keys are errors naming the key's full path and the nearest
 //! valid key; values are validated before a run starts.
 
-use std::fmt::Write as _;
-
 use serde::{Deserialize, Serialize};
 
 use crate::mem::hierarchy::MemConfig;
@@ -25,6 +23,8 @@ pub struct Config {
     pub run: RunConfig,
     /// The SparseWeaver unit in each core's SFU.
     pub weaver: WeaverConfig,
+    /// What a program may access besides its image, stacks, local memory and I/O words.
+    pub map: MapConfig,
 }
 
 /// Geometry of the machine.
@@ -206,6 +206,34 @@ pub struct IoConfig {
     pub null_guard: u32,
 }
 
+/// The address map beyond what the program image and the machine define (docs/CONFIG.md,
+/// "The memory map"): an access outside every mapped region is an error.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MapConfig {
+    /// Bytes above the program image's end (`_end`) a program may use as its heap.
+    pub heap: u32,
+    /// Further regions a program may access, e.g. `[{ base = 0xC0000000, size = 4096 }]`.
+    pub regions: Vec<MapRegion>,
+}
+
+/// A region of the address map: `size` bytes from `base`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapRegion {
+    pub base: u32,
+    pub size: u32,
+}
+
+impl Default for MapConfig {
+    fn default() -> Self {
+        MapConfig {
+            heap: 64 << 20,
+            regions: Vec::new(),
+        }
+    }
+}
+
 /// How a run starts and when it is cut off.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -311,88 +339,227 @@ impl std::fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
+/// The largest value of every count and size, derived from the machine the key describes
+/// (docs/CONFIG.md lists them). All are checked before anything is allocated.
+pub mod limits {
+    /// Vortex: 32 warps per core and 32 threads per warp (one 32-bit thread mask each).
+    pub const WARPS: u32 = 32;
+    pub const THREADS: u32 = 32;
+    pub const CLUSTERS: u32 = 64;
+    pub const CORES_PER_CLUSTER: u32 = 64;
+    /// Cores in the whole machine: 256 x 32 x 32 threads with their registers, local
+    /// memories and L1 tags stay within a few hundred MiB of host memory.
+    pub const CORES: u32 = 256;
+    /// Instruction-buffer entries per warp (Vortex has 2 to 8; a fetch stops at a branch).
+    pub const IBUFFER: u32 = 64;
+    /// One bank per architectural register at most.
+    pub const REGISTER_BANKS: u32 = 32;
+    /// Cycles of one latency (core, Weaver, links): keeps every cycle sum far from overflow.
+    pub const LATENCY: u32 = 1 << 16;
+    /// Local (shared) memory per core; GPUs have at most 228 KiB per multiprocessor.
+    pub const LOCAL_MEM: u32 = 1 << 20;
+    /// Local-memory banks: one per thread of a warp, twice over.
+    pub const LOCAL_BANKS: u32 = 64;
+    /// Local memory a Sparse Workload Information Table entry takes (vid, loc, deg), and
+    /// one in EGHW mode (the vertex id only).
+    pub const ST_ENTRY_BYTES: u32 = 12;
+    pub const EGHW_ST_ENTRY_BYTES: u32 = 4;
+    /// Local memory a Distribution Table entry takes (one edge id per lane).
+    pub const DT_ENTRY_BYTES: u32 = 4;
+    /// Regions in `map.regions`.
+    pub const MAP_REGIONS: usize = 64;
+}
+
+/// Where a configuration came from, so that each error names the file and line of the
+/// key, or the `--set`/`--vary` item that set it.
+enum Origin<'a> {
+    File {
+        name: &'a str,
+        text: &'a str,
+    },
+    Overrides {
+        flag: &'a str,
+        /// (key path, item) in the order given.
+        items: Vec<(String, &'a str)>,
+    },
+}
+
+impl Origin<'_> {
+    /// `name: line N: ` or `--set item: ` for a message about `key`.
+    fn prefix(&self, key: Option<&str>) -> String {
+        match self {
+            Origin::File { name, text } => match key.and_then(|k| key_line(text, k)) {
+                Some(line) => format!("{name}: line {line}: "),
+                None => format!("{name}: "),
+            },
+            Origin::Overrides { flag, items } => {
+                let related = |path: &str, k: &str| {
+                    path == k
+                        || k.starts_with(&format!("{path}."))
+                        || path.starts_with(&format!("{k}."))
+                };
+                match key.and_then(|k| items.iter().rev().find(|(p, _)| related(p, k))) {
+                    Some((_, item)) => format!("{flag} {item}: "),
+                    None => format!("{flag}: "),
+                }
+            }
+        }
+    }
+
+    /// Each problem prefixed with where its first named key was given, joined by "; ".
+    fn locate(&self, problems: &[String]) -> ConfigError {
+        let known = known_paths(true);
+        let located: Vec<String> = problems
+            .iter()
+            .map(|p| format!("{}{p}", self.prefix(first_key(p, &known))))
+            .collect();
+        ConfigError(located.join("; "))
+    }
+}
+
+/// The 1-based line of `path` (`a.b.c`) in a TOML document, when it is given there.
+fn key_line(text: &str, path: &str) -> Option<usize> {
+    let doc = toml::de::DeTable::parse(text).ok()?;
+    let mut table = doc.get_ref();
+    let mut span = None;
+    let mut parts = path.split('.').peekable();
+    while let Some(part) = parts.next() {
+        let (key, value) = table.get_key_value(part)?;
+        span = Some(key.span());
+        if parts.peek().is_some() {
+            table = value.get_ref().as_table()?;
+        }
+    }
+    Some(text[..span?.start].matches('\n').count() + 1)
+}
+
+/// The first configuration key (in `known`) a message names.
+fn first_key<'a>(msg: &str, known: &'a [String]) -> Option<&'a str> {
+    msg.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+        .map(|w| w.trim_end_matches('.'))
+        .find_map(|w| known.iter().find(|k| *k == w))
+        .map(String::as_str)
+}
+
 impl Config {
-    /// Parse a TOML document (`origin` names it in errors) and validate it.
+    /// Parse a TOML document (`origin` names it in errors, with the line of the key) and
+    /// validate it.
     pub fn from_toml(text: &str, origin: &str) -> Result<Config, ConfigError> {
-        let mut value: toml::Table = text
+        let table: toml::Table = text
             .parse()
             .map_err(|e: toml::de::Error| ConfigError(format!("{origin}: {e}")))?;
-        check_known_keys(&value, origin)?;
-        // A table that gives some keys of a level takes the others from that level's
-        // defaults (an L2's are not an L1's): lay the document over the whole default
-        // configuration rather than letting each table fall back to its type's default.
-        let mut config = toml::Table::try_from(Config::default()).expect("a Config serializes");
-        overlay(&mut config, std::mem::take(&mut value));
-        // Every key is known; typed deserialization now only fails on a value.
-        let config: Config = toml::Value::Table(config)
-            .try_into()
-            .map_err(|e: toml::de::Error| ConfigError(format!("{origin}: {}", e.message())))?;
-        config
-            .validate()
-            .map_err(|e| ConfigError(format!("{origin}: {e}")))?;
-        Ok(config)
+        Config::from_table(table, &Origin::File { name: origin, text })
     }
 
     /// Apply `key.path=value` overrides (values in TOML syntax; a bare word is a string).
     pub fn with_overrides(&self, overrides: &[String]) -> Result<Config, ConfigError> {
+        self.with_overrides_from("--set", overrides)
+    }
+
+    /// [`Config::with_overrides`], errors naming the option the items came from (`flag`:
+    /// `--set`, `--vary`).
+    pub fn with_overrides_from(
+        &self,
+        flag: &str,
+        overrides: &[String],
+    ) -> Result<Config, ConfigError> {
         let mut table = toml::Table::try_from(self).expect("a Config always serializes");
+        let mut items = Vec::new();
         for item in overrides {
             let (path, raw) = item
                 .split_once('=')
-                .ok_or_else(|| ConfigError(format!("--set {item}: expected key.path=value")))?;
+                .ok_or_else(|| ConfigError(format!("{flag} {item}: expected key.path=value")))?;
             let value = parse_override_value(raw.trim());
-            set_path(&mut table, path.trim(), value, item)?;
+            set_path(&mut table, path.trim(), value)
+                .map_err(|e| ConfigError(format!("{flag} {item}: {e}")))?;
+            items.push((path.trim().to_string(), item.as_str()));
         }
-        Config::from_toml(
-            &toml::to_string(&table).expect("a table serializes"),
-            "--set",
-        )
+        Config::from_table(table, &Origin::Overrides { flag, items })
     }
 
-    /// Check the values for consistency.
+    fn from_table(table: toml::Table, origin: &Origin) -> Result<Config, ConfigError> {
+        check_known_keys(&table)
+            .map_err(|(key, e)| ConfigError(format!("{}{e}", origin.prefix(Some(&key)))))?;
+        // A table that gives some keys of a level takes the others from that level's
+        // defaults (an L2's are not an L1's): lay the document over the whole default
+        // configuration rather than letting each table fall back to its type's default.
+        let mut full = toml::Table::try_from(Config::default()).expect("a Config serializes");
+        overlay(&mut full, table);
+        let config = typed(full)
+            .map_err(|(key, e)| ConfigError(format!("{}{e}", origin.prefix(key.as_deref()))))?;
+        let problems = config.problems();
+        if problems.is_empty() {
+            Ok(config)
+        } else {
+            Err(origin.locate(&problems))
+        }
+    }
+
+    /// Check the values against each other and against their limits ([`limits`]).
     pub fn validate(&self) -> Result<(), ConfigError> {
-        let g = &self.gpu;
-        let mut problems = String::new();
-        let mut problem = |s: String| {
-            let _ = write!(
-                problems,
-                "{}{s}",
-                if problems.is_empty() { "" } else { "; " }
-            );
+        let problems = self.problems();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(ConfigError(problems.join("; ")))
+        }
+    }
+
+    /// Every problem, each naming its key, the value and the limit.
+    fn problems(&self) -> Vec<String> {
+        use limits as max;
+        let mut problems = Vec::new();
+        let mut range = |key: &str, value: u64, lo: u64, hi: u64| {
+            if !(lo..=hi).contains(&value) {
+                problems.push(format!("{key} = {value} must be {lo}..={hi}"));
+            }
         };
-        if g.clusters == 0 || g.cores_per_cluster == 0 {
-            problem("gpu.clusters and gpu.cores_per_cluster must be at least 1".into());
-        }
-        if g.cores_per_socket == 0
-            || !g
-                .cores_per_cluster
-                .is_multiple_of(g.cores_per_socket.max(1))
-        {
-            problem(format!(
-                "gpu.cores_per_socket = {} must divide gpu.cores_per_cluster = {} (a socket \
-                 lies within a cluster)",
-                g.cores_per_socket, g.cores_per_cluster
-            ));
-        }
-        if !(1..=32).contains(&g.warps_per_core) {
-            problem(format!(
-                "gpu.warps_per_core = {} must be 1..=32",
-                g.warps_per_core
-            ));
-        }
-        if !(1..=32).contains(&g.threads_per_warp) {
-            problem(format!(
-                "gpu.threads_per_warp = {} must be 1..=32",
-                g.threads_per_warp
-            ));
-        }
+        let g = &self.gpu;
+        range("gpu.clusters", g.clusters.into(), 1, max::CLUSTERS.into());
+        range(
+            "gpu.cores_per_cluster",
+            g.cores_per_cluster.into(),
+            1,
+            max::CORES_PER_CLUSTER.into(),
+        );
+        range(
+            "gpu.cores_per_socket",
+            g.cores_per_socket.into(),
+            1,
+            g.cores_per_cluster.into(),
+        );
+        range(
+            "gpu.warps_per_core",
+            g.warps_per_core.into(),
+            1,
+            max::WARPS.into(),
+        );
+        range(
+            "gpu.threads_per_warp",
+            g.threads_per_warp.into(),
+            1,
+            max::THREADS.into(),
+        );
         let c = &self.core;
-        if c.ibuffer == 0 {
-            problem("core.ibuffer must be at least 1".into());
-        }
-        if c.register_banks == 0 {
-            problem("core.register_banks must be at least 1".into());
-        }
+        range(
+            "core.issue_slices",
+            c.issue_slices.into(),
+            0,
+            g.warps_per_core.into(),
+        );
+        range("core.ibuffer", c.ibuffer.into(), 1, max::IBUFFER.into());
+        range(
+            "core.register_banks",
+            c.register_banks.into(),
+            1,
+            max::REGISTER_BANKS.into(),
+        );
+        range(
+            "core.decode_latency",
+            c.decode_latency.into(),
+            0,
+            max::LATENCY.into(),
+        );
         let l = &c.latency;
         for (name, v) in [
             ("alu", l.alu),
@@ -407,9 +574,12 @@ impl Config {
             ("lsu", l.lsu),
             ("local_mem", l.local_mem),
         ] {
-            if v == 0 {
-                problem(format!("core.latency.{name} must be positive"));
-            }
+            range(
+                &format!("core.latency.{name}"),
+                v.into(),
+                1,
+                max::LATENCY.into(),
+            );
         }
         let lanes = &c.lanes;
         for (name, v) in [
@@ -418,64 +588,177 @@ impl Config {
             ("lsu", lanes.lsu),
             ("sfu", lanes.sfu),
         ] {
-            if v > g.threads_per_warp {
-                problem(format!(
-                    "core.lanes.{name} = {v} exceeds gpu.threads_per_warp = {}",
-                    g.threads_per_warp
-                ));
-            }
-        }
-        if self.local_mem.banks > 64 {
-            problem("local_mem.banks must be at most 64".into());
-        }
-        if let Err(e) = self.memory.validate("memory") {
-            problem(e);
+            // 0: as many as gpu.threads_per_warp.
+            range(
+                &format!("core.lanes.{name}"),
+                v.into(),
+                0,
+                g.threads_per_warp.into(),
+            );
         }
         let lm = &self.local_mem;
-        if !lm.size.is_multiple_of(4) || !lm.base.is_multiple_of(4) {
-            problem("local_mem.base and local_mem.size must be multiples of 4".into());
+        range("local_mem.size", lm.size.into(), 4, max::LOCAL_MEM.into());
+        range(
+            "local_mem.banks",
+            lm.banks.into(),
+            0,
+            max::LOCAL_BANKS.into(),
+        );
+        let wv = &self.weaver;
+        range("weaver.entries", wv.entries.into(), 1, u32::MAX.into());
+        range(
+            "weaver.table_latency",
+            wv.table_latency.into(),
+            1,
+            max::LATENCY.into(),
+        );
+        range(
+            "weaver.entry_cycles",
+            wv.entry_cycles.into(),
+            1,
+            max::LATENCY.into(),
+        );
+        range(
+            "weaver.l1d_reduction_percent",
+            wv.l1d_reduction_percent.into(),
+            0,
+            99,
+        );
+        range("run.max_cycles", self.run.max_cycles, 1, u64::MAX);
+        if !problems.is_empty() {
+            // The cross-checks below assume every value is within its limits.
+            return problems;
         }
-        if u64::from(lm.base) + u64::from(lm.size) > 1 << 32 {
-            problem("local_mem.base + local_mem.size exceeds the 32-bit address space".into());
+        if g.clusters * g.cores_per_cluster > max::CORES {
+            problems.push(format!(
+                "gpu.clusters x gpu.cores_per_cluster = {} cores exceeds {}",
+                u64::from(g.clusters) * u64::from(g.cores_per_cluster),
+                max::CORES
+            ));
+        }
+        if !g.cores_per_cluster.is_multiple_of(g.cores_per_socket) {
+            problems.push(format!(
+                "gpu.cores_per_socket = {} must divide gpu.cores_per_cluster = {} (a socket \
+                 lies within a cluster)",
+                g.cores_per_socket, g.cores_per_cluster
+            ));
+        }
+        if let Err(e) = self.memory.validate("memory") {
+            problems.push(e);
+        }
+        if !lm.size.is_multiple_of(4) || !lm.base.is_multiple_of(4) {
+            problems.push(format!(
+                "local_mem.base = {:#x} and local_mem.size = {} must be multiples of 4",
+                lm.base, lm.size
+            ));
+        }
+        let local_end = u64::from(lm.base) + u64::from(lm.size);
+        if local_end > 1 << 32 {
+            problems.push(format!(
+                "local_mem.base + local_mem.size = {local_end:#x} exceeds the 32-bit address space"
+            ));
         }
         let io = &self.io;
         for (name, addr) in [("io.console", io.console), ("io.exit", io.exit)] {
             if addr % 4 != 0 {
-                problem(format!("{name} = {addr:#x} must be word aligned"));
+                problems.push(format!("{name} = {addr:#x} must be word aligned"));
             }
-            if addr >= lm.base && u64::from(addr) < u64::from(lm.base) + u64::from(lm.size) {
-                problem(format!("{name} = {addr:#x} lies inside local memory"));
+            if addr >= lm.base && u64::from(addr) < local_end {
+                problems.push(format!("{name} = {addr:#x} lies inside local memory"));
             }
         }
         if io.console == io.exit {
-            problem("io.console and io.exit must differ".into());
+            problems.push(format!(
+                "io.console and io.exit must differ (both {:#x})",
+                io.exit
+            ));
         }
-        let st = &self.stack;
-        if !st.size.is_power_of_two() || st.size < 4 || !st.top.is_multiple_of(st.size) {
-            problem("stack.size must be a power of two of at least 4 dividing stack.top".into());
-        }
-        if self.run.max_cycles == 0 {
-            problem("run.max_cycles must be positive".into());
-        }
-        let wv = &self.weaver;
-        if wv.entries == 0 || wv.table_latency == 0 || wv.entry_cycles == 0 {
-            problem(
-                "weaver.entries, weaver.table_latency and weaver.entry_cycles must be positive"
-                    .into(),
-            );
-        }
-        if wv.l1d_reduction_percent >= 100 {
-            problem("weaver.l1d_reduction_percent must be below 100".into());
-        } else if wv.enabled == WeaverPresence::On {
+        problems.extend(self.stack_problems());
+        if wv.enabled == WeaverPresence::On {
             if let Err(e) = self.weaver_fits() {
-                problem(e);
+                problems.push(e);
+            }
+        } else if wv.enabled == WeaverPresence::Auto {
+            // The unit may be present: its tables must fit where they live.
+            if let Err(e) = self.weaver_tables_fit() {
+                problems.push(e);
             }
         }
-        if problems.is_empty() {
-            Ok(())
-        } else {
-            Err(ConfigError(problems))
+        let map = &self.map;
+        if map.regions.len() > max::MAP_REGIONS {
+            problems.push(format!(
+                "map.regions has {} regions, at most {}",
+                map.regions.len(),
+                max::MAP_REGIONS
+            ));
         }
+        for (i, r) in map.regions.iter().enumerate() {
+            if r.size == 0 || u64::from(r.base) + u64::from(r.size) > 1 << 32 {
+                problems.push(format!(
+                    "map.regions[{i}] = {{ base = {:#x}, size = {:#x} }} must be non-empty and end within the 32-bit address space",
+                    r.base, r.size
+                ));
+            }
+        }
+        problems
+    }
+
+    /// The stacks (one of `stack.size` bytes per hardware thread below `stack.top`) must fit
+    /// in the address space above the null guard and overlap neither local memory nor the
+    /// I/O words. Overlap with the program image is checked when it is loaded.
+    fn stack_problems(&self) -> Vec<String> {
+        let st = &self.stack;
+        if !st.size.is_power_of_two() || st.size < 4 || !st.top.is_multiple_of(st.size) {
+            return vec![format!(
+                "stack.size = {} must be a power of two of at least 4 dividing stack.top = {:#x}",
+                st.size, st.top
+            )];
+        }
+        let (bottom, top) = self.stack_region();
+        let mut problems = Vec::new();
+        let threads = self.hardware_threads();
+        if bottom < i64::from(self.io.null_guard) {
+            problems.push(format!(
+                "stack.top = {:#x}: the stacks of {threads} hardware threads x stack.size = {} bytes \
+                 reach below {} (they must fit above io.null_guard = {:#x})",
+                st.top,
+                st.size,
+                if bottom < 0 { "address 0".to_string() } else { format!("{bottom:#x}") },
+                self.io.null_guard
+            ));
+            return problems;
+        }
+        let lm = &self.local_mem;
+        let overlaps = |lo: u64, hi: u64| (bottom as u64) < hi && lo < top;
+        if overlaps(lm.base.into(), u64::from(lm.base) + u64::from(lm.size)) {
+            problems.push(format!(
+                "stack.top = {:#x}: the stacks [{bottom:#x}, {top:#x}) overlap local memory at local_mem.base = {:#x}",
+                st.top, lm.base
+            ));
+        }
+        for (name, addr) in [("io.console", self.io.console), ("io.exit", self.io.exit)] {
+            if overlaps(addr.into(), u64::from(addr) + 4) {
+                problems.push(format!(
+                    "stack.top = {:#x}: the stacks [{bottom:#x}, {top:#x}) contain {name} = {addr:#x}",
+                    st.top
+                ));
+            }
+        }
+        problems
+    }
+
+    /// Hardware threads of the whole machine (mhartid values).
+    pub fn hardware_threads(&self) -> u64 {
+        u64::from(self.cores())
+            * u64::from(self.gpu.warps_per_core)
+            * u64::from(self.gpu.threads_per_warp)
+    }
+
+    /// The stacks' region `[bottom, top)`; `bottom` is negative when they would wrap.
+    pub fn stack_region(&self) -> (i64, u64) {
+        let top = u64::from(self.stack.top);
+        let bytes = self.hardware_threads() * u64::from(self.stack.size);
+        (top as i64 - bytes as i64, top)
     }
 
     /// The memory configuration of a machine whose cores have the Weaver unit: its tables
@@ -488,15 +771,42 @@ impl Config {
     }
 
     /// Whether the machine can hold the Weaver unit: the reduced L1 data cache must be a
-    /// valid cache, and EGHW's edge buffers must fit in local memory.
+    /// valid cache, and the tables (and EGHW's edge buffers) must fit in local memory.
     pub fn weaver_fits(&self) -> Result<(), String> {
         self.memory_with_weaver()
             .validate("memory (with weaver.l1d_reduction_percent applied)")?;
-        let need = self.eghw_buffer_bytes();
-        if self.weaver.mode == WeaverMode::Eghw && need > self.local_mem.size {
+        self.weaver_tables_fit()
+    }
+
+    /// The ST and DT (and EGHW's edge buffers) live in each core's local memory.
+    fn weaver_tables_fit(&self) -> Result<(), String> {
+        let wv = &self.weaver;
+        let eghw = wv.mode == WeaverMode::Eghw;
+        let entry = if eghw {
+            limits::EGHW_ST_ENTRY_BYTES
+        } else {
+            limits::ST_ENTRY_BYTES
+        };
+        let lanes = u64::from(self.gpu.warps_per_core) * u64::from(self.gpu.threads_per_warp);
+        let tables =
+            u64::from(wv.entries) * u64::from(entry) + lanes * u64::from(limits::DT_ENTRY_BYTES);
+        let buffers = if eghw {
+            u64::from(self.eghw_buffer_bytes())
+        } else {
+            0
+        };
+        if tables + buffers > u64::from(self.local_mem.size) {
             return Err(format!(
-                "weaver.mode = eghw needs {need} bytes of local memory for its edge buffers; \
-                 local_mem.size is {}",
+                "weaver.entries = {} needs {} bytes of local memory for the tables ({entry} per ST entry, \
+                 {} per DT entry of each of {lanes} threads){}; local_mem.size is {}",
+                wv.entries,
+                tables + buffers,
+                limits::DT_ENTRY_BYTES,
+                if eghw {
+                    format!(" and {buffers} for weaver.mode = eghw's edge buffers")
+                } else {
+                    String::new()
+                },
                 self.local_mem.size
             ));
         }
@@ -541,6 +851,49 @@ fn overlay(base: &mut toml::Table, top: toml::Table) {
     }
 }
 
+/// The typed configuration of a table whose keys are all known. A value of the wrong type
+/// or out of its type's range is reported with its key: the table's leaves are tried one
+/// at a time on top of the defaults, since serde's error does not say which it was.
+fn typed(table: toml::Table) -> Result<Config, (Option<String>, String)> {
+    let err = match toml::Value::Table(table.clone()).try_into::<Config>() {
+        Ok(config) => return Ok(config),
+        Err(e) => e,
+    };
+    let defaults = toml::Table::try_from(Config::default()).expect("a Config always serializes");
+    let mut leaves = Vec::new();
+    collect_leaves(&table, "", &mut leaves);
+    for (path, value) in leaves {
+        let mut t = defaults.clone();
+        let shown = describe(&value);
+        if set_path(&mut t, &path, value).is_err() {
+            continue;
+        }
+        if let Err(e) = toml::Value::Table(t).try_into::<Config>() {
+            return Err((
+                Some(path.clone()),
+                format!("`{path}` = {shown}: {}", plain(e.message())),
+            ));
+        }
+    }
+    Err((None, plain(err.message())))
+}
+
+/// A value as TOML, shortened for a message.
+fn describe(value: &toml::Value) -> String {
+    let text = value.to_string();
+    match text.char_indices().nth(60) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text,
+    }
+}
+
+/// serde's type names in words.
+fn plain(msg: &str) -> String {
+    msg.replace("expected u32", "expected an integer in 0..=4294967295")
+        .replace("expected u64", "expected a non-negative integer")
+        .replace("expected a boolean", "expected true or false")
+}
+
 fn parse_override_value(raw: &str) -> toml::Value {
     // Parse as a TOML value; a bare word that is not valid TOML is taken as a string.
     format!("v = {raw}")
@@ -550,15 +903,13 @@ fn parse_override_value(raw: &str) -> toml::Value {
         .unwrap_or_else(|| toml::Value::String(raw.to_string()))
 }
 
-fn set_path(
-    table: &mut toml::Table,
-    path: &str,
-    value: toml::Value,
-    item: &str,
-) -> Result<(), ConfigError> {
+fn set_path(table: &mut toml::Table, path: &str, value: toml::Value) -> Result<(), String> {
     let mut parts = path.split('.').peekable();
     let mut current = table;
     while let Some(part) = parts.next() {
+        if part.is_empty() {
+            break;
+        }
         if parts.peek().is_none() {
             current.insert(part.to_string(), value);
             return Ok(());
@@ -568,48 +919,66 @@ fn set_path(
             .or_insert_with(|| toml::Value::Table(toml::Table::new()))
         {
             toml::Value::Table(t) => t,
-            _ => {
-                return Err(ConfigError(format!(
-                    "--set {item}: {part} is not a section"
-                )))
-            }
+            _ => return Err(format!("`{part}` is a value, not a section")),
         };
     }
-    Err(ConfigError(format!("--set {item}: empty key")))
+    Err("empty key".into())
 }
 
-/// Reject keys that are not in the schema, naming the full path and the nearest valid key.
-fn check_known_keys(table: &toml::Table, origin: &str) -> Result<(), ConfigError> {
+/// Every key path of the schema: values, and with `sections` the sections too.
+fn known_paths(sections: bool) -> Vec<String> {
     let known = toml::Table::try_from(Config::default()).expect("a Config always serializes");
-    let mut known_paths = Vec::new();
-    collect_paths(&known, "", &mut known_paths);
+    let mut paths = Vec::new();
+    collect_paths(&known, "", sections, &mut paths);
+    paths
+}
+
+/// Reject keys that are not in the schema, naming the full path and the nearest valid key,
+/// a section given a value, and a value given keys. `Err((path, message))`.
+fn check_known_keys(table: &toml::Table) -> Result<(), (String, String)> {
+    let known = known_paths(false);
     let mut given = Vec::new();
-    collect_paths(table, "", &mut given);
+    collect_paths(table, "", false, &mut given);
     for path in given {
-        if known_paths.contains(&path) {
+        if known.contains(&path) {
             continue;
         }
-        // A section given where a value is expected, or a key below a value, are type
-        // errors reported by deserialization; only unknown leaves and sections land here.
-        if known_paths
+        let below = format!("{path}.");
+        let keys: Vec<&str> = known
             .iter()
-            .any(|k| k.starts_with(&format!("{path}.")))
-        {
-            continue;
+            .filter(|k| k.starts_with(&below))
+            .map(String::as_str)
+            .collect();
+        if !keys.is_empty() {
+            return Err((
+                path.clone(),
+                format!(
+                    "`{path}` is a section, not a value; set its keys: {}",
+                    keys.join(", ")
+                ),
+            ));
         }
-        let nearest = known_paths
+        if let Some(value) = known.iter().find(|k| path.starts_with(&format!("{k}."))) {
+            return Err((
+                path.clone(),
+                format!("`{value}` is a value, not a section (given `{path}`)"),
+            ));
+        }
+        let nearest = known
             .iter()
             .min_by_key(|k| strsim::levenshtein(k, &path))
             .cloned()
             .unwrap_or_default();
-        return Err(ConfigError(format!(
-            "{origin}: unknown key `{path}` (did you mean `{nearest}`?)"
-        )));
+        return Err((
+            path.clone(),
+            format!("unknown key `{path}` (did you mean `{nearest}`?)"),
+        ));
     }
     Ok(())
 }
 
-fn collect_paths(table: &toml::Table, prefix: &str, out: &mut Vec<String>) {
+/// Key paths below `prefix`: the values, and with `sections` the sections too.
+fn collect_paths(table: &toml::Table, prefix: &str, sections: bool, out: &mut Vec<String>) {
     for (key, value) in table {
         let path = if prefix.is_empty() {
             key.clone()
@@ -617,8 +986,28 @@ fn collect_paths(table: &toml::Table, prefix: &str, out: &mut Vec<String>) {
             format!("{prefix}.{key}")
         };
         match value {
-            toml::Value::Table(t) => collect_paths(t, &path, out),
+            toml::Value::Table(t) => {
+                if sections {
+                    out.push(path.clone());
+                }
+                collect_paths(t, &path, sections, out)
+            }
             _ => out.push(path),
+        }
+    }
+}
+
+/// The values of a table with their key paths.
+fn collect_leaves(table: &toml::Table, prefix: &str, out: &mut Vec<(String, toml::Value)>) {
+    for (key, value) in table {
+        let path = if prefix.is_empty() {
+            key.clone()
+        } else {
+            format!("{prefix}.{key}")
+        };
+        match value {
+            toml::Value::Table(t) => collect_leaves(t, &path, out),
+            v => out.push((path, v.clone())),
         }
     }
 }
@@ -637,7 +1026,7 @@ mod tests {
         let err = Config::from_toml("[gpu]\nwarps_per_cor = 8\n", "x.toml").unwrap_err();
         assert_eq!(
             err.0,
-            "x.toml: unknown key `gpu.warps_per_cor` (did you mean `gpu.warps_per_core`?)"
+            "x.toml: line 2: unknown key `gpu.warps_per_cor` (did you mean `gpu.warps_per_core`?)"
         );
     }
 

@@ -39,8 +39,10 @@ pub enum ErrorKind {
     Deadlock {
         warps: Vec<String>,
     },
+    /// The run reached `run.max_cycles`; where each live warp was.
     MaxCycles {
         cycles: u64,
+        warps: Vec<String>,
     },
     /// Anything else a program can do wrong (a bad JOIN, an ecall nobody handles, ...).
     Program(String),
@@ -85,7 +87,12 @@ impl fmt::Display for SimError {
                     write!(f, "\n  {w}")?;
                 }
             }
-            ErrorKind::MaxCycles { cycles } => write!(f, "run exceeded run.max_cycles = {cycles}")?,
+            ErrorKind::MaxCycles { cycles, warps } => {
+                write!(f, "run exceeded run.max_cycles = {cycles}")?;
+                for w in warps {
+                    write!(f, "\n  {w}")?;
+                }
+            }
         }
         if let Some(s) = &self.site {
             write!(

@@ -12,12 +12,8 @@ pub const SYMBOL: &str = "wsim_graph";
 pub const MAGIC: u32 = 0x4850_5247;
 pub const VERSION: u32 = 1;
 /// Where the arrays start: above any program image (link.ld gives programs 256 MiB from
-/// 0x80000000), far below the stacks (which grow down from 0xFE000000).
+/// 0x80000000), far below the stacks (which grow down from `stack.top`, 0xFE000000).
 pub const BASE: u32 = 0x9000_0000;
-/// The program runtime's stacks (programs/README.md): one per hardware thread, growing
-/// down from here.
-const STACK_TOP: u32 = 0xFE00_0000;
-const STACK_SIZE: u32 = 4096;
 /// Words in the descriptor.
 const WORDS: u32 = 26;
 
@@ -266,10 +262,7 @@ pub fn place(
         + u64::from(p.scratch_per_edge) * u64::from(e)
         + u64::from(p.scratch_per_step) * u64::from(max_steps)
         + u64::from(p.scratch_fixed);
-    let harts = u64::from(m.config.cores())
-        * u64::from(m.config.gpu.warps_per_core)
-        * u64::from(m.config.gpu.threads_per_warp);
-    let limit = u64::from(STACK_TOP).saturating_sub(harts * u64::from(STACK_SIZE));
+    let limit = m.config.stack_region().0.max(0) as u64;
     if m.image_end > BASE {
         return Err(setup(format!(
             "the program image reaches {:#x}, past the graph base {BASE:#x}",
@@ -297,6 +290,10 @@ pub fn place(
             limit.saturating_sub(u64::from(BASE))
         )));
     }
+    // The arrays become part of the memory map (the heap above the image must end below).
+    (m.shared.geometry.map)
+        .add(BASE, at, "the graph")
+        .map_err(|e| setup(format!("{e}: lower map.heap or the image")))?;
     let mem = &mut m.shared.mem;
     let mut write = |addr: u64, words: &[u32]| {
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();

@@ -12,6 +12,7 @@ pub mod graph_image;
 pub mod loader;
 pub mod machine;
 pub mod mem;
+pub mod memory_map;
 pub mod program;
 pub mod report;
 pub mod shared;

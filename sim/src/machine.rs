@@ -10,11 +10,12 @@ use crate::core::pipeline::{MemoryPort, PortKind, PortRequest, Retry};
 use crate::core::warp::WarpWait;
 use crate::core::{Core, Effect};
 use crate::error::{ErrorKind, SimError, SimResult};
-use crate::loader::{self, ElfImage, Symbol};
+use crate::loader::{self, Symbol};
 use crate::mem::hierarchy::{
     AccessKind, HierarchyStats, MemAccess, MemConfig, MemoryHierarchy, Reject,
 };
 use crate::mem::Memory;
+use crate::memory_map::MemoryMap;
 use crate::program::Program;
 use crate::shared::{Geometry, Shared};
 use crate::stats::{CoreCounters, CoreStats, Iteration, MemoryTally, Merge, ITERATION_END};
@@ -108,8 +109,13 @@ impl Machine {
             .validate()
             .map_err(|e| SimError::new(ErrorKind::Setup(e.to_string())))?;
         let image = loader::load(elf).map_err(|e| SimError::new(ErrorKind::Load(e.to_string())))?;
-        let geometry = Geometry::new(config);
-        check_layout(&image, &geometry)?;
+        let map = MemoryMap::new(
+            config,
+            &image.segments,
+            image.symbol("tohost").map(|s| s.addr),
+        )
+        .map_err(|e| SimError::new(ErrorKind::Setup(e)))?;
+        let geometry = Geometry::new(config, map);
         let mut mem = Memory::new();
         for seg in &image.segments {
             mem.write_bytes(seg.vaddr, &seg.data);
@@ -187,7 +193,10 @@ impl Machine {
         while ended.is_none() && self.cores.iter().any(Core::is_live) {
             let now = self.shared.cycle;
             if now >= max {
-                return Err(SimError::new(ErrorKind::MaxCycles { cycles: max }));
+                return Err(SimError::new(ErrorKind::MaxCycles {
+                    cycles: max,
+                    warps: self.warp_states(),
+                }));
             }
             done.clear();
             self.memory.tick(now, &mut done);
@@ -230,8 +239,14 @@ impl Machine {
                 self.skip_idle(now)?;
             }
         }
+        Ok(self.summary(ended))
+    }
+
+    /// The statistics so far: after [`Machine::run`] failed, everything up to the failure.
+    /// `ended`: the exit code a store to `tohost` or an exit gave.
+    pub fn summary(&mut self, ended: Option<u32>) -> RunSummary {
         self.cut_iteration(None);
-        Ok(RunSummary {
+        RunSummary {
             exit_code: ended.or(self.shared.exit_word).unwrap_or(0),
             cycles: self.shared.cycle,
             slices: self.cores.first().map_or(0, |c| c.pipe.slices()),
@@ -241,7 +256,7 @@ impl Machine {
             weaver: self.weaver,
             l1d_size: effective_memory(&self.config, self.weaver).l1d.size,
             iterations: std::mem::take(&mut self.iterations),
-        })
+        }
     }
 
     /// An iteration boundary at the end of the cycle just run: fold every core's counters
@@ -318,6 +333,13 @@ impl Machine {
 
     /// The error for a machine in which no live warp can issue: each waiting warp's state.
     fn deadlock(&self) -> SimError {
+        SimError::new(ErrorKind::Deadlock {
+            warps: self.warp_states(),
+        })
+    }
+
+    /// Each live warp: where it is and what it waits on.
+    fn warp_states(&self) -> Vec<String> {
         let mut warps = Vec::new();
         for core in &self.cores {
             for (w, warp) in core.warps.iter().enumerate() {
@@ -348,7 +370,7 @@ impl Machine {
                             arrived.count_ones()
                         )
                     }
-                    WarpWait::Ready => "ready".into(),
+                    WarpWait::Ready => "nothing (ready to issue)".into(),
                 };
                 warps.push(format!(
                     "core {} warp {w} (pc {pc:#010x}{place}, lanes {:#x}): waits on {state}",
@@ -357,11 +379,10 @@ impl Machine {
                 ));
             }
         }
-        SimError::new(ErrorKind::Deadlock { warps })
+        warps
     }
 }
 
-/// Loadable segments must not overlap local memory, the I/O words or the null guard.
 /// The memory system as built: with the Weaver, a smaller L1 data cache.
 fn effective_memory(config: &Config, weaver: bool) -> MemConfig {
     if weaver {
@@ -369,41 +390,4 @@ fn effective_memory(config: &Config, weaver: bool) -> MemConfig {
     } else {
         config.memory.clone()
     }
-}
-
-fn check_layout(image: &ElfImage, g: &Geometry) -> SimResult<()> {
-    for seg in &image.segments {
-        let (start, end) = (
-            u64::from(seg.vaddr),
-            u64::from(seg.vaddr) + u64::from(seg.memsz),
-        );
-        if start == end {
-            continue;
-        }
-        let overlaps = |lo: u64, hi: u64| start < hi && lo < end;
-        let conflict = if overlaps(
-            u64::from(g.local_base),
-            u64::from(g.local_base) + u64::from(g.local_size),
-        ) {
-            Some(format!(
-                "local memory [{:#x}, {:#x})",
-                g.local_base,
-                u64::from(g.local_base) + u64::from(g.local_size)
-            ))
-        } else if overlaps(u64::from(g.console), u64::from(g.console) + 4) {
-            Some(format!("the console word at {:#x}", g.console))
-        } else if overlaps(u64::from(g.exit), u64::from(g.exit) + 4) {
-            Some(format!("the exit word at {:#x}", g.exit))
-        } else if overlaps(0, u64::from(g.null_guard)) {
-            Some(format!("the null guard [0, {:#x})", g.null_guard))
-        } else {
-            None
-        };
-        if let Some(what) = conflict {
-            return Err(SimError::new(ErrorKind::Setup(format!(
-                "loadable segment [{start:#x}, {end:#x}) overlaps {what}"
-            ))));
-        }
-    }
-    Ok(())
 }

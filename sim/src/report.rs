@@ -85,6 +85,10 @@ struct CoreReport<'a> {
 pub struct Report<'a> {
     schema: &'static str,
     program: &'a str,
+    /// `ok`, or `failed` when the run stopped on an error: the statistics are then those up
+    /// to the failure.
+    status: &'static str,
+    error: Option<String>,
     config_hash: String,
     config: &'a Config,
     exit_code: u32,
@@ -130,6 +134,8 @@ impl<'a> Report<'a> {
         Report {
             schema: SCHEMA,
             program,
+            status: "ok",
+            error: None,
             config_hash: config.hash(),
             config,
             exit_code: summary.exit_code,
@@ -167,6 +173,13 @@ impl<'a> Report<'a> {
     /// The report of a graph program's run.
     pub fn with_graph(mut self, graph: GraphRun) -> Self {
         self.graph = Some(graph);
+        self
+    }
+
+    /// The report of a run that stopped on `error` (its statistics up to the failure).
+    pub fn failed(mut self, error: &crate::SimError) -> Self {
+        self.status = "failed";
+        self.error = Some(error.to_string());
         self
     }
 

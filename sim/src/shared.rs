@@ -5,6 +5,7 @@
 use crate::config::Config;
 use crate::error::{ErrorKind, SimError, SimResult};
 use crate::mem::Memory;
+use crate::memory_map::MemoryMap;
 use crate::program::Program;
 
 /// The machine's shape and address map, as instructions need it.
@@ -18,10 +19,12 @@ pub struct Geometry {
     pub null_guard: u32,
     pub console: u32,
     pub exit: u32,
+    /// What loads and stores may touch.
+    pub map: MemoryMap,
 }
 
 impl Geometry {
-    pub fn new(c: &Config) -> Self {
+    pub fn new(c: &Config, map: MemoryMap) -> Self {
         Geometry {
             cores: c.cores(),
             warps: c.gpu.warps_per_core,
@@ -31,6 +34,7 @@ impl Geometry {
             null_guard: c.io.null_guard,
             console: c.io.console,
             exit: c.io.exit,
+            map,
         }
     }
 

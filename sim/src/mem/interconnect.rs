@@ -9,6 +9,7 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
+use crate::config::limits::LATENCY;
 use crate::counts::Phased;
 
 /// One link (both directions use the same parameters).
@@ -45,8 +46,15 @@ impl LinkConfig {
                 self.bandwidth
             ));
         }
-        if self.queue == 0 {
-            return Err(format!("{key}.queue must be at least 1"));
+        // The queue of requests waiting for the link, like a DRAM channel's.
+        if !(1..=4096).contains(&self.queue) {
+            return Err(format!("{key}.queue = {} must be 1..=4096", self.queue));
+        }
+        if self.latency > LATENCY {
+            return Err(format!(
+                "{key}.latency = {} must be 0..={LATENCY}",
+                self.latency
+            ));
         }
         Ok(())
     }

@@ -296,5 +296,5 @@ fn check_access(addr: u32, width: u8, access: &Access, sh: &Shared) -> ExecResul
             return Err(unmapped("past the end of local memory"));
         }
     }
-    Ok(())
+    Ok(g.map.check(addr, width, access.name())?)
 }

@@ -122,6 +122,13 @@ impl CacheConfig {
                 ));
             }
         }
+        if self.hit_latency > crate::config::limits::LATENCY {
+            return Err(format!(
+                "{key}.hit_latency = {} must be 0..={}",
+                self.hit_latency,
+                crate::config::limits::LATENCY
+            ));
+        }
         if self.ports > self.banks {
             return Err(format!(
                 "{key}.ports = {} exceeds {key}.banks = {} (each bank takes one access per cycle)",
