@@ -187,15 +187,6 @@ fn below(rng: &mut impl Rng, n: u32) -> u32 {
     ((u128::from(rng.next_u64()) * u128::from(n)) >> 64) as u32
 }
 
-fn edge_count(count: u64, what: &str) -> Result<usize, GraphError> {
-    if count > u64::from(u32::MAX) {
-        return Err(GraphError::new(ErrorKind::TooLarge(format!(
-            "{what} = {count} edges: more than 32-bit edge offsets allow"
-        ))));
-    }
-    Ok(count as usize)
-}
-
 /// R-MAT: each edge descends `scale` levels of the adjacency matrix, choosing a quadrant
 /// with probabilities a, b, c, d = 1 - a - b - c (no noise; relabelling with `permute=1`).
 fn rmat(p: &Params) -> Generated {
@@ -211,9 +202,10 @@ fn rmat(p: &Params) -> Generated {
             "keys `a`, `b`, `c`: each must be in [0, 1] and their sum at most 1 (got {a}, {b}, {c})"
         )));
     }
-    let count = edge_count(ef << scale, "ef x 2^scale")?;
+    // The ceilings (at most u32::MAX) also keep ids and edge offsets within 32 bits.
     p.limits.vertices(1 << scale, "key `scale`")?;
-    p.limits.edges(count as u64, "keys `ef` x 2^`scale`")?;
+    p.limits.edges(ef << scale, "keys `ef` x 2^`scale`")?;
+    let count = (ef << scale) as usize;
     let mut rng = p.rng()?;
     let (ab, abc) = (a + b, a + b + c);
     let mut edges = Vec::with_capacity(count);
@@ -364,18 +356,11 @@ fn uniform(p: &Params) -> Generated {
 fn grid(p: &Params) -> Generated {
     let (w, h) = (p.count("w", 64)?, p.count("h", 64)?);
     let vertices = u64::from(w) * u64::from(h);
-    if vertices > u64::from(u32::MAX) {
-        return Err(GraphError::new(ErrorKind::TooLarge(format!(
-            "w x h = {vertices} vertices: more than 32-bit ids can name"
-        ))));
-    }
     let undirected = u64::from(h) * u64::from(w - 1) + u64::from(w) * u64::from(h - 1);
+    // The ceilings (at most u32::MAX) also keep ids and edge offsets within 32 bits.
     p.limits.vertices(vertices, "keys `w` x `h`")?;
     p.limits.edges(2 * undirected, "keys `w`, `h`")?;
-    let mut edges = Vec::with_capacity(edge_count(
-        2 * undirected,
-        "the grid's 2 (h (w - 1) + w (h - 1))",
-    )?);
+    let mut edges = Vec::with_capacity(2 * undirected as usize);
     for y in 0..h {
         for x in 0..w {
             let id = y * w + x;
