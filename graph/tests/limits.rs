@@ -26,7 +26,11 @@ fn with_limits(max_vertices: u32, max_edges: u32) -> LoadOptions {
 /// The error, its message, and the line it names.
 fn failure(result: Result<Graph, GraphError>) -> (GraphError, String) {
     match result {
-        Ok(g) => panic!("loaded {} vertices, {} edges", g.num_vertices(), g.num_edges()),
+        Ok(g) => panic!(
+            "loaded {} vertices, {} edges",
+            g.num_vertices(),
+            g.num_edges()
+        ),
         Err(e) => {
             let text = e.to_string();
             (e, text)
@@ -38,7 +42,11 @@ fn failure(result: Result<Graph, GraphError>) -> (GraphError, String) {
 fn a_small_matrix_market_file_declaring_a_billion_rows_fails_at_its_size_line() {
     let text = "%%MatrixMarket matrix coordinate pattern general\n1000000000 1000000000 3\n1 2\n2 3\n3 1\n";
     assert!(text.len() < 100);
-    let (e, msg) = failure(load_bytes("big.mtx", text.as_bytes(), &LoadOptions::default()));
+    let (e, msg) = failure(load_bytes(
+        "big.mtx",
+        text.as_bytes(),
+        &LoadOptions::default(),
+    ));
     assert!(matches!(e.kind, ErrorKind::TooLarge(_)), "{msg}");
     assert_eq!(e.line, Some(2), "{msg}");
     assert!(
@@ -47,12 +55,20 @@ fn a_small_matrix_market_file_declaring_a_billion_rows_fails_at_its_size_line() 
     );
     // Entries beyond the ceiling, too, before any is read.
     let text = "%%MatrixMarket matrix coordinate pattern general\n3 3 4000000000\n1 2\n";
-    let (e, msg) = failure(load_bytes("many.mtx", text.as_bytes(), &LoadOptions::default()));
+    let (e, msg) = failure(load_bytes(
+        "many.mtx",
+        text.as_bytes(),
+        &LoadOptions::default(),
+    ));
     assert_eq!(e.line, Some(2), "{msg}");
     assert!(msg.contains("4000000000 edges exceed the ceiling"), "{msg}");
     // Within the ceilings, a claim the data does not back is an error at the end.
     let text = "%%MatrixMarket matrix coordinate pattern general\n3 3 1000000\n1 2\n";
-    let (e, msg) = failure(load_bytes("short.mtx", text.as_bytes(), &LoadOptions::default()));
+    let (e, msg) = failure(load_bytes(
+        "short.mtx",
+        text.as_bytes(),
+        &LoadOptions::default(),
+    ));
     assert!(matches!(e.kind, ErrorKind::Range(_)), "{msg}");
     assert!(msg.contains("after 1 of the 1000000 entries"), "{msg}");
 }
@@ -60,10 +76,17 @@ fn a_small_matrix_market_file_declaring_a_billion_rows_fails_at_its_size_line() 
 #[test]
 fn a_wsim_header_beyond_the_ceiling_fails_at_its_line() {
     let text = "# comment\n# wsim-graph vertices=4000000000 edges=1\n0 1\n";
-    let (e, msg) = failure(load_bytes("big.txt", text.as_bytes(), &LoadOptions::default()));
+    let (e, msg) = failure(load_bytes(
+        "big.txt",
+        text.as_bytes(),
+        &LoadOptions::default(),
+    ));
     assert!(matches!(e.kind, ErrorKind::TooLarge(_)), "{msg}");
     assert_eq!(e.line, Some(2), "{msg}");
-    assert!(msg.contains("the wsim-graph header: 4000000000 vertices exceed"), "{msg}");
+    assert!(
+        msg.contains("the wsim-graph header: 4000000000 vertices exceed"),
+        "{msg}"
+    );
     // The ceiling is the option's.
     let text = "# wsim-graph vertices=1000\n0 1\n";
     let (e, _) = failure(load_bytes("g.txt", text.as_bytes(), &with_limits(999, 10)));
@@ -76,7 +99,10 @@ fn edges_beyond_the_ceiling_fail_at_the_first_one_too_many() {
     let text = "0 1\n1 2\n2 3\n3 4\n";
     let (e, msg) = failure(load_bytes("g.txt", text.as_bytes(), &with_limits(100, 3)));
     assert_eq!(e.line, Some(4), "{msg}");
-    assert!(msg.contains("exceed the ceiling of 3 (--max-edges)"), "{msg}");
+    assert!(
+        msg.contains("exceed the ceiling of 3 (--max-edges)"),
+        "{msg}"
+    );
     assert!(load_bytes("g.txt", text.as_bytes(), &with_limits(100, 4)).is_ok());
     // A symmetric Matrix Market file doubles its entries.
     let text = "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 1\n";
@@ -117,13 +143,34 @@ fn files_and_gzip_content_are_bounded_by_the_edge_ceiling() {
 #[test]
 fn generator_parameters_beyond_the_ceilings_are_refused_before_generating() {
     for (spec, expected) in [
-        ("gen:rmat:scale=31", "key `scale`: 2147483648 vertices exceed"),
-        ("gen:rmat:scale=20,ef=100", "keys `ef` x 2^`scale`: 104857600 edges exceed"),
-        ("gen:uniform:v=4000000000", "key `v`: 4000000000 vertices exceed"),
-        ("gen:uniform:v=10,e=4000000000", "key `e`: 4000000000 edges exceed"),
-        ("gen:powerlaw:v=100000000,e=10", "key `v`: 100000000 vertices exceed"),
-        ("gen:grid:w=65536,h=65536", "keys `w` x `h`: 4294967296 vertices exceed"),
-        ("gen:grid:w=4096,h=4096", "keys `w`, `h`: 67092480 edges exceed"),
+        (
+            "gen:rmat:scale=31",
+            "key `scale`: 2147483648 vertices exceed",
+        ),
+        (
+            "gen:rmat:scale=20,ef=100",
+            "keys `ef` x 2^`scale`: 104857600 edges exceed",
+        ),
+        (
+            "gen:uniform:v=4000000000",
+            "key `v`: 4000000000 vertices exceed",
+        ),
+        (
+            "gen:uniform:v=10,e=4000000000",
+            "key `e`: 4000000000 edges exceed",
+        ),
+        (
+            "gen:powerlaw:v=100000000,e=10",
+            "key `v`: 100000000 vertices exceed",
+        ),
+        (
+            "gen:grid:w=65536,h=65536",
+            "keys `w` x `h`: 4294967296 vertices exceed",
+        ),
+        (
+            "gen:grid:w=4096,h=4096",
+            "keys `w`, `h`: 67092480 edges exceed",
+        ),
     ] {
         let (e, msg) = failure(Graph::from_spec(spec, &LoadOptions::default()));
         assert!(matches!(e.kind, ErrorKind::TooLarge(_)), "{spec}: {msg}");
