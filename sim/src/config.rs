@@ -368,6 +368,10 @@ pub mod limits {
     pub const DT_ENTRY_BYTES: u32 = 4;
     /// Regions in `map.regions`.
     pub const MAP_REGIONS: usize = 64;
+    /// Host memory the machine's structures may take: every cache's tags (16 bytes per
+    /// line), local memories, registers and instruction buffers. Each cache alone may be
+    /// 256 MiB with 4-byte lines; together they must stay allocatable.
+    pub const MACHINE_BYTES: u64 = 1 << 30;
 }
 
 /// Where a configuration came from, so that each error names the file and line of the
@@ -645,6 +649,8 @@ impl Config {
         }
         if let Err(e) = self.memory.validate("memory") {
             problems.push(e);
+        } else if let Some(e) = self.footprint_problem() {
+            problems.push(e);
         }
         if !lm.size.is_multiple_of(4) || !lm.base.is_multiple_of(4) {
             problems.push(format!(
@@ -701,6 +707,41 @@ impl Config {
             }
         }
         problems
+    }
+
+    /// The host memory the machine's structures need must be within
+    /// [`limits::MACHINE_BYTES`] (the counts are each within their limits).
+    fn footprint_problem(&self) -> Option<String> {
+        const TAG_BYTES: u64 = 16;
+        // x and f registers, 4 bytes each; an instruction-buffer entry, per warp.
+        const THREAD_BYTES: u64 = 64 * 4;
+        const IBUFFER_ENTRY_BYTES: u64 = 64;
+        let m = &self.memory;
+        let tags = |c: &crate::mem::cache::CacheConfig| TAG_BYTES * u64::from(c.size / c.line);
+        let cores = u64::from(self.cores());
+        let clusters = u64::from(self.gpu.clusters);
+        let warps = u64::from(self.gpu.warps_per_core);
+        let per_core = u64::from(self.local_mem.size)
+            + tags(&m.l1i)
+            + tags(&m.l1d)
+            + warps * u64::from(self.gpu.threads_per_warp) * THREAD_BYTES
+            + warps * u64::from(self.core.ibuffer) * IBUFFER_ENTRY_BYTES;
+        let bytes = cores * per_core
+            + if m.l2_enabled {
+                clusters * tags(&m.l2)
+            } else {
+                0
+            }
+            + if m.l3_enabled { tags(&m.l3) } else { 0 };
+        (bytes > limits::MACHINE_BYTES).then(|| {
+            format!(
+                "memory.l1d.size, memory.l1i.size and local_mem.size x {cores} cores, memory.l2.size x \
+                 {clusters} clusters and memory.l3.size need {} MiB of host memory (16 bytes of tags \
+                 per cache line, local memories, registers), more than {} MiB",
+                bytes >> 20,
+                limits::MACHINE_BYTES >> 20
+            )
+        })
     }
 
     /// The stacks (one of `stack.size` bytes per hardware thread below `stack.top`) must fit
@@ -1056,6 +1097,63 @@ mod tests {
             .with_overrides(&["gpu.warp=3".into()])
             .unwrap_err();
         assert!(err.0.contains("unknown key `gpu.warp`"), "{}", err.0);
+    }
+
+    #[test]
+    fn the_largest_machine_the_limits_allow_is_valid_and_its_caches_are_bounded_together() {
+        let set = |items: &[&str]| {
+            let items: Vec<String> = items.iter().map(|s| s.to_string()).collect();
+            Config::default().with_overrides(&items)
+        };
+        let largest = [
+            "gpu.clusters=8",
+            "gpu.cores_per_cluster=32",
+            "gpu.warps_per_core=32",
+            "gpu.threads_per_warp=32",
+            "local_mem.size=1048576",
+            "core.ibuffer=64",
+        ];
+        assert!(set(&largest).is_ok());
+        // Each cache within its own limit, but 4-byte lines make 16 bytes of tags per 4.
+        let err = set(&[
+            "memory.l1d.size=268435456",
+            "memory.l1d.line=4",
+            "memory.l1i.line=4",
+            "memory.l2.line=4",
+            "memory.l3.line=4",
+            "memory.dram.line_bytes=4",
+            "memory.dram.bus_bytes=1",
+            "memory.dram.burst_length=4",
+        ])
+        .unwrap_err();
+        assert!(
+            err.0
+                .starts_with("--set memory.l1d.size=268435456: memory.l1d.size, ")
+                && err.0.contains("need 1028 MiB of host memory")
+                && err.0.contains("more than 1024 MiB"),
+            "{}",
+            err.0
+        );
+    }
+
+    #[test]
+    fn problems_in_a_file_name_their_lines() {
+        let text = "[gpu]\nclusters = 2\n\n[core]\nibuffer = 0\nregister_banks = 33\n";
+        let err = Config::from_toml(text, "m.toml").unwrap_err();
+        assert_eq!(
+            err.0,
+            "m.toml: line 5: core.ibuffer = 0 must be 1..=64; \
+             m.toml: line 6: core.register_banks = 33 must be 1..=32"
+        );
+        // A cross-check names the line of the first key it mentions.
+        let text = "[local_mem]\nsize = 4096\n[weaver]\nentries = 1000\n";
+        let err = Config::from_toml(text, "m.toml").unwrap_err();
+        assert!(
+            err.0
+                .starts_with("m.toml: line 4: weaver.entries = 1000 needs"),
+            "{}",
+            err.0
+        );
     }
 
     #[test]

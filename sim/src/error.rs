@@ -83,15 +83,11 @@ impl fmt::Display for SimError {
                     f,
                     "deadlock: every live warp waits on a barrier that cannot complete"
                 )?;
-                for w in warps {
-                    write!(f, "\n  {w}")?;
-                }
+                write_warps(f, warps)?;
             }
             ErrorKind::MaxCycles { cycles, warps } => {
                 write!(f, "run exceeded run.max_cycles = {cycles}")?;
-                for w in warps {
-                    write!(f, "\n  {w}")?;
-                }
+                write_warps(f, warps)?;
             }
         }
         if let Some(s) = &self.site {
@@ -104,6 +100,24 @@ impl fmt::Display for SimError {
         Ok(())
     }
 }
+
+/// One line per warp, the first [`WARPS_SHOWN`] of them (a large machine has thousands).
+fn write_warps(f: &mut fmt::Formatter<'_>, warps: &[String]) -> fmt::Result {
+    for w in warps.iter().take(WARPS_SHOWN) {
+        write!(f, "\n  {w}")?;
+    }
+    if warps.len() > WARPS_SHOWN {
+        write!(
+            f,
+            "\n  ... and {} more live warps",
+            warps.len() - WARPS_SHOWN
+        )?;
+    }
+    Ok(())
+}
+
+/// Warps a deadlock or max_cycles message lists.
+pub const WARPS_SHOWN: usize = 64;
 
 impl std::error::Error for SimError {}
 
