@@ -512,123 +512,78 @@ impl Config {
     /// Every problem, each naming its key, the value and the limit.
     fn problems(&self) -> Vec<String> {
         use limits as max;
-        let mut problems = Vec::new();
-        let mut range = |key: &str, value: u64, lo: u64, hi: u64| {
-            if !(lo..=hi).contains(&value) {
-                problems.push(format!("{key} = {value} must be {lo}..={hi}"));
-            }
-        };
-        let g = &self.gpu;
-        range("gpu.clusters", g.clusters.into(), 1, max::CLUSTERS.into());
-        range(
-            "gpu.cores_per_cluster",
-            g.cores_per_cluster.into(),
-            1,
-            max::CORES_PER_CLUSTER.into(),
-        );
-        range(
-            "gpu.cores_per_socket",
-            g.cores_per_socket.into(),
-            1,
-            g.cores_per_cluster.into(),
-        );
-        range(
-            "gpu.warps_per_core",
-            g.warps_per_core.into(),
-            1,
-            max::WARPS.into(),
-        );
-        range(
-            "gpu.threads_per_warp",
-            g.threads_per_warp.into(),
-            1,
-            max::THREADS.into(),
-        );
-        let c = &self.core;
-        range(
-            "core.issue_slices",
-            c.issue_slices.into(),
-            0,
-            g.warps_per_core.into(),
-        );
-        range("core.ibuffer", c.ibuffer.into(), 1, max::IBUFFER.into());
-        range(
-            "core.register_banks",
-            c.register_banks.into(),
-            1,
-            max::REGISTER_BANKS.into(),
-        );
-        range(
-            "core.decode_latency",
-            c.decode_latency.into(),
-            0,
-            max::LATENCY.into(),
-        );
-        let l = &c.latency;
-        for (name, v) in [
-            ("alu", l.alu),
-            ("branch", l.branch),
-            ("mul", l.mul),
-            ("div", l.div),
-            ("fpu_fma", l.fpu_fma),
-            ("fpu_div", l.fpu_div),
-            ("fpu_cvt", l.fpu_cvt),
-            ("fpu_misc", l.fpu_misc),
-            ("sfu", l.sfu),
-            ("lsu", l.lsu),
-            ("local_mem", l.local_mem),
-        ] {
-            range(
-                &format!("core.latency.{name}"),
-                v.into(),
+        let (g, c, l, lanes) = (&self.gpu, &self.core, &self.core.latency, &self.core.lanes);
+        let (lm, wv) = (&self.local_mem, &self.weaver);
+        let u = u64::from;
+        let (latency, threads) = (u(max::LATENCY), u(g.threads_per_warp));
+        // (key, value, least, most); lanes: 0 = as many as gpu.threads_per_warp.
+        let ranges = [
+            ("gpu.clusters", u(g.clusters), 1, u(max::CLUSTERS)),
+            (
+                "gpu.cores_per_cluster",
+                u(g.cores_per_cluster),
                 1,
-                max::LATENCY.into(),
-            );
-        }
-        let lanes = &c.lanes;
-        for (name, v) in [
-            ("alu", lanes.alu),
-            ("fpu", lanes.fpu),
-            ("lsu", lanes.lsu),
-            ("sfu", lanes.sfu),
-        ] {
-            // 0: as many as gpu.threads_per_warp.
-            range(
-                &format!("core.lanes.{name}"),
-                v.into(),
+                u(max::CORES_PER_CLUSTER),
+            ),
+            (
+                "gpu.cores_per_socket",
+                u(g.cores_per_socket),
+                1,
+                u(g.cores_per_cluster),
+            ),
+            ("gpu.warps_per_core", u(g.warps_per_core), 1, u(max::WARPS)),
+            (
+                "gpu.threads_per_warp",
+                u(g.threads_per_warp),
+                1,
+                u(max::THREADS),
+            ),
+            (
+                "core.issue_slices",
+                u(c.issue_slices),
                 0,
-                g.threads_per_warp.into(),
-            );
-        }
-        let lm = &self.local_mem;
-        range("local_mem.size", lm.size.into(), 4, max::LOCAL_MEM.into());
-        range(
-            "local_mem.banks",
-            lm.banks.into(),
-            0,
-            max::LOCAL_BANKS.into(),
-        );
-        let wv = &self.weaver;
-        range("weaver.entries", wv.entries.into(), 1, u32::MAX.into());
-        range(
-            "weaver.table_latency",
-            wv.table_latency.into(),
-            1,
-            max::LATENCY.into(),
-        );
-        range(
-            "weaver.entry_cycles",
-            wv.entry_cycles.into(),
-            1,
-            max::LATENCY.into(),
-        );
-        range(
-            "weaver.l1d_reduction_percent",
-            wv.l1d_reduction_percent.into(),
-            0,
-            99,
-        );
-        range("run.max_cycles", self.run.max_cycles, 1, u64::MAX);
+                u(g.warps_per_core),
+            ),
+            ("core.ibuffer", u(c.ibuffer), 1, u(max::IBUFFER)),
+            (
+                "core.register_banks",
+                u(c.register_banks),
+                1,
+                u(max::REGISTER_BANKS),
+            ),
+            ("core.decode_latency", u(c.decode_latency), 0, latency),
+            ("core.latency.alu", u(l.alu), 1, latency),
+            ("core.latency.branch", u(l.branch), 1, latency),
+            ("core.latency.mul", u(l.mul), 1, latency),
+            ("core.latency.div", u(l.div), 1, latency),
+            ("core.latency.fpu_fma", u(l.fpu_fma), 1, latency),
+            ("core.latency.fpu_div", u(l.fpu_div), 1, latency),
+            ("core.latency.fpu_cvt", u(l.fpu_cvt), 1, latency),
+            ("core.latency.fpu_misc", u(l.fpu_misc), 1, latency),
+            ("core.latency.sfu", u(l.sfu), 1, latency),
+            ("core.latency.lsu", u(l.lsu), 1, latency),
+            ("core.latency.local_mem", u(l.local_mem), 1, latency),
+            ("core.lanes.alu", u(lanes.alu), 0, threads),
+            ("core.lanes.fpu", u(lanes.fpu), 0, threads),
+            ("core.lanes.lsu", u(lanes.lsu), 0, threads),
+            ("core.lanes.sfu", u(lanes.sfu), 0, threads),
+            ("local_mem.size", u(lm.size), 4, u(max::LOCAL_MEM)),
+            ("local_mem.banks", u(lm.banks), 0, u(max::LOCAL_BANKS)),
+            ("weaver.entries", u(wv.entries), 1, u(u32::MAX)),
+            ("weaver.table_latency", u(wv.table_latency), 1, latency),
+            ("weaver.entry_cycles", u(wv.entry_cycles), 1, latency),
+            (
+                "weaver.l1d_reduction_percent",
+                u(wv.l1d_reduction_percent),
+                0,
+                99,
+            ),
+            ("run.max_cycles", self.run.max_cycles, 1, u64::MAX),
+        ];
+        let mut problems: Vec<String> = (ranges.iter())
+            .filter(|(_, value, lo, hi)| !(lo..=hi).contains(&value))
+            .map(|(key, value, lo, hi)| format!("{key} = {value} must be {lo}..={hi}"))
+            .collect();
         if !problems.is_empty() {
             // The cross-checks below assume every value is within its limits.
             return problems;

@@ -91,7 +91,8 @@ impl MemoryMap {
             (image_end + u64::from(config.map.heap)).min(1 << 32),
             "the heap",
         );
-        if heap.end > u64::from(heap.start) {
+        // No heap above an image that ends at the top of the address space.
+        if image_end < 1 << 32 && heap.end > image_end {
             if let Some(f) = fixed[1..].iter().find(|f| f.overlaps(&heap)) {
                 return Err(format!(
                     "map.heap = {:#x}: {heap} above the program image overlaps {f}",
