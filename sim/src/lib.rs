@@ -9,6 +9,7 @@ pub mod core;
 pub mod counts;
 pub mod error;
 pub mod graph_image;
+pub mod limits;
 pub mod loader;
 pub mod machine;
 pub mod mem;

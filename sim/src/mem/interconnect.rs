@@ -9,8 +9,8 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::limits::LATENCY;
 use crate::counts::Phased;
+use crate::limits::LATENCY;
 
 /// One link (both directions use the same parameters).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

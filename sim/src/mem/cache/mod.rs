@@ -122,11 +122,11 @@ impl CacheConfig {
                 ));
             }
         }
-        if self.hit_latency > crate::config::limits::LATENCY {
+        if self.hit_latency > crate::limits::LATENCY {
             return Err(format!(
                 "{key}.hit_latency = {} must be 0..={}",
                 self.hit_latency,
-                crate::config::limits::LATENCY
+                crate::limits::LATENCY
             ));
         }
         if self.ports > self.banks {

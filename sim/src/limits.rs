@@ -1,0 +1,34 @@
+//! The largest value of every count and size of the configuration, derived from the
+//! machine the key describes (docs/CONFIG.md lists them). `Config::validate` checks them
+//! before anything is allocated. A leaf: the memory system's own checks use it too.
+
+/// Vortex: 32 warps per core and 32 threads per warp (one 32-bit thread mask each).
+pub const WARPS: u32 = 32;
+pub const THREADS: u32 = 32;
+pub const CLUSTERS: u32 = 64;
+pub const CORES_PER_CLUSTER: u32 = 64;
+/// Cores in the whole machine: 256 x 32 x 32 threads with their registers, local
+/// memories and L1 tags stay within a few hundred MiB of host memory.
+pub const CORES: u32 = 256;
+/// Instruction-buffer entries per warp (Vortex has 2 to 8; a fetch stops at a branch).
+pub const IBUFFER: u32 = 64;
+/// One bank per architectural register at most.
+pub const REGISTER_BANKS: u32 = 32;
+/// Cycles of one latency (core, Weaver, links): keeps every cycle sum far from overflow.
+pub const LATENCY: u32 = 1 << 16;
+/// Local (shared) memory per core; GPUs have at most 228 KiB per multiprocessor.
+pub const LOCAL_MEM: u32 = 1 << 20;
+/// Local-memory banks: one per thread of a warp, twice over.
+pub const LOCAL_BANKS: u32 = 64;
+/// Local memory a Sparse Workload Information Table entry takes (vid, loc, deg), and
+/// one in EGHW mode (the vertex id only).
+pub const ST_ENTRY_BYTES: u32 = 12;
+pub const EGHW_ST_ENTRY_BYTES: u32 = 4;
+/// Local memory a Distribution Table entry takes (one edge id per lane).
+pub const DT_ENTRY_BYTES: u32 = 4;
+/// Regions in `map.regions`.
+pub const MAP_REGIONS: usize = 64;
+/// Host memory the machine's structures may take: every cache's tags (16 bytes per
+/// line), local memories, registers and instruction buffers. Each cache alone may be
+/// 256 MiB with 4-byte lines; together they must stay allocatable.
+pub const MACHINE_BYTES: u64 = 1 << 30;
