@@ -84,6 +84,17 @@ impl Default for Limits {
     }
 }
 
+/// `count` `noun` (vertices or edges) within `max`, set by `--max-NOUN`.
+fn ceiling(count: u64, max: u32, noun: &str, what: &str) -> Result<(), GraphError> {
+    if count > u64::from(max) {
+        return Err(ErrorKind::TooLarge(format!(
+            "{what}: {count} {noun} exceed the ceiling of {max} (--max-{noun})"
+        ))
+        .into());
+    }
+    Ok(())
+}
+
 impl Limits {
     /// The most bytes a file (or its gzip content) may have: 64 per edge (a line of three
     /// 10-digit numbers is 33) plus 1 MiB of comments.
@@ -93,26 +104,12 @@ impl Limits {
 
     /// `count` vertices, declared by `what`, within the ceiling.
     pub(crate) fn vertices(&self, count: u64, what: &str) -> Result<(), GraphError> {
-        if count > u64::from(self.max_vertices) {
-            return Err(ErrorKind::TooLarge(format!(
-                "{what}: {count} vertices exceed the ceiling of {} (--max-vertices)",
-                self.max_vertices
-            ))
-            .into());
-        }
-        Ok(())
+        ceiling(count, self.max_vertices, "vertices", what)
     }
 
     /// `count` edges, declared by `what`, within the ceiling.
     pub(crate) fn edges(&self, count: u64, what: &str) -> Result<(), GraphError> {
-        if count > u64::from(self.max_edges) {
-            return Err(ErrorKind::TooLarge(format!(
-                "{what}: {count} edges exceed the ceiling of {} (--max-edges)",
-                self.max_edges
-            ))
-            .into());
-        }
-        Ok(())
+        ceiling(count, self.max_edges, "edges", what)
     }
 }
 

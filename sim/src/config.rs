@@ -941,35 +941,33 @@ fn check_known_keys(table: &toml::Table) -> Result<(), (String, String)> {
 
 /// Key paths below `prefix`: the values, and with `sections` the sections too.
 fn collect_paths(table: &toml::Table, prefix: &str, sections: bool, out: &mut Vec<String>) {
-    for (key, value) in table {
-        let path = if prefix.is_empty() {
-            key.clone()
-        } else {
-            format!("{prefix}.{key}")
-        };
-        match value {
-            toml::Value::Table(t) => {
-                if sections {
-                    out.push(path.clone());
-                }
-                collect_paths(t, &path, sections, out)
-            }
-            _ => out.push(path),
+    walk(table, prefix, &mut |path, value| {
+        if sections || !value.is_table() {
+            out.push(path);
         }
-    }
+    });
 }
 
 /// The values of a table with their key paths.
 fn collect_leaves(table: &toml::Table, prefix: &str, out: &mut Vec<(String, toml::Value)>) {
+    walk(table, prefix, &mut |path, value| {
+        if !value.is_table() {
+            out.push((path, value.clone()));
+        }
+    });
+}
+
+/// Every entry below `prefix` with its key path, a section before its keys.
+fn walk(table: &toml::Table, prefix: &str, visit: &mut dyn FnMut(String, &toml::Value)) {
     for (key, value) in table {
         let path = if prefix.is_empty() {
             key.clone()
         } else {
             format!("{prefix}.{key}")
         };
-        match value {
-            toml::Value::Table(t) => collect_leaves(t, &path, out),
-            v => out.push((path, v.clone())),
+        visit(path.clone(), value);
+        if let toml::Value::Table(t) = value {
+            walk(t, &path, visit);
         }
     }
 }
