@@ -12,8 +12,10 @@
 //! ```
 //!
 //! Each target prints its cases and time. Runs are deterministic for a seed. A failure
-//! shows the smallest input proptest could shrink it to; every crash found becomes a
-//! regression test at the end of this file.
+//! shows the smallest input proptest could shrink it to; an abort (an allocation failure
+//! under `ulimit -v`) cannot be caught, so `WSIM_FUZZ_SAVE=DIR` keeps each target's
+//! latest input in `DIR`. Every crash found becomes a regression test at the end of this
+//! file.
 
 mod common;
 
@@ -24,6 +26,14 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config as RunnerConfig, RngSeed, TestRunner};
 use wsim_graph::{Graph, Limits, LoadOptions, WeightSource};
 use wsim_sim::{Config, Machine};
+
+/// With `WSIM_FUZZ_SAVE=DIR`, each target writes the input it is about to test to
+/// `DIR/<target>`: after an abort (which no harness can catch) the culprit is there.
+fn save(target: &str, input: &[u8]) {
+    if let Some(dir) = std::env::var_os("WSIM_FUZZ_SAVE") {
+        std::fs::write(PathBuf::from(dir).join(target), input).expect("WSIM_FUZZ_SAVE is writable");
+    }
+}
 
 /// Run `test` on `strategy`'s values: `default_cases` of them, or `WSIM_FUZZ_CASES`.
 fn fuzz<S: Strategy>(
@@ -230,6 +240,7 @@ fn fuzz_elf_loader() {
     let input = (0..seeds.len(), edits(&["\x7fELF", "\x01\x01\x01"], 256));
     fuzz("elf", 1000, input, |(seed, edits)| {
         let bytes = apply(&seeds[seed], &edits);
+        save("elf", &bytes);
         if wsim_sim::loader::load(&bytes).is_ok() {
             build_and_run(&config, &bytes);
         }
@@ -286,6 +297,7 @@ fn fuzz_config_toml() {
     let input = (0..seeds.len(), edits(TOML_TOKENS, 0));
     fuzz("config-toml", 1000, input, |(seed, edits)| {
         let bytes = apply(&seeds[seed], &edits);
+        save("config-toml", &bytes);
         let text = String::from_utf8_lossy(&bytes);
         match Config::from_toml(&text, "fuzz.toml") {
             Ok(config) => {
@@ -368,6 +380,10 @@ fn fuzz_config_set() {
         |(items, vary)| {
             let items: Vec<String> = items.iter().map(|(k, v)| format!("{k}={v}")).collect();
             let flag = if vary { "--vary" } else { "--set" };
+            save(
+                "config-set",
+                format!("{flag} {}", items.join(" ")).as_bytes(),
+            );
             match Config::default().with_overrides_from(flag, &items) {
                 Ok(config) => {
                     prop_assert_eq!(config.validate(), Ok(()));
@@ -498,6 +514,7 @@ fn fuzz_graph_files() {
                     (format!("{name}.gz"), packed)
                 }
             };
+            save("graph-files", &data);
             let path = dir.path().join(&name);
             std::fs::write(&path, &data).unwrap();
             match Graph::load(&path, &opts) {
@@ -554,6 +571,7 @@ fn fuzz_generator_specs() {
         1000,
         (spec, load_options()),
         |(spec, opts)| {
+            save("generator-specs", spec.as_bytes());
             match Graph::from_spec(&spec, &opts) {
                 Ok(g) => check_graph(&g)?,
                 Err(e) => prop_assert!(e.to_string().starts_with(&spec), "{}", e),
@@ -561,4 +579,28 @@ fn fuzz_generator_specs() {
             Ok(())
         },
     );
+}
+
+// Regression tests: what the fuzz targets found.
+
+/// `elf` (seed 22, 2026-11-25): a PT_LOAD whose memsz says 1.1 GB aborted under a 2 GiB
+/// limit: the loader zero-filled the .bss in host memory. Untouched memory reads as
+/// zero, so the .bss now takes nothing until the program writes it, yet stays mapped.
+#[test]
+fn regression_a_huge_bss_takes_no_host_memory() {
+    let mut elf = read(common::program("errors/forever"));
+    let phoff = u32::from_le_bytes(elf[28..32].try_into().unwrap()) as usize;
+    let load = (0..usize::from(u16::from_le_bytes([elf[44], elf[45]])))
+        .map(|i| phoff + 32 * i)
+        .find(|&ph| elf[ph..ph + 4] == 1u32.to_le_bytes())
+        .expect("a PT_LOAD");
+    elf[load + 20..load + 24].copy_from_slice(&0x4000_0000u32.to_le_bytes());
+    let mut machine = Machine::new(&small_machine(), &elf).unwrap();
+    assert!(machine.shared.mem.pages().count() < 8);
+    let map = &machine.shared.geometry.map;
+    assert_eq!(map.check(0xBFFF_FFFC, 4, "load"), Ok(()));
+    assert!(matches!(
+        machine.run().unwrap_err().kind,
+        wsim_sim::error::ErrorKind::MaxCycles { .. }
+    ));
 }

@@ -116,13 +116,11 @@ impl Machine {
         )
         .map_err(|e| SimError::new(ErrorKind::Setup(e)))?;
         let geometry = Geometry::new(config, map);
+        // Memory nothing has written reads as zero: a segment's .bss (memsz beyond the
+        // file's bytes, up to gigabytes in a hostile file) takes no host memory until used.
         let mut mem = Memory::new();
         for seg in &image.segments {
             mem.write_bytes(seg.vaddr, &seg.data);
-            let zeros = seg.memsz.saturating_sub(seg.data.len() as u32);
-            if zeros > 0 {
-                mem.write_bytes(seg.vaddr + seg.data.len() as u32, &vec![0; zeros as usize]);
-            }
         }
         let program = Program::new(&image);
         let weaver = match config.weaver.enabled {
