@@ -7,6 +7,8 @@
 //! (`map.heap`), the stacks (`stack.top`, `stack.size` per hardware thread), every core's
 //! local-memory window, the I/O words, a graph placed by `graph_image`, and `map.regions`.
 
+use std::cell::Cell;
+
 use crate::config::Config;
 use crate::error::{ErrorKind, SimError};
 use crate::loader::Segment;
@@ -45,6 +47,9 @@ pub struct MemoryMap {
     regions: Vec<Region>,
     /// Their union as disjoint `[start, end)` spans sorted by start (for lookups).
     spans: Vec<(u32, u64)>,
+    /// The span the last access fell in: a warp's lanes and a loop's accesses mostly stay
+    /// in one, so it is tried first.
+    last: Cell<usize>,
 }
 
 impl MemoryMap {
@@ -148,6 +153,7 @@ impl MemoryMap {
             }
         }
         self.spans = merged;
+        self.last.set(0);
         self.regions.push(region);
     }
 
@@ -157,19 +163,38 @@ impl MemoryMap {
     }
 
     /// Whether an access of `width` bytes at `addr` lies inside one mapped span; else the
-    /// error for it (`what`: load, store, ...).
+    /// error for it (`what`: load, store, ...). On every load and store, so the span of
+    /// the last access is tried first.
     #[inline]
     pub fn check(&self, addr: u32, width: u8, what: &'static str) -> Result<(), SimError> {
-        let i = self.spans.partition_point(|&(s, _)| s <= addr);
-        if i > 0 && u64::from(addr) + u64::from(width) <= self.spans[i - 1].1 {
-            return Ok(());
+        let end = u64::from(addr) + u64::from(width);
+        match self.spans.get(self.last.get()) {
+            Some(&(s, e)) if s <= addr && end <= e => Ok(()),
+            _ => self.search(addr, end, what),
         }
-        Err(SimError::new(ErrorKind::Unmapped {
-            what,
-            addr,
-            reason: "outside every mapped region: image, heap, stacks, local memory, I/O, graph, map.regions",
-        }))
     }
+
+    /// Out of line, so that `check` stays small enough to inline into the access path.
+    #[inline(never)]
+    fn search(&self, addr: u32, end: u64, what: &'static str) -> Result<(), SimError> {
+        match (self.spans.iter()).position(|&(s, e)| s <= addr && end <= e) {
+            Some(i) => {
+                self.last.set(i);
+                Ok(())
+            }
+            None => Err(unmapped(addr, what)),
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn unmapped(addr: u32, what: &'static str) -> SimError {
+    SimError::new(ErrorKind::Unmapped {
+        what,
+        addr,
+        reason: "outside every mapped region: image, heap, stacks, local memory, I/O, graph, map.regions",
+    })
 }
 
 #[cfg(test)]
