@@ -233,7 +233,7 @@ fn stacks_must_not_overlap_the_image() {
     assert!(e.to_string().contains("overlaps the stacks"), "{e}");
 }
 
-/// `wsim run --json` on a program that fails: exit status 2, the report and the JSON with
+/// `wsim run --json` on a program that fails: exit status 3, the report and the JSON with
 /// the statistics up to the failure, marked failed with the reason.
 fn failed_run(name: &str, overrides: &[&str]) -> (serde_json::Value, String, String) {
     let dir = tempfile::tempdir().unwrap();
@@ -244,7 +244,7 @@ fn failed_run(name: &str, overrides: &[&str]) -> (serde_json::Value, String, Str
         cmd.args(["--set", o]);
     }
     let out = cmd.arg(program(name)).output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "{name}");
+    assert_eq!(out.status.code(), Some(3), "{name}");
     let stats: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).expect("the JSON is written"))
             .unwrap();
