@@ -468,7 +468,10 @@ fn malformed_baselines_name_the_file_and_the_key() {
     let file = baseline(dir.path(), vecadd);
     for (option, message) in [
         (["--only", "hello*"], "no run is named like `hello*`"),
-        (["--set", "gpu.warps=3"], "--set: unknown key `gpu.warps`"),
+        (
+            ["--set", "gpu.warps=3"],
+            "--set gpu.warps=3: unknown key `gpu.warps`",
+        ),
     ] {
         let out = wsim(&[&["regress", "check", file.to_str().unwrap()][..], &option].concat());
         assert_eq!(out.status.code(), Some(2), "{}", text(&out));

@@ -248,9 +248,8 @@ impl Baseline {
     /// Run the selected runs and compare each with its record.
     pub fn check(&self, options: &Options) -> anyhow::Result<Check> {
         // An unknown key or a bad value fails once here, not in every run.
-        wsim_sim::Config::default()
-            .with_overrides(&options.overrides)
-            .map_err(|e| anyhow::anyhow!("--set: {e}"))?;
+        // The error names the --set item itself.
+        wsim_sim::Config::default().with_overrides(&options.overrides)?;
         Ok(self.round(options)?.check)
     }
 
