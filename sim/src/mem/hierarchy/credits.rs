@@ -77,14 +77,7 @@ impl Credits {
     }
 
     fn queue_of(&mut self, r: Receiver) -> &mut Waiting {
-        let i = match self.waiting.iter().position(|(w, _)| *w == r) {
-            Some(i) => i,
-            None => {
-                self.waiting.push((r, VecDeque::new()));
-                self.waiting.len() - 1
-            }
-        };
-        &mut self.waiting[i].1
+        entry(&mut self.waiting, r)
     }
 
     /// The receivers some sender is waiting for.
@@ -233,14 +226,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
     }
 
     fn outbox(&mut self, s: Sender) -> &mut VecDeque<Parked> {
-        let i = match self.outboxes.iter().position(|(o, _)| *o == s) {
-            Some(i) => i,
-            None => {
-                self.outboxes.push((s, VecDeque::new()));
-                self.outboxes.len() - 1
-            }
-        };
-        &mut self.outboxes[i].1
+        entry(&mut self.outboxes, s)
     }
 
     /// Whether `s` has messages waiting for credits.
@@ -302,4 +288,17 @@ impl<D: DramModel> MemoryHierarchy<D> {
     pub(super) fn parked(&self) -> usize {
         self.outboxes.iter().map(|(_, q)| q.len()).sum()
     }
+}
+
+/// The value of `key` in a short list of pairs (receivers, senders: a handful), made empty
+/// on first use.
+fn entry<K: PartialEq, V: Default>(pairs: &mut Vec<(K, V)>, key: K) -> &mut V {
+    let i = match pairs.iter().position(|(k, _)| *k == key) {
+        Some(i) => i,
+        None => {
+            pairs.push((key, V::default()));
+            pairs.len() - 1
+        }
+    };
+    &mut pairs[i].1
 }
