@@ -260,6 +260,7 @@ fn float_add(a: u32, b: u32) -> u32 {
     sum
 }
 
+#[inline]
 fn check_access(addr: u32, width: u8, access: &Access, sh: &Shared) -> ExecResult<()> {
     if !addr.is_multiple_of(u32::from(width)) {
         let cause = if matches!(access, Access::Load) {
