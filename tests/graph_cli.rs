@@ -29,7 +29,7 @@ fn fails(args: &[&str]) -> String {
 }
 
 fn email() -> String {
-    let path = common::root().join("../shared/graphs/email-Eu-core.txt.gz");
+    let path = common::root().join("data/graphs/email-Eu-core.txt.gz");
     path.to_str().unwrap().to_string()
 }
 

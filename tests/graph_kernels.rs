@@ -12,7 +12,7 @@ use common::{graph_programs, program, root, GRAPH_SCHEDULES};
 
 fn email() -> String {
     root()
-        .join("../shared/graphs/email-Eu-core.txt.gz")
+        .join("data/graphs/email-Eu-core.txt.gz")
         .display()
         .to_string()
 }

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use proptest::prelude::*;
 use wsim_graph::{ErrorKind, Graph, GraphError, LoadOptions, WeightSource};
 
-fn shared(name: &str) -> PathBuf {
+fn dataset(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/graphs")
+        .join("../data/graphs")
         .join(name)
 }
 
@@ -78,7 +78,7 @@ fn error_at(name: &str, text: &str) -> (ErrorKind, Option<u64>) {
 
 #[test]
 fn email_eu_core_matches_published_counts() {
-    let g = Graph::load(&shared("email-Eu-core.txt.gz"), &LoadOptions::default()).unwrap();
+    let g = Graph::load(&dataset("email-Eu-core.txt.gz"), &LoadOptions::default()).unwrap();
     let s = g.stats();
     assert_eq!((s.vertices, s.edges, s.self_loops), (1005, 25571, 642));
     assert_eq!((s.out_degree.max, s.in_degree.max), (334, 212));
@@ -86,7 +86,7 @@ fn email_eu_core_matches_published_counts() {
     // Ids are 0..1004 already: relabelling keeps them, so the file's first edge `0 1` stays.
     assert!(g.csr().targets[g.csr().range(0)].contains(&1));
     // 16,064 distinct undirected non-loop pairs, at most 345 distinct neighbours.
-    let u = Graph::load(&shared("email-Eu-core.txt.gz"), &opts(true, true, true)).unwrap();
+    let u = Graph::load(&dataset("email-Eu-core.txt.gz"), &opts(true, true, true)).unwrap();
     assert_eq!(u.num_edges(), 2 * 16_064);
     assert_eq!(u.stats().out_degree.max, 345);
     assert_eq!(u.csr(), u.csc());
@@ -94,7 +94,7 @@ fn email_eu_core_matches_published_counts() {
 
 #[test]
 fn facebook_matches_published_counts() {
-    let path = shared("facebook_combined.txt.gz");
+    let path = dataset("facebook_combined.txt.gz");
     let g = Graph::load(&path, &LoadOptions::default()).unwrap();
     assert_eq!((g.num_vertices(), g.num_edges()), (4039, 88_234));
     let u = Graph::load(&path, &opts(true, false, false)).unwrap();
@@ -109,7 +109,7 @@ fn facebook_matches_published_counts() {
 
 #[test]
 fn usroads_matrix_market_matches_published_counts() {
-    let g = Graph::load(&shared("road-usroads-48.mtx.gz"), &LoadOptions::default()).unwrap();
+    let g = Graph::load(&dataset("road-usroads-48.mtx.gz"), &LoadOptions::default()).unwrap();
     let s = g.stats();
     // Symmetric pattern: each of the 161,950 entries is both directions.
     assert_eq!(

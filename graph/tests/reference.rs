@@ -83,7 +83,7 @@ fn pagerank_by_hand() {
 #[test]
 fn references_on_a_real_graph_agree_with_each_other() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/graphs/email-Eu-core.txt.gz");
+        .join("../data/graphs/email-Eu-core.txt.gz");
     let options = LoadOptions {
         symmetrize: true,
         dedup: true,
