@@ -306,6 +306,36 @@ impl<D: DramModel> MemoryHierarchy<D> {
         (core / self.cores_per_socket) as usize
     }
 
+    /// The L1 instruction or data cache of `socket`.
+    fn l1(&mut self, fetch: bool, socket: usize) -> &mut Cache<(u32, u64)> {
+        if fetch {
+            &mut self.l1i[socket]
+        } else {
+            &mut self.l1d[socket]
+        }
+    }
+
+    /// Whether a request of `sender` (on `core`'s path, in `cluster`) for `line` may go
+    /// below the L1 now: the link has room to leave and the buffer it is headed for a
+    /// credit (taken once the request is accepted). The receiver, or why not.
+    fn room_below(
+        &mut self,
+        now: u64,
+        cluster: usize,
+        sender: Sender,
+        core: u32,
+        line: u32,
+    ) -> Result<credits::Receiver, Reject> {
+        if self.links[cluster].down_full(now) {
+            return Err(Reject::QueueFull);
+        }
+        let to = self.receiver(Level::L1, core, line);
+        if self.outbox_busy(sender) || !self.can_send(now, sender, to) {
+            return Err(Reject::NoCredit);
+        }
+        Ok(to)
+    }
+
     /// A core's request at cycle `now` (cycles never decrease; an earlier one counts as
     /// the latest seen). `Err` = not accepted this cycle: nothing changed but the stall
     /// counters. Panics if `req.core` is out of range (a caller bug, not a configuration).
@@ -330,60 +360,39 @@ impl<D: DramModel> MemoryHierarchy<D> {
             phase: phase as u32,
             ops: req.ops,
         };
-        let sender = match req.kind {
-            AccessKind::Fetch => Sender::L1i(socket as u32),
-            _ => Sender::L1d(socket as u32),
+        let fetch = req.kind == AccessKind::Fetch;
+        let sender = if fetch {
+            Sender::L1i(socket as u32)
+        } else {
+            Sender::L1d(socket as u32)
         };
-        let to = self.receiver(Level::L1, req.core, line);
-        if req.kind == AccessKind::Atomic {
-            if self.links[cluster].down_full(now) {
-                self.l1d[socket].count_queue_full(phase);
-                return Err(Reject::QueueFull);
-            }
-            if self.outbox_busy(sender) || !self.can_send(now, sender, to) {
-                self.l1d[socket].count_queue_full(phase);
-                return Err(Reject::NoCredit);
-            }
-            self.take_credit(sender, to);
-            self.send_down(now, Level::L1, msg, line);
-            return Ok(());
-        }
         let (op, miss_kind) = match req.kind {
             AccessKind::Write => (Op::Write, AccessKind::Read),
             AccessKind::Fetch => (Op::Read, AccessKind::Fetch),
             _ => (Op::Read, AccessKind::Read),
         };
-        let fetch = req.kind == AccessKind::Fetch;
-        let needs_below = if fetch {
-            self.l1i[socket].needs_below(line, op)
-        } else {
-            self.l1d[socket].needs_below(line, op)
-        };
-        // The way below first: it is rarely full, and looking costs less than the tags.
-        if needs_below {
-            let refused = if self.links[cluster].down_full(now) {
-                Some(Reject::QueueFull)
-            } else if self.outbox_busy(sender) || !self.can_send(now, sender, to) {
-                Some(Reject::NoCredit)
-            } else {
-                None
-            };
-            if let Some(reject) = refused {
-                if fetch {
-                    self.l1i[socket].count_queue_full(phase);
-                } else {
-                    self.l1d[socket].count_queue_full(phase);
+        let atomic = req.kind == AccessKind::Atomic;
+        // Atomics always go below; the others when the tags say so.
+        let to = if atomic || self.l1(fetch, socket).needs_below(line, op) {
+            match self.room_below(now, cluster, sender, req.core, line) {
+                Ok(to) => Some(to),
+                Err(reject) => {
+                    self.l1(fetch, socket).count_queue_full(phase);
+                    return Err(reject);
                 }
-                return Err(reject);
             }
-        }
-        let cache = match req.kind {
-            AccessKind::Fetch => &mut self.l1i[socket],
-            _ => &mut self.l1d[socket],
+        } else {
+            None
         };
+        if atomic {
+            self.take_credit(sender, to.expect("an atomic has room below"));
+            self.send_down(now, Level::L1, msg, line);
+            return Ok(());
+        }
+        let cache = self.l1(fetch, socket);
         let done_at = now + u64::from(cache.config().hit_latency);
         let outcome = cache.access(now, line, op, phase, (req.core, req.id));
-        if let Ok(Outcome::Miss | Outcome::WriteAround) = outcome {
+        if let (Ok(Outcome::Miss | Outcome::WriteAround), Some(to)) = (outcome, to) {
             self.take_credit(sender, to);
         }
         match outcome {
