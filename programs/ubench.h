@@ -47,20 +47,23 @@ static inline void ubench_settle(uint32_t cycles) {
 }
 
 /* n8 x 8 dependent loads through the chain at p; the final `addi` waits for the last one,
- * so an mcycle read after the call includes its latency. */
+ * so an mcycle read after the call includes its latency. The loop counter is decremented
+ * after the first load, so the branch waits only for the last load's issue, and the first
+ * instruction after the branch is the next load: with a front end that holds a warp's fetch
+ * until the branch leaves its unit (Vortex's), that load is fetched as soon as possible. */
 static __attribute__((noinline, unused)) uint32_t *chase(uint32_t *p, uint32_t n8) {
     __asm__ volatile(
         ".balign 64\n"
         "1:\n\t"
         "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
-        "lw %0, 0(%0)\n\t"
         "addi %1, %1, -1\n\t"
+        "lw %0, 0(%0)\n\t"
+        "lw %0, 0(%0)\n\t"
+        "lw %0, 0(%0)\n\t"
+        "lw %0, 0(%0)\n\t"
+        "lw %0, 0(%0)\n\t"
+        "lw %0, 0(%0)\n\t"
+        "lw %0, 0(%0)\n\t"
         "bnez %1, 1b\n\t"
         "addi %0, %0, 0\n"
         : "+r"(p), "+r"(n8)

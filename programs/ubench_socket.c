@@ -18,6 +18,9 @@ __attribute__((used, aligned(64))) volatile uint32_t ubench_socket_data[LINES * 
 static __attribute__((noinline)) uint32_t walk(void) {
     uint32_t v = ubench_zero;
     uint32_t t0 = wsim_cycles32();
+    /* Unrolled, so that no loop branch (which holds a Vortex warp's fetch until it
+     * executes) hides part of the slower loads' latency. */
+#pragma clang loop unroll(full)
     for (uint32_t i = 0; i < LINES; i++)
         v = ubench_socket_data[i * LINE / 4 + v];
     uint32_t cycles = wsim_cycles32() - t0;

@@ -84,17 +84,33 @@ fn assert_near(what: &str, measured: f64, expected: f64, tolerance: f64, console
 // ---------------------------------------------------------------------------------------
 // Pointer chasing: load-to-use latency of L1, L2 and DRAM.
 
-/// Pipeline cycles a dependent load adds to `core.latency.lsu` + the cache latencies:
-/// none. A load issued at cycle t puts its line request in the LSU queue for cycle
-/// t + lsu; the L1 accepts it that cycle and completes a hit hit_latency later; the
-/// completion is delivered before the cores' cycle, so the dependent load issues in the
-/// completion cycle. The loop's `addi`/`bnez` and the refetch after the branch hide in the
-/// load's shadow (8 loads per iteration, loop aligned to an I-cache line).
-const PIPE_CONSTANT: f64 = 0.0;
+/// The cycles a dependent load takes from its issue to its dependent's issue beyond the
+/// cache's `latency`: dispatch, the LSU, and writeback. A load issued at cycle t puts its
+/// line request in the LSU queue for t + dispatch + lsu; the L1 accepts it that cycle and
+/// completes a hit hit_latency later; the completion is delivered before the cores' cycle
+/// and the value is usable writeback cycles later.
+fn load_to_use(cfg: &Config, latency: u32) -> f64 {
+    let c = &cfg.core;
+    f64::from(c.dispatch_latency + c.latency.lsu + latency + c.writeback_latency)
+}
+
+/// Cycles per load of a chain of `latency` in the chase loop (ubench.h): 8 loads, then the
+/// branch, which issues right after the last load (its counter was decremented after the
+/// first), leaves the ALU, resumes the warp's fetch, which fetches the next first load.
+/// When that turn is longer than a load, the difference shows once per 8 loads; and the
+/// second load comes two fetches after the first (the counter's `addi` is between them),
+/// which shows when two fetches take longer than a load. Vortex's front end and the
+/// 18-cycle L1 hit just hide both; local memory shows them.
+fn chase_per_load(cfg: &Config, latency: f64) -> f64 {
+    let s = Stages::of(cfg);
+    let turn = 1.0 + s.dispatch + f64::from(cfg.core.latency.branch) + s.resume + s.fetch;
+    let refill = 2.0 * s.fetch;
+    latency + ((turn - latency).max(0.0) + (refill - latency).max(0.0)) / 8.0
+}
 
 /// Cycles per load of the L1, L2 and DRAM footprints of ubench_chase.
 fn chase(overrides: &[String]) -> (Config, [f64; 3], String) {
-    let cfg = single("vortex", overrides);
+    let cfg = single("tiny", overrides);
     let b = bench("ubench_chase", &cfg, &[]);
     assert_eq!(b.results.len(), 6, "console:\n{}", b.console);
     assert_eq!(
@@ -104,15 +120,14 @@ fn chase(overrides: &[String]) -> (Config, [f64; 3], String) {
     (cfg, [b.cycles(1), b.cycles(3), b.cycles(5)], b.console)
 }
 
-/// Expected L1-hit and L2-hit load-to-use latencies from the configuration: the request
-/// waits lsu cycles, the L1 hit_latency (also the time before a miss leaves), the L1 link
-/// down and up, the L2 hit_latency.
+/// Expected L1-hit and L2-hit load-to-use latencies from the configuration: the load's
+/// pipeline ([`load_to_use`]) with the L1 hit_latency (also the time before a miss
+/// leaves), for the L2 also the L1 link down and up and the L2 hit_latency.
 fn expected_l1_l2(cfg: &Config) -> (f64, f64) {
     let m = &cfg.memory;
-    let lsu = f64::from(cfg.core.latency.lsu);
-    let l1 = lsu + f64::from(m.l1d.hit_latency) + PIPE_CONSTANT;
+    let l1 = load_to_use(cfg, m.l1d.hit_latency);
     let l2 = l1 + 2.0 * f64::from(m.l1_link.latency) + f64::from(m.l2.hit_latency);
-    (l1, l2)
+    (chase_per_load(cfg, l1), chase_per_load(cfg, l2))
 }
 
 #[test]
@@ -159,14 +174,15 @@ fn chase_latencies_follow_the_configured_latencies() {
     // figure moves by the changes on its path (+-0.5: the figures are averages of an exact
     // model), the slower DRAM shows in the DRAM figure only. Swapping two levels'
     // latencies, or ignoring a key, fails here.
-    let (_, [l1, l2, dram], _) = chase(&[]);
+    let (base, [l1, l2, dram], _) = chase(&[]);
+    let (l1_hit, l2_hit) = (base.memory.l1d.hit_latency, base.memory.l2.hit_latency);
     let (cfg, [l1b, l2b, dramb], console) = chase(&[
-        "memory.l1d.hit_latency=12".into(),
-        "memory.l2.hit_latency=36".into(),
+        format!("memory.l1d.hit_latency={}", l1_hit + 8),
+        format!("memory.l2.hit_latency={}", l2_hit + 20),
         "memory.dram.clock_ratio=4".into(),
     ]);
     eprintln!("chase (slower): L1 {l1b:.2}, L2 {l2b:.2}, DRAM {dramb:.2} cycles/load");
-    assert_eq!(cfg.memory.l1d.hit_latency, 12);
+    assert_eq!(cfg.memory.l1d.hit_latency, l1_hit + 8);
     assert_near("L1 +8", l1b - l1, 8.0, 0.5, &console);
     assert_near("L2 +8 (L1) +20 (L2)", l2b - l2, 28.0, 0.5, &console);
     // DRAM at clock_ratio 4: the device part is 4x longer, the path above it +28.
@@ -194,7 +210,7 @@ type Sweep = Vec<(u32, f64)>;
 
 /// The two sweeps of ubench_stride: (a) footprints, (b) strides.
 fn stride(overrides: &[String]) -> (Config, Sweep, Sweep, String) {
-    let cfg = single("vortex", overrides);
+    let cfg = single("tiny", overrides);
     let b = bench("ubench_stride", &cfg, &[]);
     assert_eq!(b.results.len(), 30, "console:\n{}", b.console);
     let pairs = |from: usize, n: usize| -> Sweep {
@@ -303,10 +319,14 @@ fn degree(threads: u32, stride: u32, banks: u32) -> u32 {
 
 #[test]
 fn local_memory_costs_follow_the_bank_conflict_degree() {
-    for banks in [0u32, 8] {
+    // SimX's pipeline (vortex) and one that fetches ahead (rtx's), whose single warp is not
+    // held to one instruction per fetch loop, so its independent loads show the LSU's rate.
+    for (preset_name, banks) in [("vortex", 0u32), ("vortex", 8), ("rtx", 0), ("rtx", 8)] {
         let cfg = config(
-            "vortex",
+            preset_name,
             &[
+                "gpu.clusters=1".into(),
+                "gpu.cores_per_cluster=1".into(),
                 "gpu.threads_per_warp=32".into(),
                 format!("local_mem.banks={banks}"),
             ],
@@ -315,26 +335,28 @@ fn local_memory_costs_follow_the_bank_conflict_degree() {
         assert_eq!(b.results.len(), 18, "console:\n{}", b.console);
         let threads = cfg.gpu.threads_per_warp;
         let nbanks = if banks == 0 { threads } else { banks };
-        let lat = &cfg.core.latency;
-        // Conflict-free dependent load: lsu + local_mem (+ the same pipeline constant as
-        // the data cache); each extra word in a bank costs one cycle. Tolerance +-0.5:
-        // the figures are averages over 256 loads of an exact model.
-        let base = f64::from(lat.lsu + lat.local_mem) + PIPE_CONSTANT;
         for k in 0..6 {
             let stride = b.results[3 * k];
             let d = f64::from(degree(threads, stride, nbanks));
             let latency = b.cycles(3 * k + 1);
             let throughput = b.cycles(3 * k + 2);
             eprintln!(
-                "banks {nbanks} stride {stride}: degree {d}, latency {latency:.2}, throughput {throughput:.2}"
+                "{preset_name}: banks {nbanks} stride {stride}: degree {d}, latency {latency:.2}, throughput {throughput:.2}"
             );
+            // Conflict-free dependent load: the load's pipeline with local_mem for the
+            // cache; each extra word in a bank costs one cycle. Tolerance +-0.5: the
+            // figures are averages over 256 loads of an exact model.
+            let local = load_to_use(&cfg, cfg.core.latency.local_mem) + d - 1.0;
             assert_near(
-                &format!("latency, stride {stride}, {nbanks} banks"),
+                &format!("{preset_name}: latency, stride {stride}, {nbanks} banks"),
                 latency,
-                base + d - 1.0,
+                chase_per_load(&cfg, local),
                 0.5,
                 &b.console,
             );
+            if !cfg.core.fetch_ahead {
+                continue;
+            }
             // Independent loads: the LSU takes one every `degree` cycles; with no
             // conflict, the loop's branch bubble (refetch after `bnez`) adds up to 6
             // cycles per 8 loads. Tolerance: 0 .. +0.75 cycles per load.
@@ -535,4 +557,146 @@ fn a_socket_shares_its_l1_between_its_cores() {
         shared_stalls > private_stalls,
         "bank stalls: shared {shared_stalls}, private {private_stalls}"
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// The pipeline (programs/ubench_pipeline.c): front end, issue -> writeback, unit queues.
+
+/// The pipeline's figures of ubench_pipeline on one core of `preset` with `overrides`:
+/// dependent add, independent add, `addi; bnez` iteration, fmadd and add per warp with
+/// every warp running.
+fn pipeline(preset_name: &str, overrides: &[String]) -> (Config, [f64; 5], String) {
+    let mut all = vec![
+        "gpu.clusters=1".to_string(),
+        "gpu.cores_per_cluster=1".to_string(),
+    ];
+    all.extend_from_slice(overrides);
+    let cfg = config(preset_name, &all);
+    let b = bench("ubench_pipeline", &cfg, &[]);
+    assert_eq!(b.results.len(), 5, "console:\n{}", b.console);
+    let figures = std::array::from_fn(|i| b.cycles(i));
+    (cfg, figures, b.console)
+}
+
+/// What the configuration says of the pipeline: the cycles from scheduling a fetch to the
+/// instruction at the head of its buffer (Vortex: the fetch latch, the L1I hit and decode),
+/// and from issue to a dependent's issue.
+struct Stages {
+    fetch: f64,
+    dispatch: f64,
+    writeback: f64,
+    resume: f64,
+}
+
+impl Stages {
+    fn of(cfg: &Config) -> Self {
+        let c = &cfg.core;
+        let icache = if c.fetch_ahead {
+            0
+        } else {
+            cfg.memory.l1i.hit_latency
+        };
+        Stages {
+            fetch: f64::from(c.fetch_latency + icache + c.decode_latency),
+            dispatch: f64::from(c.dispatch_latency),
+            writeback: f64::from(c.writeback_latency),
+            resume: f64::from(c.resume_latency),
+        }
+    }
+}
+
+/// Vortex's front end keeps one instruction per warp between scheduling and decode: a
+/// single warp's independent instructions come one per fetch loop (8 cycles on SimX's
+/// machine), a dependent chain one per issue -> writeback (10), and a loop's branch holds
+/// the warp's fetch until it leaves the ALU (27 per `addi; bnez`: the add's fetch, its
+/// writeback, the branch's dispatch and execution, the resume and the next fetch). Each
+/// figure is worked out from the configuration and checked on SimX's numbers and on a
+/// second configuration with other stage latencies.
+#[test]
+fn vortex_front_end_and_stages_match_the_configuration() {
+    let other = [
+        "core.fetch_latency=3",
+        "core.dispatch_latency=2",
+        "core.writeback_latency=6",
+        "core.resume_latency=4",
+        "memory.l1i.hit_latency=2",
+    ]
+    .map(String::from);
+    for overrides in [&[][..], &other[..]] {
+        let (cfg, [dependent, independent, loop_turn, _, _], console) =
+            pipeline("vortex", overrides);
+        let s = Stages::of(&cfg);
+        let lat = &cfg.core.latency;
+        let (alu, branch) = (f64::from(lat.alu), f64::from(lat.branch));
+        let result = s.dispatch + alu + s.writeback;
+        eprintln!("{overrides:?}: dependent {dependent}, independent {independent}, loop {loop_turn}");
+        assert_near("dependent add", dependent, result.max(s.fetch), 0.1, &console);
+        assert_near("independent add", independent, s.fetch, 0.1, &console);
+        // The add issues a fetch loop after it was scheduled; the branch (fetched one
+        // loop later) waits for its result, leaves the ALU, resumes the warp, whose next
+        // fetch takes a fetch loop.
+        let turn = s.fetch.max(result) + s.dispatch + branch + s.resume + s.fetch;
+        assert_near("addi; bnez iteration", loop_turn, turn, 0.1, &console);
+    }
+    let (cfg, [dependent, independent, loop_turn, ..], _) = pipeline("vortex", &[]);
+    assert_eq!(
+        (dependent, independent, loop_turn),
+        (10.0, 8.0, 27.0),
+        "SimX's own figures (docs/CORRELATION.md) on its machine, {:?}",
+        cfg.core
+    );
+}
+
+/// A unit holds `core.unit_queue` instructions from dispatch to commit (SimX: its output
+/// channel's capacity, 2): four warps of independent fmadd.s (latency 10) get 2 per 10
+/// cycles, 20 cycles per instruction and warp, where the front end alone would allow 8;
+/// without the limit they run at the front end's rate. Integer adds (latency 2) are not
+/// limited by it.
+#[test]
+fn unit_queues_bound_a_long_latency_unit() {
+    // Between these, where the queue's rate nears the front end's, the two interfere (the
+    // warps blocked at the unit fill their buffers and stop fetching): 3 gives 16.5, 4
+    // gives 13.8, not the 13.3 and 10 of either bound alone.
+    for queue in [1u32, 2, 0] {
+        let (cfg, [_, _, _, fma, add], console) =
+            pipeline("vortex", &[format!("core.unit_queue={queue}")]);
+        let s = Stages::of(&cfg);
+        let warps = f64::from(cfg.gpu.warps_per_core);
+        let bound = |latency: u32| {
+            if queue == 0 {
+                warps
+            } else {
+                warps * f64::from(latency) / f64::from(queue)
+            }
+        };
+        let lat = &cfg.core.latency;
+        eprintln!("unit_queue {queue}: fmadd {fma}, add {add} per warp");
+        let want_fma = s.fetch.max(warps).max(bound(lat.fpu_fma));
+        assert_near("fmadd per warp", fma, want_fma, want_fma * 0.05, &console);
+        let want_add = s.fetch.max(warps).max(bound(lat.alu));
+        assert_near("add per warp", add, want_add, want_add * 0.05, &console);
+    }
+}
+
+/// The front end of `configs/rtx.toml` fetches ahead through a line buffer: one warp's
+/// independent instructions issue one per cycle (plus the instruction cache's hit latency
+/// once per line), a dependent chain one per ALU latency, and the loop's branch costs its
+/// latency and the refetch; with every warp running, the single fetch per cycle is shared.
+#[test]
+fn fetching_ahead_issues_one_instruction_per_cycle() {
+    let (cfg, [dependent, independent, loop_turn, fma, add], console) =
+        pipeline("rtx", &["gpu.warps_per_core=8".to_string()]);
+    let s = Stages::of(&cfg);
+    let lat = &cfg.core.latency;
+    let (alu, branch) = (f64::from(lat.alu), f64::from(lat.branch));
+    let per_line = f64::from(cfg.memory.l1i.line / 4);
+    let line_refill = f64::from(cfg.memory.l1i.hit_latency) / per_line;
+    assert_near("dependent add", dependent, s.dispatch + alu + s.writeback, 0.1, &console);
+    assert_near("independent add", independent, 1.0 + line_refill, 0.05, &console);
+    let turn = 2.0 * s.dispatch + alu + s.writeback + branch + s.resume + s.fetch;
+    assert_near("addi; bnez iteration", loop_turn, turn, 0.1, &console);
+    let warps = f64::from(cfg.gpu.warps_per_core);
+    for (what, figure) in [("fmadd per warp", fma), ("add per warp", add)] {
+        assert_near(what, figure, warps, warps * 0.15, &console);
+    }
 }

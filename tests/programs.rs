@@ -51,6 +51,7 @@ const MICROBENCHMARKS: &[&str] = &[
     "ubench_atomic",
     "ubench_socket",
     "ubench_eghw",
+    "ubench_pipeline",
 ];
 
 /// Programs that must fail in a particular way: tests/errors.rs runs them.

@@ -58,8 +58,28 @@ pub struct CoreConfig {
     pub scheduler: Scheduler,
     /// Decoded instructions buffered per warp.
     pub ibuffer: u32,
-    /// Cycles from an instruction-cache hit to the instruction buffer (decode).
+    /// The front end. false (Vortex): a warp is scheduled to fetch one instruction and not
+    /// again until that instruction is decoded, or, for a branch, jump or warp-control
+    /// instruction, until it leaves its unit; the lowest-numbered warp that can is scheduled,
+    /// and every fetch reads the instruction cache. true: a warp fetches ahead into its
+    /// instruction buffer, round robin, through a line buffer; a control instruction stops
+    /// its warp's fetch until it resolves.
+    pub fetch_ahead: bool,
+    /// Cycles from scheduling a fetch to the instruction-cache request (Vortex: the fetch
+    /// latch).
+    pub fetch_latency: u32,
+    /// Cycles from an instruction-cache hit to the instruction buffer's head (decode).
     pub decode_latency: u32,
+    /// Cycles from issue to the functional unit (operand collection and dispatch).
+    pub dispatch_latency: u32,
+    /// Cycles from a unit's result to the issue of an instruction that reads it (the
+    /// commit stage).
+    pub writeback_latency: u32,
+    /// Cycles from a control instruction leaving its unit to its warp's next fetch.
+    pub resume_latency: u32,
+    /// Instructions each functional unit holds between dispatch and commit (0: no limit,
+    /// only the initiation interval).
+    pub unit_queue: u32,
     /// Register-file banks (register `r` is in bank `r % banks`); each extra source read
     /// from an already-used bank costs a cycle.
     pub register_banks: u32,
@@ -288,7 +308,13 @@ impl Default for CoreConfig {
             issue_slices: 0,
             scheduler: Scheduler::Gto,
             ibuffer: 4,
-            decode_latency: 1,
+            fetch_ahead: false,
+            fetch_latency: 2,
+            decode_latency: 2,
+            dispatch_latency: 5,
+            writeback_latency: 3,
+            resume_latency: 2,
+            unit_queue: 2,
             register_banks: 4,
             latency: LatencyConfig::default(),
             lanes: LanesConfig::default(),

@@ -1,7 +1,13 @@
-//! The front end: one instruction fetch per core per cycle, round robin over the warps
-//! that can, through the instruction cache into each warp's line buffer and instruction
-//! buffer (decoded after `core.decode_latency`). A branch, jump or warp-control
-//! instruction stops its warp's fetch until it resolves.
+//! The front end: one instruction fetch per core per cycle, through the instruction cache
+//! into the warp's instruction buffer (`core.fetch_latency` + `core.decode_latency` after
+//! the cache). A branch, jump or warp-control instruction stops its warp's fetch until it
+//! resolves. Two disciplines (`core.fetch_ahead`):
+//! - Vortex's (SimX `Scheduler::schedule`, `Core::Impl::decode`): the lowest-numbered warp
+//!   that can is scheduled, reads the cache for one instruction and is not scheduled again
+//!   until that instruction is decoded; control instructions keep it until they leave
+//!   their unit.
+//! - ahead: round robin over the warps whose buffer has room, each fetching ahead from a
+//!   line buffer that holds its last instruction line.
 
 use std::collections::VecDeque;
 
@@ -19,6 +25,8 @@ pub(super) enum FetchState {
     Open,
     /// It waits for the instruction cache to deliver this line.
     Miss(u32),
+    /// Vortex: its fetched instruction is decoded at `at`; the warp is scheduled again then.
+    Decode { at: u64 },
     /// A fetched branch, jump or warp-control instruction has not resolved yet. `at`: when
     /// it resolves (`NEVER` until it issues, or while the Weaver's answer is unknown);
     /// `weaver`: it is a Weaver decode, whose warp waits on the unit.
@@ -37,6 +45,9 @@ pub(super) struct WarpFront {
     pub ibuf: VecDeque<(u32, u64, Option<Decoded>)>,
     /// The instruction line held by the warp's fetch buffer.
     pub line: Option<u32>,
+    /// Vortex: the instruction whose line is being read (none if the warp was redirected
+    /// meanwhile).
+    fetching: Option<(u32, Option<Decoded>)>,
 }
 
 impl WarpFront {
@@ -47,6 +58,7 @@ impl WarpFront {
             state: FetchState::Open,
             ibuf: VecDeque::with_capacity(ibuffer),
             line: None,
+            fetching: None,
         }
     }
 
@@ -97,12 +109,28 @@ impl FrontEnd {
 }
 
 impl Core {
-    /// The instruction line warp `w` waited for arrived.
-    pub(super) fn line_arrived(&mut self, w: usize) {
-        let t = &mut self.pipe.front.warps[w];
+    /// The instruction line warp `w` waited for arrived at `now`.
+    pub(super) fn line_arrived(&mut self, w: usize, now: u64) {
+        let (ahead, decode) = (self.pipe.p.fetch_ahead, self.pipe.p.decode);
+        let front = &mut self.pipe.front;
+        let t = &mut front.warps[w];
         if let FetchState::Miss(line) = t.state {
             t.state = FetchState::Open;
-            t.line = Some(line);
+            if ahead {
+                t.line = Some(line);
+            } else if let Some((pc, decoded)) = t.fetching.take() {
+                let at = now + decode;
+                t.ibuf.push_back((pc, at, decoded));
+                t.state = if decoded.is_some_and(|d| d.info.flow != Flow::None) {
+                    FetchState::Control {
+                        at: NEVER,
+                        weaver: false,
+                    }
+                } else {
+                    front.next_resolve = front.next_resolve.min(at);
+                    FetchState::Decode { at }
+                };
+            }
         }
         self.pipe.wake(w);
     }
@@ -123,15 +151,18 @@ impl Core {
         self.can_fetch(w) && (buffered || !self.pipe.front.waits_completion)
     }
 
-    /// Control instructions whose time has come resolve: their warps fetch again.
+    /// Control instructions whose time has come resolve, and (Vortex) decodes complete:
+    /// their warps fetch again.
     pub(super) fn resolve_control(&mut self, now: u64, progressed: &mut bool) {
         if now < self.pipe.front.next_resolve {
             return;
         }
         let mut next = NEVER;
         for w in 0..self.pipe.front.warps.len() {
-            let FetchState::Control { at, .. } = self.pipe.front.warps[w].state else {
-                continue;
+            let (at, control) = match self.pipe.front.warps[w].state {
+                FetchState::Control { at, .. } => (at, true),
+                FetchState::Decode { at } => (at, false),
+                _ => continue,
             };
             if at == NEVER {
                 continue;
@@ -141,6 +172,12 @@ impl Core {
                 continue;
             }
             let t = &mut self.pipe.front.warps[w];
+            if !control {
+                t.state = FetchState::Open;
+                self.pipe.wake(w);
+                *progressed = true;
+                continue;
+            }
             let pc = if self.warps[w].is_live() {
                 self.warps[w].stack.pc()
             } else {
@@ -153,7 +190,8 @@ impl Core {
         self.pipe.front.next_resolve = next;
     }
 
-    /// One instruction fetch per core per cycle, round robin over the warps that can.
+    /// One instruction fetch per core per cycle: Vortex's lowest-numbered warp that can, or
+    /// (fetching ahead) round robin.
     pub(super) fn fetch(
         &mut self,
         now: u64,
@@ -165,7 +203,8 @@ impl Core {
             return;
         }
         let n = self.warps.len();
-        let next = self.pipe.front.next_fetch;
+        let ahead = self.pipe.p.fetch_ahead;
+        let next = if ahead { self.pipe.front.next_fetch } else { 0 };
         let Some(w) = (next..n).chain(0..next).find(|&w| self.can_fetch(w)) else {
             // No warp can fetch until one is woken (it issues, a fill or a branch resolves).
             self.pipe.front.idle = true;
@@ -175,7 +214,7 @@ impl Core {
         let (line_size, decode) = (self.pipe.p.line, self.pipe.p.decode);
         let t = &mut self.pipe.front.warps[w];
         let line = line_of(t.fetch_pc, line_size);
-        if t.line == Some(line) {
+        if ahead && t.line == Some(line) {
             let decoded = match sh.program.fetch(t.fetch_pc, &sh.mem) {
                 Some(Ok(d)) => Some(*d),
                 _ => None,
@@ -201,6 +240,15 @@ impl Core {
             match port.send(now, self.id, req) {
                 Ok(()) => {
                     t.state = FetchState::Miss(line);
+                    if !ahead {
+                        // Decoded from the word now; it reaches the buffer with the line.
+                        let decoded = match sh.program.fetch(t.fetch_pc, &sh.mem) {
+                            Some(Ok(d)) => Some(*d),
+                            _ => None,
+                        };
+                        t.fetching = Some((t.fetch_pc, decoded));
+                        t.fetch_pc = t.fetch_pc.wrapping_add(4);
+                    }
                     *progressed = true;
                 }
                 Err(retry) => {
@@ -220,16 +268,20 @@ impl Core {
         let t = &mut self.pipe.front.warps[w];
         if !self.warps[w].is_live() {
             t.ibuf.clear();
-            if matches!(t.state, FetchState::Control { .. }) {
+            t.fetching = None;
+            if matches!(t.state, FetchState::Control { .. } | FetchState::Decode { .. }) {
                 t.state = FetchState::Open;
             }
             return;
         }
         let pc = self.warps[w].stack.pc();
-        let expected = t.ibuf.front().map_or(t.fetch_pc, |&(p, _, _)| p);
+        let expected = (t.ibuf.front().map(|&(p, _, _)| p))
+            .or(t.fetching.map(|(p, _)| p))
+            .unwrap_or(t.fetch_pc);
         if pc != expected {
-            let pending = matches!(t.state, FetchState::Control { .. });
+            let pending = matches!(t.state, FetchState::Control { .. } | FetchState::Decode { .. });
             t.ibuf.clear();
+            t.fetching = None;
             t.fetch_pc = pc;
             if pending {
                 t.state = FetchState::Open;

@@ -171,7 +171,8 @@ impl Core {
         let start = now + u64::from(p.lat.lsu);
         if kind == LsuKind::Fence || accesses.is_empty() {
             if let Some(dst) = d.info.dst {
-                self.pipe.scoreboard[w].set_ready(dst, start, Producer::Memory);
+                let ready = start + p.writeback;
+                self.pipe.scoreboard[w].set_ready(dst, ready, Producer::Memory);
             }
             return;
         }
@@ -179,7 +180,7 @@ impl Core {
             let degree = bank_conflict_degree(accesses, p.local_banks);
             self.counters.local_accesses += 1;
             self.counters.local_bank_conflict_cycles += degree - 1;
-            let at = start + u64::from(p.lat.local_mem) + degree - 1;
+            let at = start + u64::from(p.lat.local_mem) + degree - 1 + p.writeback;
             self.pipe.units.occupy_until(d.info.unit, now + degree);
             if let Some(dst) = d.info.dst {
                 self.pipe.scoreboard[w].set_ready(dst, at, Producer::Memory);

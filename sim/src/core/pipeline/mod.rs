@@ -42,7 +42,16 @@ pub(in crate::core) const NEVER: u64 = u64::MAX;
 pub(in crate::core) struct Params {
     slices: usize,
     ibuffer: usize,
+    fetch_ahead: bool,
+    /// Scheduling a fetch to the instruction in the buffer, less the cache: the fetch latch
+    /// and decode.
     decode: u64,
+    /// Issue to the unit.
+    pub dispatch: u64,
+    /// A unit's result to a dependent's issue.
+    pub writeback: u64,
+    /// A control instruction's exit from its unit to its warp's next fetch.
+    pub resume: u64,
     register_banks: u32,
     alu_lanes: u32,
     fpu_lanes: u32,
@@ -55,6 +64,17 @@ pub(in crate::core) struct Params {
     pub weaver: crate::config::WeaverConfig,
     /// Stacks interleaved for timing: (top, bytes per thread, threads in the machine).
     stacks: Option<(u32, u32, u32)>,
+}
+
+impl Params {
+    /// The cycle a warp fetches again after its control instruction left the unit at `exit`.
+    fn resumes_at(&self, exit: u64) -> u64 {
+        if exit == NEVER {
+            NEVER
+        } else {
+            exit + self.resume
+        }
+    }
 }
 
 pub struct Pipeline {
@@ -86,7 +106,11 @@ impl Pipeline {
         let p = Params {
             slices,
             ibuffer: c.ibuffer as usize,
-            decode: u64::from(c.decode_latency),
+            fetch_ahead: c.fetch_ahead,
+            decode: u64::from(c.fetch_latency) + u64::from(c.decode_latency),
+            dispatch: u64::from(c.dispatch_latency),
+            writeback: u64::from(c.writeback_latency),
+            resume: u64::from(c.resume_latency),
             register_banks: c.register_banks,
             alu_lanes: lanes(c.lanes.alu),
             fpu_lanes: lanes(c.lanes.fpu),
@@ -106,7 +130,7 @@ impl Pipeline {
             front: FrontEnd::new(warps, p.ibuffer),
             scoreboard: vec![Scoreboard::default(); warps],
             sched: Scheduler::new(c.scheduler, slices, warps),
-            units: Units::default(),
+            units: Units::new(c.unit_queue as usize, u64::from(c.dispatch_latency)),
             lsu: Lsu::default(),
             membership_changed: true,
             accesses: Vec::with_capacity(64),
@@ -132,9 +156,9 @@ impl Pipeline {
         }
     }
 
-    /// Warp `w`'s pending control instruction (a Weaver decode) resolves at `at`.
-    pub(in crate::core) fn resolve_at(&mut self, w: usize, at: u64) {
-        self.front.resolve_at(w, at, true);
+    /// Warp `w`'s pending control instruction (a Weaver decode) leaves the unit at `exit`.
+    pub(in crate::core) fn resolve_at(&mut self, w: usize, exit: u64) {
+        self.front.resolve_at(w, self.p.resumes_at(exit), true);
     }
 }
 
@@ -153,7 +177,7 @@ impl Core {
         self.pipe.lsu.waits_completion = false;
         self.pipe.front.waits_completion = false;
         match Ticket::decode(id) {
-            Some(Ticket::Fetch(w)) => self.line_arrived(w),
+            Some(Ticket::Fetch(w)) => self.line_arrived(w, now),
             Some(Ticket::Load(slot)) => {
                 let Some(t) = self.pipe.lsu.line_arrived(slot) else {
                     return;
@@ -161,7 +185,8 @@ impl Core {
                 if t.eghw {
                     self.eghw_lines_done(now);
                 } else if let Some(dst) = t.dst {
-                    self.pipe.scoreboard[t.warp].set_ready(dst, now, t.producer);
+                    let ready = now + self.pipe.p.writeback;
+                    self.pipe.scoreboard[t.warp].set_ready(dst, ready, t.producer);
                 }
                 self.pipe.wake(t.warp);
             }
@@ -314,19 +339,14 @@ impl Core {
         if rec.effect != Effect::None {
             out.effects.push((w, rec.effect));
         }
-        let answer = self.schedule(w, &d, lanes.count_ones(), now, &mut rec);
+        let exit = self.schedule(w, &d, lanes.count_ones(), now, &mut rec);
         self.pipe.accesses = rec.accesses;
         let t = &self.pipe.front.warps[w];
         let pending = matches!(t.state, FetchState::Control { .. });
         if d.info.flow != Flow::None && pending && t.ibuf.is_empty() {
-            let lat = &self.pipe.p.lat;
-            let delay = if d.info.flow == Flow::WarpControl {
-                lat.sfu
-            } else {
-                lat.branch
-            };
-            let at = answer.unwrap_or(now + u64::from(delay));
-            self.pipe.front.resolve_at(w, at, answer.is_some());
+            let exit = exit.expect("control instructions leave a unit at a known cycle");
+            let weaver = d.info.unit == Unit::Sfu(SfuKind::Weaver);
+            self.pipe.front.resolve_at(w, self.pipe.p.resumes_at(exit), weaver);
         } else {
             self.redirect_if_needed(w);
         }

@@ -2,17 +2,34 @@
 //! LSU, SFU): when each can accept its next instruction, how long a result takes, and the
 //! register banks operands are read from.
 
-use wsim_isa::{Decoded, FpuClass, RegFile, RegRef, SfuKind, Unit};
+use wsim_isa::{Decoded, Flow, FpuClass, RegFile, RegRef, SfuKind, Unit};
 
 use super::scoreboard::Producer;
 use crate::core::exec::Executed;
 use crate::core::Core;
 
-/// Functional units of a core: the cycle each can accept its next instruction.
+/// Functional units of a core: the cycle each can accept its next instruction, and the
+/// instructions each holds between dispatch and commit.
 #[derive(Clone, Debug, Default)]
-pub(in crate::core) struct Units([u64; 7]);
+pub(in crate::core) struct Units {
+    free: [u64; 7],
+    /// Per queue ([`Units::queue`]), the cycles its instructions leave the unit: a new one
+    /// enters only when one has left (Vortex SimX: a unit's output channel holds 2,
+    /// `SimChannel` capacity, `FuncUnit` outputs). Empty: no limit.
+    exits: [Vec<u64>; 3],
+    dispatch: u64,
+}
 
 impl Units {
+    /// `queue` instructions per unit (0: no limit), reached `dispatch` cycles after issue.
+    pub(super) fn new(queue: usize, dispatch: u64) -> Self {
+        Units {
+            free: [0; 7],
+            exits: std::array::from_fn(|_| vec![0; queue]),
+            dispatch,
+        }
+    }
+
     /// The unit an instruction occupies (fdiv/fsqrt have their own, unpipelined one).
     fn index(unit: Unit) -> usize {
         match unit {
@@ -26,24 +43,52 @@ impl Units {
         }
     }
 
+    /// The output queue an instruction's result waits in: SimX's ALU unit holds integer
+    /// multiply and divide too, its FPU the divider; the LSU has its own queue and the
+    /// Weaver its own timing.
+    fn queue(unit: Unit) -> Option<usize> {
+        match unit {
+            Unit::Alu | Unit::Mul | Unit::Div => Some(0),
+            Unit::Fpu(_) => Some(1),
+            Unit::Sfu(SfuKind::Weaver) | Unit::Lsu(_) => None,
+            Unit::Sfu(_) => Some(2),
+        }
+    }
+
+    /// The first cycle an instruction for `unit` can issue.
     pub(in crate::core) fn free_at(&self, unit: Unit) -> u64 {
-        self.0[Self::index(unit)]
+        let free = self.free[Self::index(unit)];
+        let queued = Self::queue(unit)
+            .and_then(|q| self.exits[q].iter().min())
+            .map_or(0, |&exit| exit.saturating_sub(self.dispatch));
+        free.max(queued)
     }
 
     pub(super) fn occupy_until(&mut self, unit: Unit, cycle: u64) {
-        self.0[Self::index(unit)] = cycle;
+        self.free[Self::index(unit)] = cycle;
+    }
+
+    /// An instruction entered `unit`'s queue; it leaves at `exit`.
+    fn enter(&mut self, unit: Unit, exit: u64) {
+        if let Some(q) = Self::queue(unit) {
+            if let Some(slot) = self.exits[q].iter_mut().min() {
+                *slot = exit;
+            }
+        }
     }
 
     /// Occupy `unit` for `cycles` more, after what it already does.
     pub(in crate::core) fn hold(&mut self, unit: Unit, now: u64, cycles: u64) {
-        let free = &mut self.0[Self::index(unit)];
+        let free = &mut self.free[Self::index(unit)];
         *free = (*free).max(now) + cycles;
     }
 }
 
 impl Core {
-    /// Unit occupancy, result latency and memory requests of an issued instruction; for a
-    /// Weaver decode, when the unit answers (`NEVER`: when its memory reads complete).
+    /// Unit occupancy, result latency and memory requests of an issued instruction. The
+    /// cycle it leaves its unit where that is known at issue (`NEVER` for a Weaver decode
+    /// whose memory reads are still to complete); `None` for memory instructions and the
+    /// Weaver's other requests.
     pub(super) fn schedule(
         &mut self,
         w: usize,
@@ -57,19 +102,25 @@ impl Core {
         let groups = |lanes: u32| u64::from(active.max(1).div_ceil(lanes));
         let conflicts = register_bank_conflicts(&d.info.srcs, p.register_banks);
         self.counters.register_bank_conflicts += conflicts;
-        let (latency, occupancy, producer) = match d.info.unit {
+        // (result latency, cycles between two groups of lanes, occupancy, producer)
+        let (latency, interval, occupancy, producer) = match d.info.unit {
             Unit::Alu => {
                 self.counters.alu += 1;
-                (lat.alu, groups(p.alu_lanes), Producer::Alu)
+                let l = if d.info.flow == Flow::None {
+                    lat.alu
+                } else {
+                    lat.branch
+                };
+                (l, 1, groups(p.alu_lanes), Producer::Alu)
             }
             Unit::Mul => {
                 self.counters.mul += 1;
-                (lat.mul, groups(p.alu_lanes), Producer::Alu)
+                (lat.mul, 1, groups(p.alu_lanes), Producer::Alu)
             }
             Unit::Div => {
                 self.counters.div += 1;
-                let occupancy = u64::from(lat.div) * groups(p.alu_lanes);
-                (lat.div, occupancy, Producer::Alu)
+                let interval = u64::from(lat.div);
+                (lat.div, interval, interval * groups(p.alu_lanes), Producer::Alu)
             }
             Unit::Fpu(class) => {
                 self.counters.fpu += 1;
@@ -80,12 +131,8 @@ impl Core {
                     FpuClass::Compare | FpuClass::Move => lat.fpu_misc,
                 };
                 let pipelined = !matches!(class, FpuClass::Div | FpuClass::Sqrt);
-                let occ = if pipelined {
-                    groups(p.fpu_lanes)
-                } else {
-                    u64::from(l) * groups(p.fpu_lanes)
-                };
-                (l, occ, Producer::Fpu)
+                let interval = if pipelined { 1 } else { u64::from(l) };
+                (l, interval, interval * groups(p.fpu_lanes), Producer::Fpu)
             }
             Unit::Sfu(SfuKind::Weaver) => {
                 self.counters.sfu += 1;
@@ -97,30 +144,39 @@ impl Core {
                     .weaver
                     .take()
                     .expect("a Weaver instruction asks the unit");
-                let at = now + conflicts + occupancy - 1;
+                let at = now + p.dispatch + conflicts + occupancy - 1;
                 return self.schedule_weaver(w, d, at, request, &rec.accesses);
             }
             Unit::Sfu(_) => {
                 self.counters.sfu += 1;
-                (lat.sfu, groups(p.sfu_lanes), Producer::Sfu)
+                // ecall and its kind run on Vortex's ALU, as branches.
+                let l = if d.info.flow == Flow::System {
+                    lat.branch
+                } else {
+                    lat.sfu
+                };
+                (l, 1, groups(p.sfu_lanes), Producer::Sfu)
             }
             Unit::Lsu(kind) => {
                 self.counters.lsu += 1;
                 self.pipe
                     .units
                     .occupy_until(d.info.unit, now + groups(p.lsu_lanes) + conflicts);
-                self.schedule_memory(w, d, kind, now + conflicts, &rec.accesses);
+                self.schedule_memory(w, d, kind, now + p.dispatch + conflicts, &rec.accesses);
                 return None;
             }
         };
         self.pipe
             .units
             .occupy_until(d.info.unit, now + occupancy + conflicts);
+        // It reaches the unit after dispatch and leaves it with its last group's result.
+        let exit = now + p.dispatch + u64::from(latency) + conflicts + occupancy - interval;
+        let writeback = p.writeback;
+        self.pipe.units.enter(d.info.unit, exit);
         if let Some(dst) = d.info.dst {
-            let at = now + u64::from(latency) + conflicts + occupancy - 1;
-            self.pipe.scoreboard[w].set_ready(dst, at, producer);
+            self.pipe.scoreboard[w].set_ready(dst, exit + writeback, producer);
         }
-        None
+        Some(exit)
     }
 }
 

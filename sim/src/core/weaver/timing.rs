@@ -130,7 +130,7 @@ impl Core {
                     .units
                     .hold(SHARED_PORT, now, port(u64::from(lanes)));
                 if let Some(dst) = d.info.dst {
-                    self.pipe.scoreboard[w].set_ready(dst, now + sfu + table, Producer::Weaver);
+                    self.pipe.scoreboard[w].set_ready(dst, now + sfu + table + p.writeback, Producer::Weaver);
                 }
                 None
             }
@@ -174,7 +174,8 @@ impl Core {
                     .hold(SHARED_PORT, now, port(3 * st_reads + lanes));
                 let at = answer + sfu;
                 if let Some(dst) = d.info.dst {
-                    self.pipe.scoreboard[w].set_ready(dst, at, Producer::Weaver);
+                    let ready = at + self.pipe.p.writeback;
+                    self.pipe.scoreboard[w].set_ready(dst, ready, Producer::Weaver);
                 }
                 Some(at)
             }
@@ -377,7 +378,8 @@ impl Core {
         cycles.add(FsmState::S5, landed - now + f.write);
         cycles.add(FsmState::S7, f.last);
         if let Some(dst) = f.dst {
-            self.pipe.scoreboard[f.warp].set_ready(dst, at, Producer::Weaver);
+            let ready = at + self.pipe.p.writeback;
+            self.pipe.scoreboard[f.warp].set_ready(dst, ready, Producer::Weaver);
         }
         // The unit is free again: the next request starts from its answer.
         let clock = self.clock();

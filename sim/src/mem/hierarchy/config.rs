@@ -52,7 +52,10 @@ impl Default for AtomicsConfig {
 
 impl Default for MemConfig {
     /// Vortex SimX: 16 KiB 4-way L1s, 64-byte lines, write-through, FIFO; a 1 MiB 8-way
-    /// L2 per cluster; a 2 MiB 8-way L3, disabled.
+    /// L2 per cluster; a 2 MiB 8-way L3, disabled. The L1 hit latencies are SimX's from
+    /// the core's request to the response at the core (docs/CORRELATION.md): L1I 4 (input
+    /// crossbar, bank pipeline, response arbiter), L1D 8 (bank 4, bank response 1, cache
+    /// output 1, LSU response 2).
     fn default() -> Self {
         let cache = |size, ways, banks, mshrs, hit_latency| CacheConfig {
             size,
@@ -72,8 +75,8 @@ impl Default for MemConfig {
             queue,
         };
         MemConfig {
-            l1i: cache(16 << 10, 4, 1, 16, 2),
-            l1d: cache(16 << 10, 4, 4, 16, 4),
+            l1i: cache(16 << 10, 4, 1, 16, 4),
+            l1d: cache(16 << 10, 4, 4, 16, 8),
             l2: cache(1 << 20, 8, 4, 32, 16),
             l2_enabled: true,
             l3: cache(2 << 20, 8, 8, 64, 24),
