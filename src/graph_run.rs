@@ -198,10 +198,14 @@ fn ignored_options(input: &GraphInput, algorithm: Algorithm) {
     let name = algorithm.name();
     let mut ignored = Vec::new();
     if source && !matches!(algorithm, Algorithm::Bfs | Algorithm::Sssp) {
-        ignored.push(format!("--source is ignored: {name} starts from every vertex"));
+        ignored.push(format!(
+            "--source is ignored: {name} starts from every vertex"
+        ));
     }
     if iterations && algorithm != Algorithm::PageRank {
-        ignored.push(format!("--iterations is ignored: {name} runs until it converges"));
+        ignored.push(format!(
+            "--iterations is ignored: {name} runs until it converges"
+        ));
     }
     let mut warned = input.warned.lock().unwrap_or_else(|e| e.into_inner());
     if ignored.is_empty() || warned.contains(&algorithm) {
@@ -242,7 +246,8 @@ pub struct Finished {
 /// Run a program as `wsim run` does, without printing: a graph program on `graph`,
 /// verified after the run.
 pub fn simulate(config: &Config, elf: &[u8], graph: &GraphInput) -> Result<Finished, RunError> {
-    let mut machine = crate::load_program(config, elf).map_err(|e| RunError::Setup(e.to_string()))?;
+    let mut machine =
+        crate::load_program(config, elf).map_err(|e| RunError::Setup(e.to_string()))?;
     let placed = place(&mut machine, graph).map_err(|e| RunError::Setup(format!("{e:#}")))?;
     let summary = crate::run_program(&mut machine).map_err(|e| RunError::Simulation {
         message: e.to_string(),

@@ -97,7 +97,11 @@ pub fn run_program(machine: &mut Machine) -> SimResult<RunSummary> {
             exit_code = s.exit_code,
             "finished"
         ),
-        Err(e) => tracing::info!(cycle = machine.shared.cycle, "failed: {e}"),
+        Err(e) => {
+            let reason = e.to_string();
+            let first = reason.lines().next().unwrap_or_default();
+            tracing::info!(cycle = machine.shared.cycle, "failed: {first}");
+        }
     }
     result
 }

@@ -67,7 +67,12 @@ struct Event<'a> {
 const MACHINE: usize = 0;
 
 /// Write the timeline of `program`'s run to `path`.
-pub fn write(path: &Path, timeline: &Timeline, summary: &RunSummary, program: &str) -> anyhow::Result<()> {
+pub fn write(
+    path: &Path,
+    timeline: &Timeline,
+    summary: &RunSummary,
+    program: &str,
+) -> anyhow::Result<()> {
     let file =
         std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
     let mut out = BufWriter::new(file);
@@ -96,7 +101,10 @@ fn write_events(
         "sample_interval_cycles": t.interval,
         "slices_left_out": t.dropped,
     });
-    write!(out, "{{\"displayTimeUnit\":\"ns\",\"otherData\":{meta},\"traceEvents\":[")?;
+    write!(
+        out,
+        "{{\"displayTimeUnit\":\"ns\",\"otherData\":{meta},\"traceEvents\":["
+    )?;
     let mut first = true;
     let mut emit = |e: Event| -> std::io::Result<()> {
         if !std::mem::take(&mut first) {
@@ -139,9 +147,18 @@ fn write_events(
         emit(name(pid, 0, "process_name", format!("core {c}")))?;
         emit(name(pid, 0, "thread_name", "phases".into()))?;
         for s in &core.phases {
-            let SliceKind::Phase(p) = s.kind else { continue };
+            let SliceKind::Phase(p) = s.kind else {
+                continue;
+            };
             let label = summary.phase_label(p);
-            emit(slice(pid, 0, format!("phase {label}"), s.start, s.end, json!({ "phase": p })))?;
+            emit(slice(
+                pid,
+                0,
+                format!("phase {label}"),
+                s.start,
+                s.end,
+                json!({ "phase": p }),
+            ))?;
         }
         for (w, slices) in core.warps.iter().enumerate() {
             emit(name(pid, w + 1, "thread_name", format!("warp {w}")))?;
@@ -169,7 +186,12 @@ fn write_events(
         let cycles = (s.end - s.start) as f64;
         let instructions: u64 = s.cores.iter().map(|c| c.instructions).sum();
         emit(counter(MACHINE, "IPC", s, instructions as f64 / cycles))?;
-        emit(counter(MACHINE, "DRAM bytes/cycle", s, s.dram_bytes as f64 / cycles))?;
+        emit(counter(
+            MACHINE,
+            "DRAM bytes/cycle",
+            s,
+            s.dram_bytes as f64 / cycles,
+        ))?;
         for (c, core) in s.cores.iter().enumerate() {
             let share = |r| {
                 let all = core.slots.total();
@@ -180,8 +202,18 @@ fn write_events(
                 }
             };
             emit(counter(c + 1, "IPC", s, core.instructions as f64 / cycles))?;
-            emit(counter(c + 1, "barrier wait % of slots", s, share(SlotReason::Barrier)))?;
-            emit(counter(c + 1, "Weaver wait % of slots", s, share(SlotReason::Weaver)))?;
+            emit(counter(
+                c + 1,
+                "barrier wait % of slots",
+                s,
+                share(SlotReason::Barrier),
+            ))?;
+            emit(counter(
+                c + 1,
+                "Weaver wait % of slots",
+                s,
+                share(SlotReason::Weaver),
+            ))?;
         }
     }
     out.write_all(b"]}\n")

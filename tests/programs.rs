@@ -23,6 +23,7 @@ const KERNELS: &[&str] = &[
     "mem_phases",
     "iterations",
     "float_atomics",
+    "phase_names",
 ];
 
 /// ISA self-tests: single-threaded, started on core 0 only.

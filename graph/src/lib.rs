@@ -275,7 +275,12 @@ impl Graph {
             };
             return Err(ErrorKind::Invalid(format!("edge ({u}, {v}, {w}): {what}")).into());
         }
-        Ok(Graph::assemble(num_vertices, edges, false, VertexIds::Indices))
+        Ok(Graph::assemble(
+            num_vertices,
+            edges,
+            false,
+            VertexIds::Indices,
+        ))
     }
 
     fn build(raw: RawGraph, opts: &LoadOptions) -> Result<Graph, GraphError> {
@@ -309,7 +314,12 @@ impl Graph {
         }
         opts.limits
             .edges(edges.len() as u64, "the loading options' result")?;
-        Ok(Graph::assemble(raw.num_vertices, &edges, opts.dedup, raw.ids))
+        Ok(Graph::assemble(
+            raw.num_vertices,
+            &edges,
+            opts.dedup,
+            raw.ids,
+        ))
     }
 
     /// CSR and CSC of valid edges (ids in range, count fits u32).

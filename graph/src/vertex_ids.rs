@@ -65,7 +65,10 @@ mod tests {
         assert_eq!(sparse.index(4, 3), None);
         assert_eq!(sparse.describe(3), "3 ids from 3 to 23");
         let one = VertexIds::OneBased;
-        assert_eq!((one.id(0), one.index(1, 5), one.index(0, 5)), (1, Some(0), None));
+        assert_eq!(
+            (one.id(0), one.index(1, 5), one.index(0, 5)),
+            (1, Some(0), None)
+        );
         assert_eq!((one.index(5, 5), one.index(6, 5)), (Some(4), None));
         assert_eq!(one.describe(5), "1..=5");
         assert_eq!(VertexIds::Indices.index(1 << 40, 5), None);

@@ -126,7 +126,8 @@ impl Machine {
             .validate()
             .map_err(|e| SimError::new(ErrorKind::Setup(e.to_string())))?;
         let image = loader::load(elf).map_err(|e| SimError::new(ErrorKind::Load(e.to_string())))?;
-        let phase_names = phase_names::read(&image).map_err(|e| SimError::new(ErrorKind::Load(e)))?;
+        let phase_names =
+            phase_names::read(&image).map_err(|e| SimError::new(ErrorKind::Load(e)))?;
         let map = MemoryMap::new(
             config,
             &image.segments,

@@ -25,13 +25,29 @@ pub struct TimelineOptions {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CoreEvent {
     /// The core's phase (CSR 0x7C0) became `phase`.
-    Phase { at: u64, phase: u32 },
-    WarpStart { at: u64, warp: u32 },
-    WarpEnd { at: u64, warp: u32 },
+    Phase {
+        at: u64,
+        phase: u32,
+    },
+    WarpStart {
+        at: u64,
+        warp: u32,
+    },
+    WarpEnd {
+        at: u64,
+        warp: u32,
+    },
     /// The warp arrived at barrier `id` (bit 31: global).
-    BarrierArrive { at: u64, warp: u32, id: u32 },
+    BarrierArrive {
+        at: u64,
+        warp: u32,
+        id: u32,
+    },
     /// The warps of the mask (a bit per warp) leave the barrier they wait at.
-    BarrierRelease { at: u64, warps: u32 },
+    BarrierRelease {
+        at: u64,
+        warps: u32,
+    },
     /// The warp waits for the Weaver's answer to a decode request from `from` until
     /// `until`; `None`: an EGHW fetch, whose [`CoreEvent::WeaverAnswer`] comes later.
     WeaverWait {
@@ -39,7 +55,10 @@ pub enum CoreEvent {
         from: u64,
         until: Option<u64>,
     },
-    WeaverAnswer { at: u64, warp: u32 },
+    WeaverAnswer {
+        at: u64,
+        warp: u32,
+    },
 }
 
 /// A core's events while the timeline records; `warps`: warp-level events too.
@@ -382,8 +401,16 @@ mod tests {
             [
                 CoreEvent::WarpStart { at: 0, warp: 0 },
                 CoreEvent::Phase { at: 5, phase: 1 },
-                CoreEvent::BarrierArrive { at: 6, warp: 0, id: 2 },
-                CoreEvent::BarrierArrive { at: 9, warp: 1, id: 2 },
+                CoreEvent::BarrierArrive {
+                    at: 6,
+                    warp: 0,
+                    id: 2,
+                },
+                CoreEvent::BarrierArrive {
+                    at: 9,
+                    warp: 1,
+                    id: 2,
+                },
                 // The last to arrive waits no time: no slice.
                 CoreEvent::BarrierRelease { at: 9, warps: 3 },
                 CoreEvent::WeaverWait {
@@ -401,7 +428,10 @@ mod tests {
             kind: SliceKind::Phase(p),
         };
         assert_eq!(c.phases, [phase(0, 5, 0), phase(5, 20, 1)]);
-        let kinds: Vec<_> = c.warps[0].iter().map(|s| (s.start, s.end, s.kind)).collect();
+        let kinds: Vec<_> = c.warps[0]
+            .iter()
+            .map(|s| (s.start, s.end, s.kind))
+            .collect();
         // The fifth slice (the warp's life, closed last at the end) is over the limit.
         assert_eq!(
             kinds,

@@ -324,10 +324,7 @@ impl Core {
             // The decode's warp-control instruction resolves with the answer.
             self.pipe.resolve_at(w, at);
             if let Some(t) = &mut self.trace {
-                t.warp(CoreEvent::WeaverAnswer {
-                    at,
-                    warp: w as u32,
-                });
+                t.warp(CoreEvent::WeaverAnswer { at, warp: w as u32 });
             }
         }
     }
