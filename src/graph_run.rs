@@ -385,7 +385,7 @@ pub fn report(placed: &Placed, supersteps: u32, mismatches: Option<&[Mismatch]>)
     let what = match p.algorithm {
         Algorithm::PageRank => format!("{} iterations", placed.iterations),
         Algorithm::Bfs | Algorithm::Sssp if placed.graph.ids().relabelled() => {
-            format!("source id {} (index {})", placed.source_id, placed.source)
+            format!("source id {} = index {}", placed.source_id, placed.source)
         }
         Algorithm::Bfs | Algorithm::Sssp => format!("source {}", placed.source),
         Algorithm::Cc => "labels".to_string(),
