@@ -30,7 +30,12 @@ pub fn programs_dir() -> &'static Path {
     })
 }
 
-/// Every built program, as its path below build/ without `.elf` (`rvtest/add`), sorted.
+/// A user's own programs (programs/user/, built to build/user/): no test of the project's
+/// runs them, so that adding one does not fail `cargo test`.
+pub const USER_PROGRAMS: &str = "user";
+
+/// Every built program of the project, as its path below build/ without `.elf`
+/// (`rvtest/add`), sorted; not a user's own (build/user/).
 pub fn built_programs() -> Vec<String> {
     let dir = programs_dir();
     let mut names = Vec::new();
@@ -39,7 +44,9 @@ pub fn built_programs() -> Vec<String> {
         for entry in std::fs::read_dir(&d).unwrap() {
             let path = entry.unwrap().path();
             if path.is_dir() {
-                stack.push(path);
+                if path != dir.join(USER_PROGRAMS) {
+                    stack.push(path);
+                }
             } else if path.extension().is_some_and(|e| e == "elf") {
                 let rel = path.strip_prefix(dir).unwrap().with_extension("");
                 names.push(rel.to_string_lossy().replace('\\', "/"));
