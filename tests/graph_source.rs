@@ -4,9 +4,8 @@
 
 mod common;
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-use common::program;
 use serde_json::Value;
 
 struct Graphs {
@@ -36,28 +35,9 @@ fn graphs() -> Graphs {
 
 /// BFS (VM, push) on tiny over `graph` with `options`: the output and the JSON's graph.
 fn bfs(graph: &str, options: &[&str]) -> (Output, Option<Value>) {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("s.json");
-    let elf = program("graph/bfs_vm_push");
-    let mut args = vec![
-        "run",
-        "--config",
-        "configs/tiny.toml",
-        "--graph",
-        graph,
-        "--json",
-    ];
-    args.push(json.to_str().unwrap());
-    args.extend(options);
-    args.push(elf.to_str().unwrap());
-    let out = Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(&args)
-        .output()
-        .unwrap();
-    let stats = std::fs::read_to_string(&json)
-        .ok()
-        .map(|t| serde_json::from_str::<Value>(&t).unwrap()["graph"].clone());
-    (out, stats)
+    let options = [&["--graph", graph], options].concat();
+    let (out, stats) = common::run_cli("graph/bfs_vm_push", &options);
+    (out, stats.map(|s| s["graph"].clone()))
 }
 
 fn stdout(out: &Output) -> String {

@@ -3,31 +3,20 @@
 
 mod common;
 
-use std::process::Command;
-
-use common::program;
 use serde_json::{json, Value};
 
 /// `wsim run` on tiny: the terminal report and the JSON statistics.
 fn run(name: &str, options: &[&str]) -> (String, Value) {
-    let dir = tempfile::tempdir().unwrap();
-    let stats = dir.path().join("s.json");
-    let elf = program(name);
-    let mut args = vec!["run", "--config", "configs/tiny.toml", "--json"];
-    args.push(stats.to_str().unwrap());
-    args.extend(options);
-    args.push(elf.to_str().unwrap());
-    let out = Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(&args)
-        .output()
-        .unwrap();
+    let (out, stats) = common::run_cli(name, options);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let json = serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
-    (String::from_utf8_lossy(&out.stdout).into_owned(), json)
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        stats.unwrap(),
+    )
 }
 
 #[test]

@@ -36,8 +36,18 @@ fn nothing_points_outside_the_repository() {
     let root = root();
     let mut files = Vec::new();
     for dir in [
-        ".ci", "baselines", "configs", "data", "docs", "graph", "isa", "programs", "scripts",
-        "sim", "src", "tests",
+        ".ci",
+        "baselines",
+        "configs",
+        "data",
+        "docs",
+        "graph",
+        "isa",
+        "programs",
+        "scripts",
+        "sim",
+        "src",
+        "tests",
     ] {
         text_files(&root.join(dir), &mut files);
     }
@@ -100,6 +110,12 @@ fn a_user_program_builds_and_the_project_tests_skip_it() {
         .args(["run", elf.to_str().unwrap()])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(!common::built_programs().iter().any(|p| p.starts_with("user/")));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!common::built_programs()
+        .iter()
+        .any(|p| p.starts_with("user/")));
 }

@@ -13,23 +13,16 @@ use serde_json::Value;
 /// Run `name` on tiny with the options, returning the trace and the JSON statistics.
 fn traced(name: &str, options: &[&str]) -> (Value, Value) {
     let dir = tempfile::tempdir().unwrap();
-    let (trace, stats) = (dir.path().join("t.json"), dir.path().join("s.json"));
-    let elf = program(name);
-    let mut args = vec!["run", "--config", "configs/tiny.toml", "--trace"];
-    args.extend([trace.to_str().unwrap(), "--json", stats.to_str().unwrap()]);
-    args.extend(options);
-    args.push(elf.to_str().unwrap());
-    let out = Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(&args)
-        .output()
-        .unwrap();
+    let trace = dir.path().join("trace.json");
+    let options = [&["--trace", trace.to_str().unwrap()], options].concat();
+    let (out, stats) = common::run_cli(name, &options);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let read = |p: &std::path::Path| serde_json::from_str(&std::fs::read_to_string(p).unwrap());
-    (read(&trace).unwrap(), read(&stats).unwrap())
+    let text = std::fs::read_to_string(&trace).unwrap();
+    (serde_json::from_str(&text).unwrap(), stats.unwrap())
 }
 
 fn events<'a>(trace: &'a Value, ph: &str) -> Vec<&'a Value> {

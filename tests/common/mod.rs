@@ -123,3 +123,23 @@ pub fn error_of(name: &str, overrides: &[&str]) -> wsim_sim::SimError {
         Err(e) => e,
     }
 }
+
+/// `wsim run --config configs/tiny.toml --json FILE OPTIONS` of a built program: the
+/// process output and the JSON statistics (`None` when the run wrote none).
+pub fn run_cli(name: &str, options: &[&str]) -> (std::process::Output, Option<serde_json::Value>) {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("stats.json");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wsim"))
+        .args(["run", "--config"])
+        .arg(root().join("configs/tiny.toml"))
+        .arg("--json")
+        .arg(&json)
+        .args(options)
+        .arg(program(name))
+        .output()
+        .expect("cannot run wsim");
+    let stats = std::fs::read_to_string(&json)
+        .ok()
+        .map(|text| serde_json::from_str(&text).expect("the JSON statistics parse"));
+    (out, stats)
+}
