@@ -10,13 +10,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+say() { echo "setup: $*"; }
+
+say "checking the kernel toolchain (clang, ld.lld, llvm-objdump) and cmake"
 missing=()
 command -v clang >/dev/null || missing+=(clang)
 command -v ld.lld >/dev/null || missing+=(lld)
 command -v llvm-objdump >/dev/null || missing+=(llvm)
 command -v cmake >/dev/null || missing+=(cmake)
 if [ ${#missing[@]} -gt 0 ]; then
-    echo "setup: installing ${missing[*]}"
+    say "installing ${missing[*]} from Debian's packages"
     sudo=""
     if [ "$(id -u)" -ne 0 ]; then
         command -v sudo >/dev/null || { echo "setup: need root or sudo to install ${missing[*]}" >&2; exit 1; }
@@ -26,9 +29,13 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+say "building the programs (make -C programs: programs/build/*.elf)"
 make -s -C programs -j"$(nproc)"
-cargo build --release --quiet
+say "building wsim (cargo build --release; a first build takes a few minutes)"
+cargo build --release
+say "wsim is target/release/wsim ('cargo install --path .' puts it on PATH)"
 
 if [ "${1:-}" != "--no-run" ]; then
+    say "running the default job: PageRank through the SparseWeaver unit on configs/sparseweaver.toml"
     ./target/release/wsim run --config configs/sparseweaver.toml programs/build/graph/pr_sparseweaver_pull.elf
 fi

@@ -2,7 +2,7 @@
 //! and checking the program's result against the host reference after it.
 
 use std::fmt::Write as _;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use anyhow::{bail, Context};
 use clap::Args;
@@ -33,9 +33,14 @@ pub struct GraphArgs {
     /// `gen:rmat:scale=8,ef=8`.
     #[arg(long, value_name = "FILE|gen:...")]
     pub graph: Option<String>,
-    /// BFS / SSSP source vertex [default: 0].
-    #[arg(long, value_name = "V")]
-    pub source: Option<u32>,
+    /// BFS / SSSP source vertex, in the graph file's own ids (a Matrix Market file counts
+    /// from 1; a SNAP file's ids as written) [default: the first vertex].
+    #[arg(long, value_name = "ID", conflicts_with = "source_index")]
+    pub source: Option<u64>,
+    /// BFS / SSSP source vertex as the graph's internal index (`0..V`, the file's vertices
+    /// in id order).
+    #[arg(long, value_name = "I")]
+    pub source_index: Option<u32>,
     /// PageRank iterations [default: 5].
     #[arg(long, value_name = "N")]
     pub iterations: Option<u32>,
@@ -46,7 +51,11 @@ pub struct GraphArgs {
 impl GraphArgs {
     /// Whether an option that only a graph program takes was given.
     fn any(&self) -> bool {
-        self.graph.is_some() || self.source.is_some() || self.iterations.is_some()
+        self.graph.is_some() || self.source_given() || self.iterations.is_some()
+    }
+
+    fn source_given(&self) -> bool {
+        self.source.is_some() || self.source_index.is_some()
     }
 }
 
@@ -56,10 +65,16 @@ pub struct GraphInput {
     pub spec: String,
     /// The loading options that differ from the defaults, as flags.
     pub load_flags: Vec<String>,
+    /// The source's internal index and the file's id for it.
     pub source: u32,
+    pub source_id: u64,
     pub iterations: u32,
     /// Graph options were given (an error for a program that is not a graph program).
     explicit: bool,
+    /// `--source` and `--iterations` were given: a program that ignores one says so, once
+    /// per algorithm (a sweep places the graph for every run).
+    given: (bool, bool),
+    warned: Mutex<Vec<Algorithm>>,
 }
 
 /// A graph laid out for a program.
@@ -70,6 +85,7 @@ pub struct Placed {
     pub spec: String,
     pub load_flags: Vec<String>,
     pub source: u32,
+    pub source_id: u64,
     pub iterations: u32,
 }
 
@@ -79,23 +95,47 @@ pub fn load(args: &GraphArgs) -> anyhow::Result<GraphInput> {
         .graph
         .clone()
         .unwrap_or_else(|| DEFAULT_GRAPH.to_string());
+    let _stage = tracing::info_span!("graph", spec = %spec).entered();
     let graph = Graph::from_spec(&spec, &args.load.options())
         .with_context(|| format!("cannot load graph {spec}"))?;
-    let source = args.source.unwrap_or(0);
-    if source >= graph.num_vertices() {
-        bail!(
-            "--source {source} is out of range: graph {spec} has {} vertices (0..={})",
-            graph.num_vertices(),
-            graph.num_vertices() - 1
-        );
-    }
+    let n = graph.num_vertices();
+    let ids = graph.ids();
+    let source = match (args.source, args.source_index) {
+        (Some(id), _) => match ids.index(id, n) {
+            Some(index) => index,
+            None if !ids.relabelled() => bail!(
+                "--source {id} is out of range: graph {spec} has {n} vertices (0..={})",
+                n - 1
+            ),
+            None => bail!(
+                "--source {id} is not a vertex of graph {spec}: its ids are {} \
+                 (--source-index takes the internal index 0..{n})",
+                ids.describe(n)
+            ),
+        },
+        (None, Some(index)) if index >= n => bail!(
+            "--source-index {index} is out of range: graph {spec} has {n} vertices (0..={})",
+            n - 1
+        ),
+        (None, index) => index.unwrap_or(0),
+    };
+    tracing::info!(
+        vertices = n,
+        edges = graph.num_edges(),
+        source,
+        source_id = ids.id(source),
+        "graph loaded"
+    );
     Ok(GraphInput {
+        source_id: ids.id(source),
         graph: Arc::new(graph),
         spec,
         load_flags: args.load.flags(),
         source,
         iterations: args.iterations.unwrap_or(DEFAULT_ITERATIONS),
         explicit: args.any(),
+        given: (args.source_given(), args.iterations.is_some()),
+        warned: Mutex::new(Vec::new()),
     })
 }
 
@@ -114,6 +154,8 @@ pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option
     if program.schedule == Schedule::Eghw && machine.config.weaver.mode != WeaverMode::Eghw {
         bail!("an EGHW program needs the unit in its EGHW mode: add --set weaver.mode=eghw");
     }
+    let _stage = tracing::info_span!("layout").entered();
+    ignored_options(input, program.algorithm);
     let (graph, source, iterations) = (&input.graph, input.source, input.iterations);
     if program.algorithm == Algorithm::Sssp {
         distances_fit(graph, source, &input.spec)?;
@@ -131,6 +173,13 @@ pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option
         in_dests: &in_dests,
     };
     let layout = graph_image::place(machine, &program, &arrays, source, iterations)?;
+    tracing::info!(
+        algorithm = program.algorithm.name(),
+        schedule = program.schedule.name(),
+        direction = program.direction.name(),
+        bytes = layout.end - graph_image::BASE,
+        "graph laid out"
+    );
     Ok(Some(Placed {
         program,
         layout,
@@ -138,8 +187,34 @@ pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option
         spec: input.spec.clone(),
         load_flags: input.load_flags.clone(),
         source,
+        source_id: input.source_id,
         iterations,
     }))
+}
+
+/// Warn (once per algorithm) about the options the program's algorithm ignores.
+fn ignored_options(input: &GraphInput, algorithm: Algorithm) {
+    let (source, iterations) = input.given;
+    let name = algorithm.name();
+    let mut ignored = Vec::new();
+    if source && !matches!(algorithm, Algorithm::Bfs | Algorithm::Sssp) {
+        ignored.push(format!(
+            "--source is ignored: {name} starts from every vertex"
+        ));
+    }
+    if iterations && algorithm != Algorithm::PageRank {
+        ignored.push(format!(
+            "--iterations is ignored: {name} runs until it converges"
+        ));
+    }
+    let mut warned = input.warned.lock().unwrap_or_else(|e| e.into_inner());
+    if ignored.is_empty() || warned.contains(&algorithm) {
+        return;
+    }
+    warned.push(algorithm);
+    for message in ignored {
+        tracing::warn!("{message}");
+    }
 }
 
 /// Why a run has no statistics.
@@ -171,9 +246,10 @@ pub struct Finished {
 /// Run a program as `wsim run` does, without printing: a graph program on `graph`,
 /// verified after the run.
 pub fn simulate(config: &Config, elf: &[u8], graph: &GraphInput) -> Result<Finished, RunError> {
-    let mut machine = Machine::new(config, elf).map_err(|e| RunError::Setup(e.to_string()))?;
+    let mut machine =
+        crate::load_program(config, elf).map_err(|e| RunError::Setup(e.to_string()))?;
     let placed = place(&mut machine, graph).map_err(|e| RunError::Setup(format!("{e:#}")))?;
-    let summary = machine.run().map_err(|e| RunError::Simulation {
+    let summary = crate::run_program(&mut machine).map_err(|e| RunError::Simulation {
         message: e.to_string(),
         graph: placed.is_some(),
     })?;
@@ -203,6 +279,7 @@ fn distances_fit(graph: &Graph, source: u32, spec: &str) -> anyhow::Result<()> {
 /// After the run: the program's result against the host reference (`None`: the program
 /// failed, nothing to check).
 pub fn check(machine: &Machine, placed: &Placed, exit_code: u32) -> Option<Vec<Mismatch>> {
+    let _stage = tracing::info_span!("verification").entered();
     (exit_code == 0).then(|| {
         let result = graph_image::result(machine, &placed.layout);
         let p = placed;
@@ -278,6 +355,7 @@ pub fn json(placed: &Placed, supersteps: u32, mismatches: Option<&[Mismatch]>) -
         schedule: p.schedule.name(),
         direction: p.direction.name(),
         source: walks_from_source.then_some(placed.source),
+        source_id: walks_from_source.then_some(placed.source_id),
         iterations: (p.algorithm == Algorithm::PageRank).then_some(placed.iterations),
         supersteps,
         result: match mismatches {
@@ -306,6 +384,9 @@ pub fn report(placed: &Placed, supersteps: u32, mismatches: Option<&[Mismatch]>)
     );
     let what = match p.algorithm {
         Algorithm::PageRank => format!("{} iterations", placed.iterations),
+        Algorithm::Bfs | Algorithm::Sssp if placed.graph.ids().relabelled() => {
+            format!("source id {} = index {}", placed.source_id, placed.source)
+        }
         Algorithm::Bfs | Algorithm::Sssp => format!("source {}", placed.source),
         Algorithm::Cc => "labels".to_string(),
     };

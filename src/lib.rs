@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::Args;
-use wsim_sim::Config;
+use wsim_sim::{Config, Machine, RunSummary, SimResult};
 
 /// The exit statuses of `wsim` itself, one meaning each (`wsim --help` lists them).
 pub mod exit {
@@ -50,6 +50,7 @@ pub fn resolve_config(args: &MachineArgs) -> anyhow::Result<Config> {
 
 /// A configuration file (the built-in default without one) with `key=value` overrides.
 pub fn load_config(path: Option<&Path>, overrides: &[String]) -> anyhow::Result<Config> {
+    let _stage = tracing::info_span!("configuration").entered();
     let base = match path {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -58,5 +59,49 @@ pub fn load_config(path: Option<&Path>, overrides: &[String]) -> anyhow::Result<
         }
         None => Config::default(),
     };
-    Ok(base.with_overrides(overrides)?)
+    let config = base.with_overrides(overrides)?;
+    let g = &config.gpu;
+    tracing::info!(
+        file = %path.map_or("built-in default".into(), |p| p.display().to_string()),
+        overrides = overrides.len(),
+        hash = %config.hash(),
+        "{} clusters x {} cores x {} warps x {} threads",
+        g.clusters,
+        g.cores_per_cluster,
+        g.warps_per_core,
+        g.threads_per_warp
+    );
+    Ok(config)
+}
+
+/// A machine for `config` with the program `elf` loaded (the log's `load` stage).
+pub fn load_program(config: &Config, elf: &[u8]) -> SimResult<Machine> {
+    let _stage = tracing::info_span!("load", bytes = elf.len()).entered();
+    let machine = Machine::new(config, elf)?;
+    tracing::info!(
+        weaver_unit = machine.weaver,
+        phase_names = ?machine.phase_names,
+        "program loaded"
+    );
+    Ok(machine)
+}
+
+/// Run the machine to its end (the log's `simulation` stage).
+pub fn run_program(machine: &mut Machine) -> SimResult<RunSummary> {
+    let _stage = tracing::info_span!("simulation").entered();
+    let result = machine.run();
+    match &result {
+        Ok(s) => tracing::info!(
+            cycles = s.cycles,
+            warp_instructions = s.total().instructions,
+            exit_code = s.exit_code,
+            "finished"
+        ),
+        Err(e) => {
+            let reason = e.to_string();
+            let first = reason.lines().next().unwrap_or_default();
+            tracing::info!(cycle = machine.shared.cycle, "failed: {first}");
+        }
+    }
+    result
 }

@@ -1,9 +1,11 @@
 //! The `wsim` command line.
 
 mod disasm;
+mod logging;
 mod regress_cmd;
 mod run;
 mod sweep;
+mod trace;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -30,6 +32,13 @@ use wsim::{exit, graph, graph_run, MachineArgs};
      since it was recorded) and nothing worse"
 )]
 struct Cli {
+    /// Log more on stderr: -v what each stage did and how long it took, -vv the engine's
+    /// events (launches, iterations), -vvv everything. `RUST_LOG` overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+    /// Log only errors (no warnings).
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -65,6 +74,8 @@ enum Command {
         /// Graph programs (those defining `wsim_graph`): the graph and its options.
         #[command(flatten)]
         graph: graph_run::GraphArgs,
+        #[command(flatten)]
+        trace: trace::TraceArgs,
         /// The program: a 32-bit RISC-V ELF executable.
         elf: PathBuf,
     },
@@ -111,14 +122,16 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    logging::init(cli.verbose, cli.quiet);
     let result = match cli.command {
         Command::Run {
             machine,
             json,
             exit_status,
             graph,
+            trace,
             elf,
-        } => run::run(&machine, &elf, json.as_ref(), &graph, exit_status),
+        } => run::run(&machine, &elf, json.as_ref(), &graph, &trace, exit_status),
         Command::Config {
             command: ConfigCommand::Show { machine },
         } => run::resolve_config(&machine).and_then(|config| {

@@ -14,6 +14,7 @@ use wsim_sim::stats::{FsmState, Iteration, Merge, SlotReason, WeaverCounters};
 use wsim_sim::{Config, Machine, RunSummary};
 
 use crate::graph_run::{self, GraphArgs};
+use crate::trace::TraceArgs;
 use crate::{exit, MachineArgs};
 
 /// What the process exit status of `wsim run` tells when the simulation completes.
@@ -32,26 +33,37 @@ pub fn run(
     elf: &Path,
     json: Option<&PathBuf>,
     graph: &GraphArgs,
+    trace: &TraceArgs,
     status: ExitStatus,
 ) -> anyhow::Result<ExitCode> {
     let config = resolve_config(args)?;
     let bytes = std::fs::read(elf).with_context(|| format!("cannot read {}", elf.display()))?;
-    let mut machine =
-        Machine::new(&config, &bytes).map_err(|e| anyhow::anyhow!("{}: {e}", elf.display()))?;
+    let mut machine = wsim::load_program(&config, &bytes)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", elf.display()))?;
     let input = graph_run::load(graph)?;
     let placed = graph_run::place(&mut machine, &input)
         .map_err(|e| anyhow::anyhow!("{}: {e:#}", elf.display()))?;
+    if let Some(options) = trace.options() {
+        machine.record_timeline(options);
+    }
     let started = std::time::Instant::now();
-    let result = machine.run();
+    let result = wsim::run_program(&mut machine);
     let seconds = started.elapsed().as_secs_f64();
     let mut out = std::io::stdout().lock();
     out.write_all(&machine.shared.console)?;
     let name = elf.display().to_string();
+    let write_trace = |machine: &mut Machine, summary: &RunSummary| -> anyhow::Result<()> {
+        match (&trace.trace, machine.timeline()) {
+            (Some(path), Some(timeline)) => crate::trace::write(path, &timeline, summary, &name),
+            _ => Ok(()),
+        }
+    };
     let summary = match result {
         Ok(summary) => summary,
         Err(e) => {
             // What the run did up to the failure: the report, and the JSON marked failed.
             let summary = machine.summary(None);
+            write_trace(&mut machine, &summary)?;
             let host = HostTime::new(seconds, &summary);
             if let Some(path) = json {
                 let report = Report::new(&config, &name, &summary, Some(host.clone())).failed(&e);
@@ -73,6 +85,7 @@ pub fn run(
             return Ok(ExitCode::from(exit::SIMULATION_FAILED));
         }
     };
+    write_trace(&mut machine, &summary)?;
     let host = HostTime::new(seconds, &summary);
     let checked = placed.as_ref().map(|placed| {
         let mismatches = graph_run::check(&machine, placed, summary.exit_code);
@@ -188,13 +201,15 @@ fn terminal_report(config: &Config, name: &str, s: &RunSummary, host: &HostTime)
     if phases.len() > 1 {
         let warp_cycles: u64 = phases.values().map(|c| c.warp_cycles).sum();
         let _ = writeln!(r, "phases (warp time: each warp's own phase, exact):");
-        for (p, c) in &phases {
+        let labels: Vec<String> = phases.keys().map(|&p| s.phase_label(p)).collect();
+        let width = labels.iter().map(String::len).max().unwrap_or(0).max(4);
+        for ((p, c), label) in phases.iter().zip(&labels) {
             let (l1d, dram) = s.memory.phases.get(p).map_or((0.0, 0), |m| {
                 (100.0 * merged(&m.l1d).hit_rate(), m.dram.bytes)
             });
             let _ = writeln!(
                 r,
-                "  phase {p:<4} {:>5.1}% warp time {:>12} core-cycles {:>12} warp instr {:>6.1}% issued, l1d {l1d:>5.1}% hits, dram {dram} bytes",
+                "  phase {label:<width$} {:>5.1}% warp time {:>12} core-cycles {:>12} warp instr {:>6.1}% issued, l1d {l1d:>5.1}% hits, dram {dram} bytes",
                 ratio(c.warp_cycles, warp_cycles),
                 c.cycles,
                 c.instructions,
@@ -304,11 +319,16 @@ fn weaver_report(r: &mut String, config: &Config, w: &WeaverCounters, l1d: u32) 
         "  {:<20}{} reads, {} writes, {} memory line requests (EGHW)",
         "table accesses", w.table_reads, w.table_writes, w.memory_requests
     );
-    let mut states = String::new();
+    let _ = writeln!(r, "  FSM cycles by state (visits):");
     for s in FsmState::ALL {
-        let _ = write!(states, " {s:?} {}", w.state_cycles.get(s));
+        let _ = writeln!(
+            r,
+            "    {:<24}{:>12} ({})",
+            format!("{s:?} {}", s.meaning()),
+            w.state_cycles.get(s),
+            w.state_visits.get(s)
+        );
     }
-    let _ = writeln!(r, "  {:<20}{}", "FSM cycles", states.trim_start());
 }
 
 /// The counters the report shows, summed over caches.

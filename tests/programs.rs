@@ -23,6 +23,7 @@ const KERNELS: &[&str] = &[
     "mem_phases",
     "iterations",
     "float_atomics",
+    "phase_names",
 ];
 
 /// ISA self-tests: single-threaded, started on core 0 only.
@@ -121,7 +122,9 @@ fn every_built_program_is_tested() {
     for name in common::built_programs() {
         assert!(
             listed.contains(&name.as_str()),
-            "{name}.elf is built but no test runs it"
+            "{name}.elf is built but no test runs it: add it to a list above (KERNELS, ...) \
+             and to baselines/project.toml (docs/REGRESS.md); a program of your own that the \
+             project's tests should not run goes in programs/user/"
         );
     }
 }

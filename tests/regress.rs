@@ -128,7 +128,10 @@ fn the_project_baseline_holds() {
         let entry = format!("program = \"programs/build/{name}.elf\"");
         assert!(
             baseline.contains(&entry),
-            "{name}.elf is not in baselines/project.toml"
+            "{name}.elf is not in baselines/project.toml: add a [[run]] for it and record it \
+             (`wsim regress record baselines/project.toml --only '{name}@tiny'`, \
+             docs/REGRESS.md); a program of your own goes in programs/user/, which the \
+             project's tests skip"
         );
     }
 }

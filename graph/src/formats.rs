@@ -10,7 +10,7 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 
 use crate::error::{range, syntax, ErrorKind, GraphError};
-use crate::{Graph, Limits, RawGraph};
+use crate::{Graph, Limits, RawGraph, VertexIds};
 
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
@@ -220,8 +220,12 @@ fn parse_snap(data: &[u8], limits: &Limits) -> Result<RawGraph, GraphError> {
     if raw.is_empty() {
         return Err(ErrorKind::Empty.into());
     }
-    let (num_vertices, edges) = match declared {
-        Some(n) => (n, raw.iter().map(|&(u, v)| (u as u32, v as u32)).collect()),
+    let (num_vertices, edges, ids) = match declared {
+        Some(n) => (
+            n,
+            raw.iter().map(|&(u, v)| (u as u32, v as u32)).collect(),
+            VertexIds::Indices,
+        ),
         None => relabel(&raw)?,
     };
     Ok(RawGraph {
@@ -229,6 +233,7 @@ fn parse_snap(data: &[u8], limits: &Limits) -> Result<RawGraph, GraphError> {
         edges,
         weights: weighted.unwrap_or(false).then_some(weights),
         weight_seed: 0,
+        ids,
     })
 }
 
@@ -248,8 +253,9 @@ fn parse_wsim_header(no: u64, line: &[u8]) -> Result<Option<u32>, GraphError> {
 }
 
 /// Ids mapped to their rank among the distinct ids, so sparse ids become `0..V`
-/// deterministically and dense ids keep their values.
-fn relabel(raw: &[(u64, u64)]) -> Result<(u32, Vec<(u32, u32)>), GraphError> {
+/// deterministically and dense ids keep their values; the ids kept when they differ.
+type Relabelled = (u32, Vec<(u32, u32)>, VertexIds);
+fn relabel(raw: &[(u64, u64)]) -> Result<Relabelled, GraphError> {
     let mut ids: Vec<u64> = raw.iter().flat_map(|&(u, v)| [u, v]).collect();
     ids.sort_unstable();
     ids.dedup();
@@ -267,7 +273,13 @@ fn relabel(raw: &[(u64, u64)]) -> Result<(u32, Vec<(u32, u32)>), GraphError> {
             ids.partition_point(|&x| x < id) as u32
         }
     };
-    Ok((n, raw.iter().map(|&(u, v)| (rank(u), rank(v))).collect()))
+    let edges = raw.iter().map(|&(u, v)| (rank(u), rank(v))).collect();
+    let ids = if dense {
+        VertexIds::Indices
+    } else {
+        VertexIds::Sparse(ids)
+    };
+    Ok((n, edges, ids))
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -412,6 +424,7 @@ fn parse_matrix_market(data: &[u8], limits: &Limits) -> Result<RawGraph, GraphEr
         edges,
         weights: (field == Field::Weighted).then_some(weights),
         weight_seed: 0,
+        ids: VertexIds::OneBased,
     })
 }
 

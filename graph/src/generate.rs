@@ -7,7 +7,7 @@ use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::error::{ErrorKind, GraphError};
-use crate::{Limits, RawGraph};
+use crate::{Limits, RawGraph, VertexIds};
 
 /// SplitMix64's output function: a strong 64-bit mix, also used for generated weights.
 pub(crate) fn splitmix64(x: u64) -> u64 {
@@ -159,6 +159,7 @@ pub(crate) fn generate(
         edges,
         weights: None,
         weight_seed: seed,
+        ids: VertexIds::Indices,
     })
 }
 

@@ -9,10 +9,12 @@ mod error;
 mod formats;
 mod generate;
 pub mod reference;
+mod vertex_ids;
 
 use std::path::Path;
 
 pub use error::{ErrorKind, GraphError};
+pub use vertex_ids::VertexIds;
 
 /// Compressed sparse rows: the edges of vertex `v` are `offsets[v]..offsets[v + 1]` in
 /// `targets` and `weights`. `offsets.len()` is the vertex count plus one.
@@ -45,12 +47,23 @@ impl Csr {
 
 /// A directed graph on vertices `0..V` with positive 32-bit edge weights, held both as
 /// out-edges and in-edges. Parallel edges and self-loops are kept unless the loading
-/// options remove them. Every graph has at least one vertex.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// options remove them. Every graph has at least one vertex. Two graphs are equal when
+/// their edges are: the ids an input gave the vertices are how it named them, not part
+/// of the graph (a graph written to Matrix Market reads back equal, its ids from 1).
+#[derive(Clone, Debug)]
 pub struct Graph {
     csr: Csr,
     csc: Csr,
+    ids: VertexIds,
 }
+
+impl PartialEq for Graph {
+    fn eq(&self, other: &Graph) -> bool {
+        self.csr == other.csr
+    }
+}
+
+impl Eq for Graph {}
 
 /// Where edge weights come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -211,6 +224,8 @@ pub(crate) struct RawGraph {
     pub weights: Option<Vec<u32>>,
     /// Seeds generated weights.
     pub weight_seed: u64,
+    /// The input's names of the vertices.
+    pub ids: VertexIds,
 }
 
 /// A generated weight in `1..=max`, a hash of the seed and the unordered endpoints, so
@@ -270,7 +285,12 @@ impl Graph {
             };
             return Err(ErrorKind::Invalid(format!("edge ({u}, {v}, {w}): {what}")).into());
         }
-        Ok(Graph::assemble(num_vertices, edges, false))
+        Ok(Graph::assemble(
+            num_vertices,
+            edges,
+            false,
+            VertexIds::Indices,
+        ))
     }
 
     fn build(raw: RawGraph, opts: &LoadOptions) -> Result<Graph, GraphError> {
@@ -304,11 +324,21 @@ impl Graph {
         }
         opts.limits
             .edges(edges.len() as u64, "the loading options' result")?;
-        Ok(Graph::assemble(raw.num_vertices, &edges, opts.dedup))
+        Ok(Graph::assemble(
+            raw.num_vertices,
+            &edges,
+            opts.dedup,
+            raw.ids,
+        ))
     }
 
     /// CSR and CSC of valid edges (ids in range, count fits u32).
-    fn assemble(num_vertices: u32, edges: &[(u32, u32, u32)], dedup: bool) -> Graph {
+    fn assemble(
+        num_vertices: u32,
+        edges: &[(u32, u32, u32)],
+        dedup: bool,
+        ids: VertexIds,
+    ) -> Graph {
         let mut csr = compress(num_vertices, edges.len(), |i| edges[i]);
         if dedup {
             dedup_rows(&mut csr);
@@ -317,7 +347,12 @@ impl Graph {
         let csc = compress(num_vertices, sources.len(), |i| {
             (csr.targets[i], sources[i], csr.weights[i])
         });
-        Graph { csr, csc }
+        Graph { csr, csc, ids }
+    }
+
+    /// How the input named the vertices (`--source` is given in these ids).
+    pub fn ids(&self) -> &VertexIds {
+        &self.ids
     }
 
     pub fn num_vertices(&self) -> u32 {

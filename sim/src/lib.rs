@@ -14,10 +14,12 @@ pub mod loader;
 pub mod machine;
 pub mod mem;
 pub mod memory_map;
+pub mod phase_names;
 pub mod program;
 pub mod report;
 pub mod shared;
 pub mod stats;
+pub mod timeline;
 
 pub use config::Config;
 pub use error::{SimError, SimResult};

@@ -16,9 +16,11 @@ use crate::mem::hierarchy::{
 };
 use crate::mem::Memory;
 use crate::memory_map::MemoryMap;
+use crate::phase_names;
 use crate::program::Program;
 use crate::shared::{Geometry, Shared};
 use crate::stats::{CoreCounters, CoreStats, Iteration, MemoryTally, Merge, ITERATION_END};
+use crate::timeline::{CoreEvent, CoreSample, CoreTrace, Recorder, Timeline, TimelineOptions};
 
 /// How a run ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,6 +38,8 @@ pub struct RunSummary {
     pub l1d_size: u32,
     /// The iterations the program marked (CSR 0x7C6), in order.
     pub iterations: Vec<Iteration>,
+    /// The names the program gives its phases (index = phase number; `phase_names`).
+    pub phase_names: Vec<String>,
 }
 
 impl RunSummary {
@@ -46,6 +50,15 @@ impl RunSummary {
             t.merge(&c.total());
         }
         t
+    }
+
+    /// Phase `phase` as reports show it: its number, and its name when the program gives
+    /// one (`2 edges`).
+    pub fn phase_label(&self, phase: u32) -> String {
+        match self.phase_names.get(phase as usize) {
+            Some(name) => format!("{phase} {name}"),
+            None => phase.to_string(),
+        }
     }
 
     /// The deepest SIMT stack of any warp.
@@ -95,11 +108,15 @@ pub struct Machine {
     pub symbols: Vec<Symbol>,
     /// One past the highest byte of the program image.
     pub image_end: u32,
+    /// The names the program gives its phases (`phase_names`).
+    pub phase_names: Vec<String>,
     /// Global barriers in progress: id -> (count, arrived (core, warp)).
     global_barriers: BTreeMap<u32, (u32, Vec<(usize, usize)>)>,
     /// Closed iteration records, and the open one with the memory counts at its start.
     iterations: Vec<Iteration>,
     open_iteration: Option<(Iteration, MemoryTally)>,
+    /// The timeline being recorded, if asked for.
+    timeline: Option<Recorder>,
 }
 
 impl Machine {
@@ -109,6 +126,8 @@ impl Machine {
             .validate()
             .map_err(|e| SimError::new(ErrorKind::Setup(e.to_string())))?;
         let image = loader::load(elf).map_err(|e| SimError::new(ErrorKind::Load(e.to_string())))?;
+        let phase_names =
+            phase_names::read(&image).map_err(|e| SimError::new(ErrorKind::Load(e)))?;
         let map = MemoryMap::new(
             config,
             &image.segments,
@@ -167,10 +186,71 @@ impl Machine {
             ),
             symbols: image.symbols,
             image_end,
+            phase_names,
             global_barriers: BTreeMap::new(),
             iterations: Vec::new(),
             open_iteration: None,
+            timeline: None,
         })
+    }
+
+    /// Record the run's timeline ([`crate::timeline`]); [`Machine::timeline`] hands it
+    /// over after the run.
+    pub fn record_timeline(&mut self, options: TimelineOptions) {
+        let now = self.shared.cycle;
+        let warps = self.config.gpu.warps_per_core as usize;
+        self.timeline = Some(Recorder::new(options, self.cores.len(), warps));
+        for core in &mut self.cores {
+            let mut trace = CoreTrace {
+                warps: options.warps,
+                events: Vec::new(),
+            };
+            for (w, warp) in core.warps.iter().enumerate() {
+                if warp.is_live() {
+                    trace.warp(CoreEvent::WarpStart {
+                        at: now,
+                        warp: w as u32,
+                    });
+                }
+            }
+            core.trace = Some(trace);
+        }
+    }
+
+    /// The timeline recorded so far (after the run, or after it failed), closed at the
+    /// current cycle; `None` if none was asked for.
+    pub fn timeline(&mut self) -> Option<Timeline> {
+        let now = self.shared.cycle;
+        self.sample_timeline(now);
+        let recorder = self.timeline.take()?;
+        for core in &mut self.cores {
+            core.trace = None;
+        }
+        Some(recorder.finish(now))
+    }
+
+    /// Hand the cores' events to the timeline and sample the counters at the start of
+    /// cycle `now`.
+    fn sample_timeline(&mut self, now: u64) {
+        let Some(recorder) = &mut self.timeline else {
+            return;
+        };
+        let mut counts = Vec::with_capacity(self.cores.len());
+        for (c, core) in self.cores.iter_mut().enumerate() {
+            if let Some(trace) = &mut core.trace {
+                recorder.events(c, trace.events.drain(..));
+            }
+            let mut sample = CoreSample {
+                instructions: core.counters.instructions,
+                slots: core.counters.slots,
+            };
+            for p in core.stats.phases.values() {
+                sample.instructions += p.instructions;
+                sample.slots.merge(&p.slots);
+            }
+            counts.push(sample);
+        }
+        recorder.sample(now, &counts, self.memory.totals().dram.bytes);
     }
 
     /// The first symbol (in address order) called `name`.
@@ -190,6 +270,9 @@ impl Machine {
         let mut done = Vec::new();
         while ended.is_none() && self.cores.iter().any(Core::is_live) {
             let now = self.shared.cycle;
+            if self.timeline.as_ref().is_some_and(|t| t.due(now)) {
+                self.sample_timeline(now);
+            }
             if now >= max {
                 return Err(SimError::new(ErrorKind::MaxCycles {
                     cycles: max,
@@ -254,6 +337,7 @@ impl Machine {
             weaver: self.weaver,
             l1d_size: effective_memory(&self.config, self.weaver).l1d.size,
             iterations: std::mem::take(&mut self.iterations),
+            phase_names: self.phase_names.clone(),
         }
     }
 
@@ -269,6 +353,14 @@ impl Machine {
         }
         let memory = MemoryTally::of(&self.memory.totals());
         if let Some((open, at_start)) = self.open_iteration.take() {
+            tracing::debug!(
+                iteration = open.index,
+                active = open.active,
+                from = open.start_cycle,
+                to = now,
+                instructions = counters.instructions,
+                "iteration ended"
+            );
             self.iterations.push(Iteration {
                 cycles: now - open.start_cycle,
                 counters,
@@ -321,16 +413,49 @@ impl Machine {
         arrived.push((c, w));
         if arrived.len() as u32 >= count {
             let (_, released) = self.global_barriers.remove(&id).unwrap_or_default();
+            let now = self.shared.cycle;
             for (rc, rw) in released {
-                self.cores[rc].warps[rw].wait = WarpWait::Ready;
-                self.cores[rc].pipe.wake(rw);
-                self.cores[rc].sleep_until = 0;
+                let core = &mut self.cores[rc];
+                core.warps[rw].wait = WarpWait::Ready;
+                core.pipe.wake(rw);
+                core.sleep_until = 0;
+                if let Some(t) = &mut core.trace {
+                    let warps = 1 << rw;
+                    t.warp(CoreEvent::BarrierRelease { at: now, warps });
+                }
             }
         }
     }
 
-    /// The error for a machine in which no live warp can issue: each waiting warp's state.
+    /// The error for a machine in which no live warp can issue: each waiting warp's state
+    /// (and in the log, each barrier's: who arrived, who did not and why).
     fn deadlock(&self) -> SimError {
+        for core in &self.cores {
+            for (&id, &(count, arrived)) in &core.barriers {
+                let warps = |live: bool| -> Vec<usize> {
+                    (0..core.warps.len())
+                        .filter(|&w| arrived >> w & 1 == 0 && core.warps[w].is_live() == live)
+                        .collect()
+                };
+                tracing::info!(
+                    core = core.id,
+                    barrier = id,
+                    count,
+                    arrived = ?(0..32).filter(|w| arrived >> w & 1 != 0).collect::<Vec<_>>(),
+                    elsewhere = ?warps(true),
+                    not_running = ?warps(false),
+                    "deadlock: local barrier short of warps"
+                );
+            }
+        }
+        for (&id, (count, arrived)) in &self.global_barriers {
+            tracing::info!(
+                barrier = format_args!("{id:#x}"),
+                count,
+                arrived = ?arrived,
+                "deadlock: global barrier short of warps (core, warp)"
+            );
+        }
         SimError::new(ErrorKind::Deadlock {
             warps: self.warp_states(),
         })

@@ -9,7 +9,7 @@ use crate::config::Config;
 use crate::machine::RunSummary;
 use crate::mem::cache::WritePolicy;
 use crate::mem::hierarchy::{HierarchyStats, MemConfig};
-use crate::stats::{CoreCounters, Iteration, Merge};
+use crate::stats::{CoreCounters, CountKey, FsmState, Iteration, Merge};
 
 /// Identifies the layout of the document; bump it when a field changes meaning.
 pub const SCHEMA: &str = "wsim-stats/1";
@@ -27,8 +27,10 @@ pub struct GraphRun {
     pub algorithm: &'static str,
     pub schedule: &'static str,
     pub direction: &'static str,
-    /// BFS's and SSSP's source; PageRank's iteration count.
+    /// BFS's and SSSP's source: its index in the graph and the graph file's id for it
+    /// (`--source` takes ids); PageRank's iteration count.
     pub source: Option<u32>,
+    pub source_id: Option<u64>,
     pub iterations: Option<u32>,
     /// Super-steps the device ran.
     pub supersteps: u32,
@@ -104,6 +106,11 @@ pub struct Report<'a> {
     ipc: f64,
     total: CoreCounters,
     phases: BTreeMap<u32, CoreCounters>,
+    /// The names the program gives its phases (`wsim_phase_names`): phase -> name, for the
+    /// keys of `phases` and `memory_phases`; phases without a name are absent.
+    phase_names: BTreeMap<u32, &'a str>,
+    /// What each Weaver FSM state (the keys of `state_visits` and `state_cycles`) does.
+    weaver_fsm_states: BTreeMap<&'static str, &'static str>,
     cores: Vec<CoreReport<'a>>,
     memory: &'a HierarchyStats,
     /// `memory` by phase: the events of the requests each phase made.
@@ -150,6 +157,14 @@ impl<'a> Report<'a> {
             ),
             ipc: ratio(total.instructions, summary.cycles as f64),
             phases,
+            phase_names: (0..)
+                .zip(&summary.phase_names)
+                .map(|(p, n)| (p, n.as_str()))
+                .collect(),
+            weaver_fsm_states: FsmState::ALL
+                .iter()
+                .map(|&s| (CountKey::name(s), s.meaning()))
+                .collect(),
             cores: summary
                 .cores
                 .iter()

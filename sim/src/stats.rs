@@ -159,6 +159,21 @@ impl FsmState {
         FsmState::S7,
         FsmState::S8,
     ];
+
+    /// What the state does (docs/WEAVER.md, the dissertation's Figure 4.6).
+    pub fn meaning(self) -> &'static str {
+        match self {
+            FsmState::S0 => "registering",
+            FsmState::S1 => "load first entry",
+            FsmState::S2 => "fill OD from CED",
+            FsmState::S3 => "select next entry",
+            FsmState::S4 => "load CED",
+            FsmState::S5 => "write DT",
+            FsmState::S6 => "wait for request",
+            FsmState::S7 => "ST exhausted",
+            FsmState::S8 => "finished",
+        }
+    }
 }
 
 /// A count per FSM state; serialized as a map `S0`..`S8`.

@@ -30,7 +30,12 @@ pub fn programs_dir() -> &'static Path {
     })
 }
 
-/// Every built program, as its path below build/ without `.elf` (`rvtest/add`), sorted.
+/// A user's own programs (programs/user/, built to build/user/): no test of the project's
+/// runs them, so that adding one does not fail `cargo test`.
+pub const USER_PROGRAMS: &str = "user";
+
+/// Every built program of the project, as its path below build/ without `.elf`
+/// (`rvtest/add`), sorted; not a user's own (build/user/).
 pub fn built_programs() -> Vec<String> {
     let dir = programs_dir();
     let mut names = Vec::new();
@@ -39,7 +44,9 @@ pub fn built_programs() -> Vec<String> {
         for entry in std::fs::read_dir(&d).unwrap() {
             let path = entry.unwrap().path();
             if path.is_dir() {
-                stack.push(path);
+                if path != dir.join(USER_PROGRAMS) {
+                    stack.push(path);
+                }
             } else if path.extension().is_some_and(|e| e == "elf") {
                 let rel = path.strip_prefix(dir).unwrap().with_extension("");
                 names.push(rel.to_string_lossy().replace('\\', "/"));
@@ -115,4 +122,24 @@ pub fn error_of(name: &str, overrides: &[&str]) -> wsim_sim::SimError {
         Ok(summary) => panic!("{name} ran to exit status {}", summary.exit_code),
         Err(e) => e,
     }
+}
+
+/// `wsim run --config configs/tiny.toml --json FILE OPTIONS` of a built program: the
+/// process output and the JSON statistics (`None` when the run wrote none).
+pub fn run_cli(name: &str, options: &[&str]) -> (std::process::Output, Option<serde_json::Value>) {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("stats.json");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wsim"))
+        .args(["run", "--config"])
+        .arg(root().join("configs/tiny.toml"))
+        .arg("--json")
+        .arg(&json)
+        .args(options)
+        .arg(program(name))
+        .output()
+        .expect("cannot run wsim");
+    let stats = std::fs::read_to_string(&json)
+        .ok()
+        .map(|text| serde_json::from_str(&text).expect("the JSON statistics parse"));
+    (out, stats)
 }

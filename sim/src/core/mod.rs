@@ -16,6 +16,7 @@ use warp::Warp;
 use weaver::WeaverUnit;
 
 use crate::stats::{CoreCounters, CoreStats, Merge};
+use crate::timeline::{CoreEvent, CoreTrace};
 
 pub struct Core {
     /// Global core id.
@@ -43,6 +44,18 @@ pub struct Core {
     pub sleep_until: u64,
     /// The SparseWeaver unit, if the machine has one.
     weaver: Option<WeaverUnit>,
+    /// The events the timeline shows, while one is recorded (`Machine::record_timeline`).
+    pub trace: Option<CoreTrace>,
+    launch: Launch,
+}
+
+/// The warps a launch (`vx_wspawn`) started on the core and how many of them have exited:
+/// one log event per launch, when the last exits.
+#[derive(Clone, Copy, Debug, Default)]
+struct Launch {
+    start: u64,
+    spawned: u32,
+    exited: u32,
 }
 
 impl Core {
@@ -66,6 +79,8 @@ impl Core {
             pipe: Pipeline::new(config),
             sleep_until: 0,
             weaver: weaver.then(|| WeaverUnit::new(config)),
+            trace: None,
+            launch: Launch::default(),
         }
     }
 
@@ -74,10 +89,31 @@ impl Core {
         self.warps.iter().any(Warp::is_live)
     }
 
-    fn set_phase(&mut self, phase: u32) {
+    fn set_phase(&mut self, phase: u32, now: u64) {
         if phase != self.phase {
             self.flush_counters();
             self.phase = phase;
+            if let Some(t) = &mut self.trace {
+                t.events.push(CoreEvent::Phase { at: now, phase });
+            }
+        }
+    }
+
+    /// Warp `w` was started at `now` by a `vx_wspawn`.
+    fn warp_spawned(&mut self, w: usize, now: u64) {
+        self.counters.warps_spawned += 1;
+        if self.launch.spawned == self.launch.exited {
+            self.launch = Launch {
+                start: now,
+                ..Launch::default()
+            };
+        }
+        self.launch.spawned += 1;
+        if let Some(t) = &mut self.trace {
+            t.warp(CoreEvent::WarpStart {
+                at: now,
+                warp: w as u32,
+            });
         }
     }
 
@@ -94,8 +130,28 @@ impl Core {
     /// Warp `w` may have retired: its time stops counting at `end` (after the cycle of its
     /// last instruction).
     fn warp_left(&mut self, w: usize, end: u64) {
-        if !self.warps[w].is_live() {
-            self.count_warp_phase(w, end);
+        if self.warps[w].is_live() {
+            return;
+        }
+        self.count_warp_phase(w, end);
+        if let Some(t) = &mut self.trace {
+            t.warp(CoreEvent::WarpEnd {
+                at: end,
+                warp: w as u32,
+            });
+        }
+        let launch = &mut self.launch;
+        if w != 0 && launch.exited < launch.spawned {
+            launch.exited += 1;
+            if launch.exited == launch.spawned {
+                tracing::debug!(
+                    core = self.id,
+                    from = launch.start,
+                    to = end,
+                    warps = launch.spawned,
+                    "launch: every spawned warp exited"
+                );
+            }
         }
     }
 

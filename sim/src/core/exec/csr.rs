@@ -122,7 +122,7 @@ impl Core {
             csr::WSIM_PHASE => {
                 self.count_warp_phase(w, now);
                 self.warps[w].phase = v;
-                self.set_phase(v);
+                self.set_phase(v, now);
             }
             csr::WSIM_ITERATION => {
                 self.iteration = v;

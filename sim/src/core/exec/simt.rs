@@ -9,6 +9,7 @@ use crate::core::warp::{lanes, SplitEntry, WarpWait};
 use crate::core::Core;
 use crate::error::{ErrorKind, SimError};
 use crate::shared::Shared;
+use crate::timeline::CoreEvent;
 
 impl Core {
     pub(super) fn simt(
@@ -34,6 +35,14 @@ impl Core {
                     rec.effect = Effect::GlobalBarrier { id, count };
                 } else {
                     rec.released = self.arrive_local(w, id, count);
+                }
+                if let Some(t) = &mut self.trace {
+                    let (at, warp) = (sh.cycle, w as u32);
+                    t.warp(CoreEvent::BarrierArrive { at, warp, id });
+                    if rec.released != 0 {
+                        let warps = rec.released;
+                        t.warp(CoreEvent::BarrierRelease { at, warps });
+                    }
                 }
             }
             Op::VxWsync => {}
@@ -77,10 +86,10 @@ impl Core {
         let (count, start) = (warp.x(i.rs1, lane), warp.x(i.rs2, lane));
         let phase = warp.phase;
         let count = count.min(self.warps.len() as u32) as usize;
-        for other in self.warps.iter_mut().take(count).skip(1) {
-            if !other.is_live() {
-                other.launch(start, 1, sh.cycle, phase);
-                self.counters.warps_spawned += 1;
+        for k in 1..count {
+            if !self.warps[k].is_live() {
+                self.warps[k].launch(start, 1, sh.cycle, phase);
+                self.warp_spawned(k, sh.cycle);
             }
         }
     }

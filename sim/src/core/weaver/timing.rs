@@ -14,6 +14,7 @@ use crate::core::pipeline::{
 use crate::core::warp::lanes;
 use crate::core::Core;
 use crate::stats::FsmState;
+use crate::timeline::CoreEvent;
 
 /// The FSM's clock. It prepares one batch ahead: after handing a batch out it fills the
 /// next while the warps work.
@@ -142,7 +143,9 @@ impl Core {
                     clock.prep_start = start + table + 1;
                 }
                 if eghw && !clock.finished {
-                    return self.eghw_decode(w, d, now, trace, work, accesses);
+                    let at = self.eghw_decode(w, d, now, trace, work, accesses);
+                    self.trace_weaver_wait(w, now, at.filter(|&at| at != NEVER));
+                    return at;
                 }
                 let answer = if clock.finished {
                     now
@@ -177,6 +180,7 @@ impl Core {
                     let ready = at + self.pipe.p.writeback;
                     self.pipe.scoreboard[w].set_ready(dst, ready, Producer::Weaver);
                 }
+                self.trace_weaver_wait(w, now, Some(at));
                 Some(at)
             }
         }
@@ -320,6 +324,18 @@ impl Core {
         if let Some((w, at)) = self.eghw_advance(now) {
             // The decode's warp-control instruction resolves with the answer.
             self.pipe.resolve_at(w, at);
+            if let Some(t) = &mut self.trace {
+                t.warp(CoreEvent::WeaverAnswer { at, warp: w as u32 });
+            }
+        }
+    }
+
+    /// For the timeline: warp `w` waits for its decode's answer from `from` until `until`
+    /// (`None`: the EGHW fetch's end tells).
+    fn trace_weaver_wait(&mut self, w: usize, from: u64, until: Option<u64>) {
+        if let Some(t) = &mut self.trace {
+            let warp = w as u32;
+            t.warp(CoreEvent::WeaverWait { warp, from, until });
         }
     }
 

@@ -1,0 +1,220 @@
+//! `wsim run --trace FILE`: the run's timeline (`wsim_sim::timeline`) as a Chrome trace
+//! (JSON trace event format), which ui.perfetto.dev and chrome://tracing load. One process
+//! per core (its phases, counters, and with `--trace-warps` a track per warp) and one for
+//! the machine (iterations, machine-wide counters). Time is in cycles: the viewer's
+//! microsecond is one cycle.
+
+use std::borrow::Cow;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use clap::Args;
+use serde::Serialize;
+use serde_json::{json, Value};
+use wsim_sim::stats::SlotReason;
+use wsim_sim::timeline::{Sample, SliceKind, Timeline, TimelineOptions};
+use wsim_sim::RunSummary;
+
+/// Samples kept at most (the interval doubles beyond) and slices kept at most: with
+/// 6 cores, about 4 MB of counters and 10 MB of slices at worst.
+const MAX_SAMPLES: usize = 2048;
+const MAX_SLICES: usize = 100_000;
+
+/// The timeline options of `wsim run`.
+#[derive(Args, Clone, Debug)]
+pub struct TraceArgs {
+    /// Write the run's timeline to FILE as a Chrome trace (JSON; open it in
+    /// ui.perfetto.dev): phases and counters per core, iterations, DRAM bandwidth.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+    /// Cycles between the timeline's counter samples (IPC, waits, DRAM bandwidth); it
+    /// doubles as often as needed to keep at most 2048 samples.
+    #[arg(long, value_name = "CYCLES", default_value_t = 1000, requires = "trace",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub trace_interval: u64,
+    /// Also a track per warp in the timeline: its life, barrier waits and Weaver waits.
+    #[arg(long, requires = "trace")]
+    pub trace_warps: bool,
+}
+
+impl TraceArgs {
+    /// What the machine should record, if a trace was asked for.
+    pub fn options(&self) -> Option<TimelineOptions> {
+        self.trace.as_ref().map(|_| TimelineOptions {
+            interval: self.trace_interval,
+            max_samples: MAX_SAMPLES,
+            warps: self.trace_warps,
+            max_slices: MAX_SLICES,
+        })
+    }
+}
+
+/// One trace event: `ph` X (a slice), C (a counter), M (a name).
+#[derive(Serialize)]
+struct Event<'a> {
+    name: Cow<'a, str>,
+    ph: &'static str,
+    ts: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dur: Option<u64>,
+    pid: usize,
+    tid: usize,
+    args: Value,
+}
+
+/// The process of the machine-wide tracks; core `c`'s is `c + 1`.
+const MACHINE: usize = 0;
+
+/// Write the timeline of `program`'s run to `path`.
+pub fn write(
+    path: &Path,
+    timeline: &Timeline,
+    summary: &RunSummary,
+    program: &str,
+) -> anyhow::Result<()> {
+    let file =
+        std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+    let mut out = BufWriter::new(file);
+    write_events(&mut out, timeline, summary, program)
+        .and_then(|()| out.flush())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    if timeline.dropped > 0 {
+        tracing::warn!(
+            "the trace keeps its first {MAX_SLICES} slices: {} more were left out",
+            timeline.dropped
+        );
+    }
+    Ok(())
+}
+
+fn write_events(
+    out: &mut impl Write,
+    t: &Timeline,
+    summary: &RunSummary,
+    program: &str,
+) -> std::io::Result<()> {
+    let meta = json!({
+        "program": program,
+        "time_unit": "1 microsecond in the viewer = 1 cycle",
+        "cycles": t.end,
+        "sample_interval_cycles": t.interval,
+        "slices_left_out": t.dropped,
+    });
+    write!(
+        out,
+        "{{\"displayTimeUnit\":\"ns\",\"otherData\":{meta},\"traceEvents\":["
+    )?;
+    let mut first = true;
+    let mut emit = |e: Event| -> std::io::Result<()> {
+        if !std::mem::take(&mut first) {
+            out.write_all(b",\n")?;
+        }
+        serde_json::to_writer(&mut *out, &e).map_err(std::io::Error::from)
+    };
+    let name = |pid, tid, what: &'static str, value: String| Event {
+        name: what.into(),
+        ph: "M",
+        ts: 0,
+        dur: None,
+        pid,
+        tid,
+        args: json!({ "name": value }),
+    };
+    let slice = |pid, tid, name: String, start: u64, end: u64, args: Value| Event {
+        name: name.into(),
+        ph: "X",
+        ts: start,
+        dur: Some(end - start),
+        pid,
+        tid,
+        args,
+    };
+    emit(name(MACHINE, 0, "process_name", "machine".into()))?;
+    emit(name(MACHINE, 0, "thread_name", "iterations".into()))?;
+    for i in &summary.iterations {
+        emit(slice(
+            MACHINE,
+            0,
+            format!("iteration {}", i.index),
+            i.start_cycle,
+            i.start_cycle + i.cycles,
+            json!({ "active": i.active, "warp_instructions": i.counters.instructions }),
+        ))?;
+    }
+    for (c, core) in t.cores.iter().enumerate() {
+        let pid = c + 1;
+        emit(name(pid, 0, "process_name", format!("core {c}")))?;
+        emit(name(pid, 0, "thread_name", "phases".into()))?;
+        for s in &core.phases {
+            let SliceKind::Phase(p) = s.kind else {
+                continue;
+            };
+            let label = summary.phase_label(p);
+            emit(slice(
+                pid,
+                0,
+                format!("phase {label}"),
+                s.start,
+                s.end,
+                json!({ "phase": p }),
+            ))?;
+        }
+        for (w, slices) in core.warps.iter().enumerate() {
+            emit(name(pid, w + 1, "thread_name", format!("warp {w}")))?;
+            for s in slices {
+                let (what, args) = match s.kind {
+                    SliceKind::Live => ("live".to_string(), json!({})),
+                    SliceKind::Barrier(id) => (format!("barrier {id:#x}"), json!({ "id": id })),
+                    SliceKind::Weaver => ("Weaver decode".to_string(), json!({})),
+                    SliceKind::Phase(_) => continue,
+                };
+                emit(slice(pid, w + 1, what, s.start, s.end, args))?;
+            }
+        }
+    }
+    let counter = |pid, name: &'static str, s: &Sample, value: f64| Event {
+        name: name.into(),
+        ph: "C",
+        ts: s.start,
+        dur: None,
+        pid,
+        tid: 0,
+        args: json!({ "value": value }),
+    };
+    for s in &t.samples {
+        let cycles = (s.end - s.start) as f64;
+        let instructions: u64 = s.cores.iter().map(|c| c.instructions).sum();
+        emit(counter(MACHINE, "IPC", s, instructions as f64 / cycles))?;
+        emit(counter(
+            MACHINE,
+            "DRAM bytes/cycle",
+            s,
+            s.dram_bytes as f64 / cycles,
+        ))?;
+        for (c, core) in s.cores.iter().enumerate() {
+            let share = |r| {
+                let all = core.slots.total();
+                if all == 0 {
+                    0.0
+                } else {
+                    100.0 * core.slots.get(r) as f64 / all as f64
+                }
+            };
+            emit(counter(c + 1, "IPC", s, core.instructions as f64 / cycles))?;
+            emit(counter(
+                c + 1,
+                "barrier wait % of slots",
+                s,
+                share(SlotReason::Barrier),
+            ))?;
+            emit(counter(
+                c + 1,
+                "Weaver wait % of slots",
+                s,
+                share(SlotReason::Weaver),
+            ))?;
+        }
+    }
+    out.write_all(b"]}\n")
+}
