@@ -2,16 +2,18 @@
 //! and checking the program's result against the host reference after it.
 
 use std::fmt::Write as _;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use anyhow::{bail, Context};
 use clap::Args;
 use wsim_graph::{reference, Graph};
 use wsim_sim::config::WeaverMode;
+use wsim_sim::gcn_image;
 use wsim_sim::graph_image::{self, Algorithm, GraphArrays, GraphLayout, GraphProgram, Schedule};
 use wsim_sim::report::{GraphMismatch as Mismatch, GraphRun};
 use wsim_sim::{Config, Machine, RunSummary};
 
+use crate::gcn_run::{self, LayerArgs, LayerInput, PlacedLayer};
 use crate::graph::LoadArgs;
 
 /// The graph a graph program runs on when `--graph` is not given.
@@ -41,12 +43,17 @@ pub struct GraphArgs {
     pub iterations: Option<u32>,
     #[command(flatten)]
     pub load: LoadArgs,
+    #[command(flatten)]
+    pub layer: LayerArgs,
 }
 
 impl GraphArgs {
     /// Whether an option that only a graph program takes was given.
     fn any(&self) -> bool {
-        self.graph.is_some() || self.source.is_some() || self.iterations.is_some()
+        self.graph.is_some()
+            || self.source.is_some()
+            || self.iterations.is_some()
+            || self.layer.any()
     }
 }
 
@@ -60,6 +67,22 @@ pub struct GraphInput {
     pub iterations: u32,
     /// Graph options were given (an error for a program that is not a graph program).
     explicit: bool,
+    /// A GCN program's layer: the options, and its inputs made on first use.
+    layer: LayerArgs,
+    seed: u64,
+    layer_input: OnceLock<Result<Arc<LayerInput>, String>>,
+}
+
+impl GraphInput {
+    /// The GCN layer's inputs on this graph (generated once for every run).
+    fn layer_input(&self) -> anyhow::Result<Arc<LayerInput>> {
+        let made = self.layer_input.get_or_init(|| {
+            LayerInput::new(&self.graph, &self.layer.spec(self.seed))
+                .map(Arc::new)
+                .map_err(|e| format!("{e:#}"))
+        });
+        made.clone().map_err(anyhow::Error::msg)
+    }
 }
 
 /// A graph laid out for a program.
@@ -71,6 +94,8 @@ pub struct Placed {
     pub load_flags: Vec<String>,
     pub source: u32,
     pub iterations: u32,
+    /// A GCN program's layer (its graph, above, is `A + I`).
+    pub layer: Option<PlacedLayer>,
 }
 
 /// Load the graph the options name (the built-in default without `--graph`).
@@ -89,13 +114,18 @@ pub fn load(args: &GraphArgs) -> anyhow::Result<GraphInput> {
             graph.num_vertices() - 1
         );
     }
+    let mut load_flags = args.load.flags();
+    load_flags.extend(args.layer.flags());
     Ok(GraphInput {
         graph: Arc::new(graph),
         spec,
-        load_flags: args.load.flags(),
+        load_flags,
         source,
         iterations: args.iterations.unwrap_or(DEFAULT_ITERATIONS),
         explicit: args.any(),
+        layer: args.layer.clone(),
+        seed: args.load.seed,
+        layer_input: OnceLock::new(),
     })
 }
 
@@ -114,7 +144,21 @@ pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option
     if program.schedule == Schedule::Eghw && machine.config.weaver.mode != WeaverMode::Eghw {
         bail!("an EGHW program needs the unit in its EGHW mode: add --set weaver.mode=eghw");
     }
-    let (graph, source, iterations) = (&input.graph, input.source, input.iterations);
+    let (source, iterations) = (input.source, input.iterations);
+    // A GCN layer runs on A + I and has a second descriptor, for its features.
+    let gcn = match (program.algorithm, gcn_image::program(machine)?) {
+        (Algorithm::Gcn, Some(descriptor)) => Some((descriptor, input.layer_input()?)),
+        (Algorithm::Gcn, None) => bail!(
+            "a GCN program needs a `{}` descriptor (programs/gcn/gcn.h)",
+            gcn_image::SYMBOL
+        ),
+        _ if input.layer.any() => {
+            bail!("--features, --input-features and --input-nnz are options of GCN programs")
+        }
+        _ => None,
+    };
+    let graph = Arc::clone(gcn.as_ref().map_or(&input.graph, |(_, l)| &l.graph));
+    let graph = &graph;
     if program.algorithm == Algorithm::Sssp {
         distances_fit(graph, source, &input.spec)?;
     }
@@ -131,6 +175,10 @@ pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option
         in_dests: &in_dests,
     };
     let layout = graph_image::place(machine, &program, &arrays, source, iterations)?;
+    let layer = match gcn {
+        Some((descriptor, layer)) => Some(gcn_run::place(machine, &descriptor, &layout, layer)?),
+        None => None,
+    };
     Ok(Some(Placed {
         program,
         layout,
@@ -139,6 +187,7 @@ pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option
         load_flags: input.load_flags.clone(),
         source,
         iterations,
+        layer,
     }))
 }
 
@@ -203,21 +252,25 @@ fn distances_fit(graph: &Graph, source: u32, spec: &str) -> anyhow::Result<()> {
 /// After the run: the program's result against the host reference (`None`: the program
 /// failed, nothing to check).
 pub fn check(machine: &Machine, placed: &Placed, exit_code: u32) -> Option<Vec<Mismatch>> {
-    (exit_code == 0).then(|| {
-        let result = graph_image::result(machine, &placed.layout);
-        let p = placed;
-        verify(
-            p.program.algorithm,
-            &p.graph,
-            p.source,
-            p.iterations,
-            &result,
-        )
+    (exit_code == 0).then(|| match &placed.layer {
+        Some(layer) => gcn_run::verify(machine, layer),
+        None => {
+            let result = graph_image::result(machine, &placed.layout);
+            let p = placed;
+            verify(
+                p.program.algorithm,
+                &p.graph,
+                p.source,
+                p.iterations,
+                &result,
+            )
+        }
     })
 }
 
 /// A program's result against the host reference: every mismatching vertex.
-/// `source` is BFS's and SSSP's, `iterations` PageRank's.
+/// `source` is BFS's and SSSP's, `iterations` PageRank's. Panics for a GCN, whose result
+/// is not a value per vertex (`gcn_run::verify` checks it).
 pub fn verify(
     algorithm: Algorithm,
     g: &Graph,
@@ -247,6 +300,7 @@ pub fn verify(
         Algorithm::Bfs => exact(reference::bfs_levels(g, source)),
         Algorithm::Sssp => exact(reference::sssp(g, source)),
         Algorithm::Cc => exact(reference::label_propagation(g)),
+        Algorithm::Gcn => panic!("a GCN layer's result is checked by gcn_run::verify"),
         Algorithm::PageRank => {
             let expected = reference::pagerank(g, iterations, PR_DAMPING);
             (0..)
@@ -292,6 +346,7 @@ pub fn json(placed: &Placed, supersteps: u32, mismatches: Option<&[Mismatch]>) -
             .take(SHOWN)
             .cloned()
             .collect(),
+        gcn: placed.layer.as_ref().map(gcn_run::json),
     }
 }
 
@@ -308,10 +363,19 @@ pub fn report(placed: &Placed, supersteps: u32, mismatches: Option<&[Mismatch]>)
         Algorithm::PageRank => format!("{} iterations", placed.iterations),
         Algorithm::Bfs | Algorithm::Sssp => format!("source {}", placed.source),
         Algorithm::Cc => "labels".to_string(),
+        Algorithm::Gcn => placed
+            .layer
+            .as_ref()
+            .map_or_else(String::new, gcn_run::describe),
+    };
+    // A GCN layer is one pass: SpMM, then GraphSum over the in-edges of A + I.
+    let steps = match placed.layer {
+        Some(_) => " over A + I (a self-loop added at every vertex)".to_string(),
+        None => format!(", {supersteps} super-steps"),
     };
     let _ = writeln!(
         r,
-        "{:<22}{} ({what}), schedule {}, {}, {supersteps} super-steps",
+        "{:<22}{} ({what}), schedule {}, {}{steps}",
         "kernel",
         p.algorithm.name(),
         p.schedule.name(),
@@ -325,12 +389,15 @@ pub fn report(placed: &Placed, supersteps: u32, mismatches: Option<&[Mismatch]>)
             let _ = writeln!(r, "{:<22}verified against the host reference", "result");
         }
         Some(m) => {
+            let (total, what) = match &placed.layer {
+                Some(layer) => (gcn_run::values(layer), "values of XW and the output"),
+                None => (u64::from(placed.layout.vertices), "vertices"),
+            };
             let _ = writeln!(
                 r,
-                "{:<22}MISMATCH: {} of {} vertices differ from the host reference",
+                "{:<22}MISMATCH: {} of {total} {what} differ from the host reference",
                 "result",
                 m.len(),
-                placed.layout.vertices
             );
             for x in m.iter().take(SHOWN) {
                 let _ = writeln!(
