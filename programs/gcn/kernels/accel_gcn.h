@@ -108,13 +108,16 @@ static void acc_buckets_kernel(uint32_t hart, void *arg) {
     if (g.gtid == 0) {
         gcn_t L = gcn_layer();
         acc_t P = acc_params(&L, &g);
-        uint32_t at = 0, blocks = 0;
+        uint32_t at = 0, blocks = 0, f = 1, rows = P.mbw;
         for (uint32_t b = 0; b < P.buckets; b++) {
             P.start[b] = P.cursor[b] = at;
             at += P.count[b];
             P.blocks[b] = blocks;
-            if (b <= P.bound) {
-                uint32_t rows = P.mbw / acc_warps_per_row(&P, b);
+            if (b <= P.bound && P.count[b]) {
+                if (f * ACC_MAX_WARP_NZS < b) { /* f grows with the degree */
+                    f = acc_warps_per_row(&P, b);
+                    rows = P.mbw / f;
+                }
                 blocks += (P.count[b] + rows - 1) / rows;
             }
         }

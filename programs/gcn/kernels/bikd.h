@@ -5,7 +5,7 @@
  *   together and the next CTA takes the slot;
  * - feature partitioning (IV.A): F cut into slabs of cta_size columns, a kernel each;
  * - graph partitioning (IV.B, graph binning): the sources cut into ranges of R vertices
- *   whose slab of H fills the L2 (1x its capacity, the paper's best 1-2x), a subgraph per
+ *   whose slab of H is 1-2x the L2 (the paper's best; R a power of two), a subgraph per
  *   range: for every destination with in-edges from the range, an entry {destination,
  *   first edge, end} (a destination's in-edges are sorted by source, so its edges from
  *   one range are consecutive);
@@ -34,7 +34,7 @@
 
 typedef struct {
     uint32_t wpc, cta_size, slabs; /* warps and threads of a CTA; F / cta_size, rounded up */
-    uint32_t range, subgraphs;     /* sources per subgraph; subgraphs */
+    uint32_t shift, subgraphs;     /* sources per subgraph: 1 << shift; subgraphs */
     float *val;
     uint32_t *start, *cursor;      /* per subgraph */
     uint32_t *entries;             /* 3 per entry */
@@ -48,12 +48,14 @@ static inline bikd_t bikd_params(const gcn_t *L, const gr_geo *g) {
         P.wpc = g->W;
     P.cta_size = P.wpc * g->T;
     P.slabs = (L->F + P.cta_size - 1) / P.cta_size;
-    /* A slab's row of H is at most cta_size floats (F when narrower). */
+    /* A slab's row of H is at most cta_size floats (F when narrower); without an L2, one
+     * subgraph. */
     uint32_t row_bytes = 4 * (L->F < P.cta_size ? L->F : P.cta_size);
-    P.range = wsim_gcn.l2_bytes / row_bytes;
-    if (P.range == 0 || P.range > L->V)
-        P.range = L->V;
-    P.subgraphs = (L->V + P.range - 1) / P.range;
+    uint32_t fill = wsim_gcn.l2_bytes ? wsim_gcn.l2_bytes / row_bytes : L->V;
+    P.shift = 0;
+    while ((1u << P.shift) < fill && (1u << P.shift) < L->V)
+        P.shift++;
+    P.subgraphs = ((L->V - 1) >> P.shift) + 1;
     uint32_t *s = L->scratch + GCN_SCRATCH_COMMON;
     P.val = (float *)s;
     P.start = s + L->E;
@@ -72,8 +74,8 @@ static const char *gcn_check(void) {
 /* Edge e starts a run (an entry) when it is its destination's first or its source is in
  * a later range than the previous edge's. */
 static inline int bikd_run_start(const gcn_t *L, const bikd_t *P, uint32_t e, uint32_t *range) {
-    *range = L->src[e] / P->range;
-    return e == L->off[L->dst[e]] || L->src[e - 1] / P->range != *range;
+    *range = L->src[e] >> P->shift;
+    return e == L->off[L->dst[e]] || L->src[e - 1] >> P->shift != *range;
 }
 
 static void bikd_count_kernel(uint32_t hart, void *arg) {
@@ -97,7 +99,7 @@ static void bikd_fill_kernel(uint32_t hart, void *arg) {
     for (uint32_t e = g.gtid; e < L.E; e += g.nthreads) {
         uint32_t r;
         if (bikd_run_start(&L, &P, e, &r)) {
-            uint32_t d = L.dst[e], row_end = L.off[d + 1], limit = (r + 1) * P.range;
+            uint32_t d = L.dst[e], row_end = L.off[d + 1], limit = (r + 1) << P.shift;
             uint32_t end = limit <= L.src[row_end - 1] ? gr_search(L.src, e, row_end, limit - 1) + 1 : row_end;
             uint32_t *entry = P.entries + 3 * (P.start[r] + __atomic_fetch_add(&P.cursor[r], 1, __ATOMIC_RELAXED));
             entry[0] = d;
