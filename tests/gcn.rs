@@ -57,25 +57,7 @@ fn run(kernel: &str, extra: &[&str]) -> Output {
 
 /// The run verified (status 0 and the report's verdict), or why not.
 fn verified(kernel: &str, extra: &[&str]) -> Result<String, String> {
-    let out = run(kernel, extra);
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let ok = stdout
-        .lines()
-        .any(|l| l.starts_with("result") && l.contains("verified against the host reference"));
-    if out.status.success() && ok {
-        Ok(stdout)
-    } else {
-        Err(format!(
-            "gcn_{kernel} {extra:?}: status {:?}\n{}\n{}",
-            out.status.code(),
-            stdout
-                .lines()
-                .filter(|l| l.starts_with("result") || l.starts_with("  vertex"))
-                .collect::<Vec<_>>()
-                .join("\n"),
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    }
+    common::verdict(&format!("gcn_{kernel}"), extra, &run(kernel, extra))
 }
 
 fn verifies(kernel: &str, graph: &str, features: &str) {
@@ -282,6 +264,33 @@ fn layer_options_are_checked() {
         let out = wsim(&["run", "--features", "16", elf.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(2), "{name}");
     }
+    // A layer whose CTA outgrows a core's local memory (16 KiB on tiny) stops with the
+    // program's status and says why.
+    let out = run(
+        "gnnadvisor",
+        &[
+            "--graph",
+            "gen:rmat:scale=5,ef=4",
+            "--features",
+            "1024",
+            "--input-features",
+            "8",
+            "--input-nnz",
+            "2",
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("does not fit a core: GNNAdvisor's CTA needs more local memory"),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("exit status") && l.ends_with("102")),
+        "{stdout}"
+    );
     // EGHW needs the unit in its EGHW mode.
     let elf = program("gcn/gcn_eghw");
     let out = wsim(&[

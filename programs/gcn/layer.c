@@ -42,9 +42,8 @@ const char *const wsim_phase_names[] __attribute__((used)) = {
 /* Initialisation: H and the output zeroed (the kernels that accumulate need it; the
  * dissertation's GCN runs it for every schedule). */
 static void init_kernel(uint32_t hart, void *arg) {
-    PHASE(GCN_PH_INIT);
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
+    gr_geo g;
+    gcn_t L = gcn_enter(GCN_PH_INIT, &g);
     for (uint32_t i = g.gtid; i < L.V * L.F; i += g.nthreads) {
         L.h[i] = 0.0f;
         L.out[i] = 0.0f;
@@ -63,9 +62,11 @@ int main(void) {
             wsim_puts("no graph: run this program with wsim run, which lays one out (--graph)\n");
         return GCN_EXIT_NO_GRAPH;
     }
+    gr_geo g = gr_geometry();
+    gcn_t L = gcn_layer();
     /* A design whose CTA needs more warps or local memory than a core has cannot run:
      * every core stops, core 0 says why. */
-    const char *unfit = gcn_check();
+    const char *unfit = gcn_check(&L, &g);
     if (unfit) {
         if (vx_core_id() == 0)
             wsim_printf("the GCN kernel does not fit a core: %s\n", unfit);
@@ -74,13 +75,13 @@ int main(void) {
     gcn_record(GCN_REC_INIT);
     gcn_launch(init_kernel, 0);
     gcn_record(GCN_REC_SPMM);
-    gcn_spmm();
+    gcn_spmm(&L, &g);
 #ifdef GCN_PREPARES
     gcn_record(GCN_REC_PREPARE);
-    gcn_prepare();
+    gcn_prepare(&L, &g);
 #endif
     gcn_record(GCN_REC_GRAPHSUM);
-    gcn_graphsum();
+    gcn_graphsum(&L, &g);
     if (vx_core_id() == 0) {
         wsim_iteration_end();
         wsim_graph.supersteps = 1;

@@ -35,6 +35,13 @@ static inline gcn_t gcn_layer(void) {
     return L;
 }
 
+/* A kernel's start: its phase, where the thread is, and the layer. */
+static inline gcn_t gcn_enter(uint32_t phase, gr_geo *g) {
+    PHASE(phase);
+    *g = gr_geometry();
+    return gcn_layer();
+}
+
 /* Run `kernel` on every hardware thread with `arg` (a launch: returns when all are done). */
 static inline void gcn_launch(wsim_kernel_t kernel, const void *arg) {
     wsim_spawn(vx_num_cores() * vx_num_warps() * vx_num_threads(), kernel, (void *)arg);

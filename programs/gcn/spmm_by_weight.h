@@ -7,9 +7,8 @@
 #define GCN_SPMM_BY_WEIGHT_H
 
 static void spmm_by_weight_kernel(uint32_t hart, void *arg) {
-    PHASE(GCN_PH_SPMM);
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
+    gr_geo g;
+    gcn_t L = gcn_enter(GCN_PH_SPMM, &g);
     for (gcn_grid it = gcn_grid_start(g.gtid, g.nthreads, L.F); it.row < L.V; gcn_grid_next(&it, L.F)) {
         float acc = 0.0f;
         for (uint32_t j = L.x_off[it.row]; j < L.x_off[it.row + 1]; j++)
@@ -19,6 +18,6 @@ static void spmm_by_weight_kernel(uint32_t hart, void *arg) {
     PHASE(GCN_PH_OTHER);
 }
 
-static void gcn_spmm(void) { gcn_launch(spmm_by_weight_kernel, 0); }
+static void gcn_spmm(const gcn_t *L, const gr_geo *g) { gcn_launch(spmm_by_weight_kernel, 0); }
 
 #endif

@@ -83,17 +83,14 @@ static inline uint32_t acc_warps_per_row(const acc_t *P, uint32_t d) {
 
 static inline uint32_t acc_bucket(const acc_t *P, uint32_t d) { return d <= P->bound ? d : P->bound + 1; }
 
-static const char *gcn_check(void) {
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
-    acc_t P = acc_params(&L, &g);
-    return gcn_slots(&g, P.mbw, P.mbw * L.F) ? 0 : "Accel-GCN's CTA needs more local memory than the core has";
+static const char *gcn_check(const gcn_t *L, const gr_geo *g) {
+    acc_t P = acc_params(L, g);
+    return gcn_slots(g, P.mbw, P.mbw * L->F) ? 0 : "Accel-GCN's CTA needs more local memory than the core has";
 }
 
 static void acc_histogram_kernel(uint32_t hart, void *arg) {
-    PHASE(GCN_PH_REG);
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
+    gr_geo g;
+    gcn_t L = gcn_enter(GCN_PH_REG, &g);
     acc_t P = acc_params(&L, &g);
     for (uint32_t v = g.gtid; v < L.V; v += g.nthreads)
         __atomic_fetch_add(&P.count[acc_bucket(&P, gcn_degree(&L, v))], 1, __ATOMIC_RELAXED);
@@ -128,9 +125,8 @@ static void acc_buckets_kernel(uint32_t hart, void *arg) {
 }
 
 static void acc_scatter_kernel(uint32_t hart, void *arg) {
-    PHASE(GCN_PH_REG);
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
+    gr_geo g;
+    gcn_t L = gcn_enter(GCN_PH_REG, &g);
     acc_t P = acc_params(&L, &g);
     uint32_t longest = P.bound + 1;
     for (uint32_t v = g.gtid; v < L.V; v += g.nthreads) {
@@ -146,9 +142,8 @@ static void acc_scatter_kernel(uint32_t hart, void *arg) {
 /* Algorithm 2: item k < small blocks is short-row block k; the others are the long rows,
  * each writing its blocks of deg_bound nonzeros. */
 static void acc_meta_kernel(uint32_t hart, void *arg) {
-    PHASE(GCN_PH_REG);
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
+    gr_geo g;
+    gcn_t L = gcn_enter(GCN_PH_REG, &g);
     acc_t P = acc_params(&L, &g);
     uint32_t small = P.totals[0], longest = P.bound + 1;
     if (g.gtid == 0)
@@ -177,10 +172,8 @@ static void acc_meta_kernel(uint32_t hart, void *arg) {
     PHASE(GCN_PH_OTHER);
 }
 
-static void gcn_prepare(void) {
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
-    acc_t P = acc_params(&L, &g);
+static void gcn_prepare(const gcn_t *L, const gr_geo *g) {
+    acc_t P = acc_params(L, g);
     gcn_launch(gcn_edge_values_kernel, P.val);
     gcn_launch(acc_histogram_kernel, 0);
     gcn_launch(acc_buckets_kernel, 0);
@@ -190,9 +183,8 @@ static void gcn_prepare(void) {
 }
 
 static void acc_graphsum_kernel(uint32_t hart, void *arg) {
-    PHASE(GCN_PH_INIT);
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
+    gr_geo g;
+    gcn_t L = gcn_enter(GCN_PH_INIT, &g);
     acc_t P = acc_params(&L, &g);
     gcn_cta c;
     uint32_t F = L.F, words = P.mbw * F;
@@ -225,15 +217,7 @@ static void acc_graphsum_kernel(uint32_t hart, void *arg) {
                     uint32_t r = lw / wpr, v = P.perm[row + r];
                     uint32_t first = L.off[v] + loc, e = first + (lw - r * wpr) * wnz;
                     uint32_t end = e + wnz < first + rownz ? e + wnz : first + rownz;
-                    float sum = 0.0f;
-                    for (; e < end; e++) {
-                        PHASE(GCN_PH_WORKID);
-                        PHASE(GCN_PH_EDGE);
-                        uint32_t s = L.src[e];
-                        float a = P.val[e];
-                        PHASE(GCN_PH_GATHER);
-                        sum += a * L.h[s * F + col];
-                    }
+                    float sum = gcn_edge_values_sum(&L, P.val, e, end, col);
                     if (shared)
                         atomic_add_f32(&rows_acc[r * F + col], sum);
                     else if (split)
@@ -259,4 +243,4 @@ static void acc_graphsum_kernel(uint32_t hart, void *arg) {
     PHASE(GCN_PH_OTHER);
 }
 
-static void gcn_graphsum(void) { gcn_launch(acc_graphsum_kernel, 0); }
+static void gcn_graphsum(const gcn_t *L, const gr_geo *g) { gcn_launch(acc_graphsum_kernel, 0); }

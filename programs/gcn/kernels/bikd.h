@@ -64,69 +64,51 @@ static inline bikd_t bikd_params(const gcn_t *L, const gr_geo *g) {
     return P;
 }
 
-static const char *gcn_check(void) {
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
-    bikd_t P = bikd_params(&L, &g);
-    return gcn_slots(&g, P.wpc, 0) ? 0 : "BiKD's CTAs need local memory for their dispatch";
+static const char *gcn_check(const gcn_t *L, const gr_geo *g) {
+    bikd_t P = bikd_params(L, g);
+    return gcn_slots(g, P.wpc, 0) ? 0 : "BiKD's CTAs need local memory for their dispatch";
 }
 
-/* Edge e starts a run (an entry) when it is its destination's first or its source is in
- * a later range than the previous edge's. */
-static inline int bikd_run_start(const gcn_t *L, const bikd_t *P, uint32_t e, uint32_t *range) {
-    *range = L->src[e] >> P->shift;
-    return e == L->off[L->dst[e]] || L->src[e - 1] >> P->shift != *range;
-}
-
-static void bikd_count_kernel(uint32_t hart, void *arg) {
-    PHASE(GCN_PH_REG);
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
+/* The entries' two passes over the edges that start a run (arg 0: count them per
+ * subgraph; 1: after the scan, write each entry: its end found by a binary search for the
+ * first source beyond its range). */
+static void bikd_runs_kernel(uint32_t hart, void *arg) {
+    int fill = (uintptr_t)arg;
+    gr_geo g;
+    gcn_t L = gcn_enter(GCN_PH_REG, &g);
     bikd_t P = bikd_params(&L, &g);
     for (uint32_t e = g.gtid; e < L.E; e += g.nthreads) {
-        uint32_t r;
-        if (bikd_run_start(&L, &P, e, &r))
+        uint32_t r = L.src[e] >> P.shift, d = L.dst[e];
+        if (e != L.off[d] && L.src[e - 1] >> P.shift == r)
+            continue;
+        if (!fill) {
             __atomic_fetch_add(&P.start[r], 1, __ATOMIC_RELAXED);
-    }
-    PHASE(GCN_PH_OTHER);
-}
-
-static void bikd_fill_kernel(uint32_t hart, void *arg) {
-    PHASE(GCN_PH_REG);
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
-    bikd_t P = bikd_params(&L, &g);
-    for (uint32_t e = g.gtid; e < L.E; e += g.nthreads) {
-        uint32_t r;
-        if (bikd_run_start(&L, &P, e, &r)) {
-            uint32_t d = L.dst[e], row_end = L.off[d + 1], limit = (r + 1) << P.shift;
-            uint32_t end = limit <= L.src[row_end - 1] ? gr_search(L.src, e, row_end, limit - 1) + 1 : row_end;
-            uint32_t *entry = P.entries + 3 * (P.start[r] + __atomic_fetch_add(&P.cursor[r], 1, __ATOMIC_RELAXED));
-            entry[0] = d;
-            entry[1] = e;
-            entry[2] = end;
+            continue;
         }
+        uint32_t row_end = L.off[d + 1], limit = (r + 1) << P.shift;
+        uint32_t end = limit <= L.src[row_end - 1] ? gr_search(L.src, e, row_end, limit - 1) + 1 : row_end;
+        uint32_t *entry = P.entries + 3 * (P.start[r] + __atomic_fetch_add(&P.cursor[r], 1, __ATOMIC_RELAXED));
+        entry[0] = d;
+        entry[1] = e;
+        entry[2] = end;
     }
     PHASE(GCN_PH_OTHER);
 }
 
-static void gcn_prepare(void) {
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
-    bikd_t P = bikd_params(&L, &g);
+static void gcn_prepare(const gcn_t *L, const gr_geo *g) {
+    bikd_t P = bikd_params(L, g);
     gcn_launch(gcn_edge_values_kernel, P.val);
-    gcn_launch(bikd_count_kernel, 0);
+    gcn_launch(bikd_runs_kernel, (void *)0);
     gcn_scan(P.start, P.subgraphs); /* the entry count is left in *gcn_scan_sum() */
-    gcn_launch(bikd_fill_kernel, 0);
+    gcn_launch(bikd_runs_kernel, (void *)1);
 }
 
 /* Launch n: subgraph n / slabs, slab n % slabs. Its CTAs are counted out by counter
  * n & 1; the launch clears the other for the next. */
 static void bikd_kernel(uint32_t hart, void *arg) {
-    PHASE(GCN_PH_INIT);
     uint32_t n = (uintptr_t)arg;
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
+    gr_geo g;
+    gcn_t L = gcn_enter(GCN_PH_INIT, &g);
     bikd_t P = bikd_params(&L, &g);
     if (g.gtid == 0)
         L.scratch[(n + 1) & 1] = 0;
@@ -144,16 +126,8 @@ static void bikd_kernel(uint32_t hart, void *arg) {
             uint32_t v = entry[0], e = entry[1], end = entry[2];
             if (col < F) {
                 PHASE(GCN_PH_GATHER);
-                float preload = L.out[v * F + col], sum = 0.0f;
-                for (; e < end; e++) {
-                    PHASE(GCN_PH_WORKID);
-                    PHASE(GCN_PH_EDGE);
-                    uint32_t s = L.src[e];
-                    float a = P.val[e];
-                    PHASE(GCN_PH_GATHER);
-                    sum += a * L.h[s * F + col];
-                }
-                L.out[v * F + col] = sum + preload;
+                float preload = L.out[v * F + col];
+                L.out[v * F + col] = gcn_edge_values_sum(&L, P.val, e, end, col) + preload;
             }
             gr_converge();
         }
@@ -161,10 +135,8 @@ static void bikd_kernel(uint32_t hart, void *arg) {
     PHASE(GCN_PH_OTHER);
 }
 
-static void gcn_graphsum(void) {
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
-    bikd_t P = bikd_params(&L, &g);
+static void gcn_graphsum(const gcn_t *L, const gr_geo *g) {
+    bikd_t P = bikd_params(L, g);
     for (uint32_t n = 0; n < P.subgraphs * P.slabs; n++)
         gr_launch(bikd_kernel, n);
 }

@@ -51,17 +51,14 @@ static inline gna_t gna_params(const gcn_t *L, const gr_geo *g) {
     return P;
 }
 
-static const char *gcn_check(void) {
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
-    gna_t P = gna_params(&L, &g);
-    return gcn_slots(&g, P.wpb, P.words) ? 0 : "GNNAdvisor's CTA needs more local memory than the core has";
+static const char *gcn_check(const gcn_t *L, const gr_geo *g) {
+    gna_t P = gna_params(L, g);
+    return gcn_slots(g, P.wpb, P.words) ? 0 : "GNNAdvisor's CTA needs more local memory than the core has";
 }
 
 static void gna_count_kernel(uint32_t hart, void *arg) {
-    PHASE(GCN_PH_REG);
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
+    gr_geo g;
+    gcn_t L = gcn_enter(GCN_PH_REG, &g);
     gna_t P = gna_params(&L, &g);
     for (uint32_t v = g.gtid; v < L.V; v += g.nthreads) {
         uint32_t d = gcn_degree(&L, v);
@@ -73,9 +70,8 @@ static void gna_count_kernel(uint32_t hart, void *arg) {
 
 /* Edge e starts a group when it is a multiple of ngs into its destination's edges. */
 static void gna_fill_kernel(uint32_t hart, void *arg) {
-    PHASE(GCN_PH_REG);
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
+    gr_geo g;
+    gcn_t L = gcn_enter(GCN_PH_REG, &g);
     gna_t P = gna_params(&L, &g);
     for (uint32_t e = g.gtid; e < L.E; e += g.nthreads) {
         uint32_t d = L.dst[e], k = e - L.off[d], q = k / P.ngs;
@@ -87,19 +83,16 @@ static void gna_fill_kernel(uint32_t hart, void *arg) {
     PHASE(GCN_PH_OTHER);
 }
 
-static void gcn_prepare(void) {
+static void gcn_prepare(const gcn_t *L, const gr_geo *g) {
     gcn_launch(gna_count_kernel, 0);
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
-    gna_t P = gna_params(&L, &g);
-    gcn_scan(P.start, L.V); /* the group count is left in *gcn_scan_sum() */
+    gna_t P = gna_params(L, g);
+    gcn_scan(P.start, L->V); /* the group count is left in *gcn_scan_sum() */
     gcn_launch(gna_fill_kernel, 0);
 }
 
 static void gna_graphsum_kernel(uint32_t hart, void *arg) {
-    PHASE(GCN_PH_INIT);
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
+    gr_geo g;
+    gcn_t L = gcn_enter(GCN_PH_INIT, &g);
     gna_t P = gna_params(&L, &g);
     gcn_cta c;
     if (gcn_cta_enter(&c, &g, P.wpb, gcn_slots(&g, P.wpb, P.words), P.words)) {
@@ -159,4 +152,4 @@ static void gna_graphsum_kernel(uint32_t hart, void *arg) {
     PHASE(GCN_PH_OTHER);
 }
 
-static void gcn_graphsum(void) { gcn_launch(gna_graphsum_kernel, 0); }
+static void gcn_graphsum(const gcn_t *L, const gr_geo *g) { gcn_launch(gna_graphsum_kernel, 0); }

@@ -17,7 +17,7 @@
 #define GCN_SCRATCH_PER_EDGE 0u
 #define GCN_SCRATCH_FIXED 0u
 
-static const char *gcn_check(void) { return 0; }
+static const char *gcn_check(const gcn_t *L, const gr_geo *g) { return 0; }
 
 /* Registration of row i of the CSR `off`: its first entry and length (EGHW: the unit
  * reads them; the row is registered by id alone). */
@@ -55,19 +55,24 @@ static int sw_spmm_nonzero(uint32_t v, uint32_t j, void *ctx) {
     return 0;
 }
 
-static void sw_spmm_kernel(uint32_t hart, void *arg) {
-    PHASE(GCN_PH_SPMM);
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
+/* One kernel's pass: every core walks its share of the rows of `off` through the unit
+ * (EGHW: after pointing it at the rows, their entries and the entries' values). */
+static void sw_pass(gcn_t *L, const gr_geo *g, const uint32_t *off, const uint32_t *entries, const uint32_t *values,
+                    weaver_vertex_fn row, weaver_edge_fn entry) {
 #ifdef WEAVER_EGHW
-    weaver_eghw_setup(L.x_off, L.x_col, (const uint32_t *)L.x_val);
+    weaver_eghw_setup(off, entries, values);
 #endif
-    weaver_process(gcn_split(L.x_off, L.V, g.core, g.C), gcn_split(L.x_off, L.V, g.core + 1, g.C), sw_spmm_row,
-                   sw_spmm_nonzero, &L);
+    weaver_process(gcn_split(off, L->V, g->core, g->C), gcn_split(off, L->V, g->core + 1, g->C), row, entry, L);
     PHASE(GCN_PH_OTHER);
 }
 
-static void gcn_spmm(void) { gcn_launch(sw_spmm_kernel, 0); }
+static void sw_spmm_kernel(uint32_t hart, void *arg) {
+    gr_geo g;
+    gcn_t L = gcn_enter(GCN_PH_SPMM, &g);
+    sw_pass(&L, &g, L.x_off, L.x_col, (const uint32_t *)L.x_val, sw_spmm_row, sw_spmm_nonzero);
+}
+
+static void gcn_spmm(const gcn_t *L, const gr_geo *g) { gcn_launch(sw_spmm_kernel, 0); }
 
 static uint32_t sw_destination(uint32_t i, uint32_t *vid, uint32_t *loc, void *ctx) {
     PHASE(GCN_PH_REG);
@@ -94,15 +99,9 @@ static int sw_in_edge(uint32_t d, uint32_t e, void *ctx) {
 }
 
 static void sw_graphsum_kernel(uint32_t hart, void *arg) {
-    PHASE(GCN_PH_INIT);
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
-#ifdef WEAVER_EGHW
-    weaver_eghw_setup(L.off, L.src, 0);
-#endif
-    weaver_process(gcn_split(L.off, L.V, g.core, g.C), gcn_split(L.off, L.V, g.core + 1, g.C), sw_destination,
-                   sw_in_edge, &L);
-    PHASE(GCN_PH_OTHER);
+    gr_geo g;
+    gcn_t L = gcn_enter(GCN_PH_INIT, &g);
+    sw_pass(&L, &g, L.off, L.src, 0, sw_destination, sw_in_edge);
 }
 
-static void gcn_graphsum(void) { gcn_launch(sw_graphsum_kernel, 0); }
+static void gcn_graphsum(const gcn_t *L, const gr_geo *g) { gcn_launch(sw_graphsum_kernel, 0); }

@@ -34,16 +34,13 @@ static inline uint32_t tlp_warps_per_cta(const gcn_t *L, const gr_geo *g) {
     return g->W < TLP_HW_WARPS_PER_BLOCK ? g->W : TLP_HW_WARPS_PER_BLOCK;
 }
 
-static const char *gcn_check(void) {
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
-    return gcn_slots(&g, tlp_warps_per_cta(&L, &g), 0) ? 0 : "TLPGNN's blocks need local memory for their dispatch";
+static const char *gcn_check(const gcn_t *L, const gr_geo *g) {
+    return gcn_slots(g, tlp_warps_per_cta(L, g), 0) ? 0 : "TLPGNN's blocks need local memory for their dispatch";
 }
 
 static void tlp_graphsum_kernel(uint32_t hart, void *arg) {
-    PHASE(GCN_PH_INIT);
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
+    gr_geo g;
+    gcn_t L = gcn_enter(GCN_PH_INIT, &g);
     uint32_t wpc = tlp_warps_per_cta(&L, &g), F = L.F;
     gcn_cta c;
     if (gcn_cta_enter(&c, &g, wpc, gcn_slots(&g, wpc, 0), 0)) {
@@ -84,4 +81,4 @@ static void tlp_graphsum_kernel(uint32_t hart, void *arg) {
     PHASE(GCN_PH_OTHER);
 }
 
-static void gcn_graphsum(void) { gcn_launch(tlp_graphsum_kernel, 0); }
+static void gcn_graphsum(const gcn_t *L, const gr_geo *g) { gcn_launch(tlp_graphsum_kernel, 0); }

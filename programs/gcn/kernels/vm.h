@@ -10,12 +10,11 @@
 
 #include "spmm_by_weight.h"
 
-static const char *gcn_check(void) { return 0; }
+static const char *gcn_check(const gcn_t *L, const gr_geo *g) { return 0; }
 
 static void vm_graphsum_kernel(uint32_t hart, void *arg) {
-    PHASE(GCN_PH_INIT);
-    gr_geo g = gr_geometry();
-    gcn_t L = gcn_layer();
+    gr_geo g;
+    gcn_t L = gcn_enter(GCN_PH_INIT, &g);
     for (gcn_grid it = gcn_grid_start(g.gtid, g.nthreads, L.F); it.row < L.V; gcn_grid_next(&it, L.F)) {
         PHASE(GCN_PH_WORKID);
         uint32_t d = it.row, begin = L.off[d], end = L.off[d + 1];
@@ -32,4 +31,4 @@ static void vm_graphsum_kernel(uint32_t hart, void *arg) {
     PHASE(GCN_PH_OTHER);
 }
 
-static void gcn_graphsum(void) { gcn_launch(vm_graphsum_kernel, 0); }
+static void gcn_graphsum(const gcn_t *L, const gr_geo *g) { gcn_launch(vm_graphsum_kernel, 0); }
