@@ -1,5 +1,5 @@
 //! `wsim run` of a GCN program (docs/GCN.md): the layer's options, its inputs generated
-//! once per graph, laid out after the graph, and H and the output checked after the run
+//! once per graph, laid out before the graph, and H and the output checked after the run
 //! against `wsim_graph::gcn`'s f64 reference within its f32 error bounds.
 
 use std::sync::{Arc, OnceLock};
@@ -9,7 +9,6 @@ use clap::Args;
 use wsim_graph::gcn::{self, Layer, LayerSpec, Matrix, Reference};
 use wsim_graph::Graph;
 use wsim_sim::gcn_image::{self, GcnLayout, GcnProgram, LayerArrays};
-use wsim_sim::graph_image::GraphLayout;
 use wsim_sim::report::{GcnLayerRun, GraphMismatch};
 use wsim_sim::Machine;
 
@@ -90,11 +89,10 @@ pub struct PlacedLayer {
     pub layout: GcnLayout,
 }
 
-/// Lay the layer out after `graph` (already placed for the program's `A + I`).
+/// Lay the layer out at the graph base (the graph, `A + I`, follows it).
 pub fn place(
     machine: &mut Machine,
     program: &GcnProgram,
-    graph: &GraphLayout,
     input: Arc<LayerInput>,
 ) -> anyhow::Result<PlacedLayer> {
     let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
@@ -108,7 +106,7 @@ pub fn place(
         x_values: &x_values,
         weights: &weights,
     };
-    let layout = gcn_image::place(machine, program, graph, &arrays)?;
+    let layout = gcn_image::place(machine, program, input.graph.num_vertices(), &arrays)?;
     Ok(PlacedLayer { input, layout })
 }
 

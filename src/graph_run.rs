@@ -174,11 +174,14 @@ pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option
         in_weights: &csc.weights,
         in_dests: &in_dests,
     };
-    let layout = graph_image::place(machine, &program, &arrays, source, iterations)?;
+    // A GCN layer goes first, so that its arrays' addresses do not depend on the
+    // scratch the design asks of the graph.
     let layer = match gcn {
-        Some((descriptor, layer)) => Some(gcn_run::place(machine, &descriptor, &layout, layer)?),
+        Some((descriptor, layer)) => Some(gcn_run::place(machine, &descriptor, layer)?),
         None => None,
     };
+    let start = layer.as_ref().map_or(graph_image::BASE, |l| l.layout.end);
+    let layout = graph_image::place_from(machine, &program, &arrays, source, iterations, start)?;
     Ok(Some(Placed {
         program,
         layout,

@@ -1,9 +1,11 @@
 //! GCN programs: the layer descriptor `wsim_gcn` (programs/gcn/gcn.h) beside the graph
 //! descriptor, and the layer's arrays (input features, weights, the two result matrices)
-//! laid out after the graph's. Plain words only, as in `graph_image`.
+//! laid out from the graph base, before the graph's (`graph_image::place_from`), so that
+//! they have the same addresses whatever scratch a design asks of the graph. Plain words
+//! only, as in `graph_image`.
 
 use crate::error::{ErrorKind, SimError, SimResult};
-use crate::graph_image::{write_words, Arena, GraphLayout};
+use crate::graph_image::{write_words, Arena, BASE};
 use crate::machine::Machine;
 
 /// The descriptor's symbol.
@@ -80,16 +82,20 @@ pub fn program(m: &Machine) -> SimResult<Option<GcnProgram>> {
     Ok(Some(GcnProgram { descriptor: at }))
 }
 
-/// Lay the layer out after the graph (`graph`, placed by `graph_image::place`) and fill
-/// the descriptor, with the machine's L2 and local memory sizes (BiKD sizes its
-/// partitions by the L2; the CTA-mapped kernels split local memory among their CTAs).
+/// Lay the layer of a graph of `vertices` vertices out from the graph base on a machine
+/// that has not run yet (the graph follows, from `end`), and fill the descriptor, with the
+/// machine's L2 and local memory sizes (BiKD sizes its partitions by the L2; the
+/// CTA-mapped kernels split local memory among their CTAs).
 pub fn place(
     m: &mut Machine,
     p: &GcnProgram,
-    graph: &GraphLayout,
+    vertices: u32,
     layer: &LayerArrays,
 ) -> SimResult<GcnLayout> {
-    let (v, f) = (graph.vertices, layer.features);
+    if m.shared.cycle != 0 {
+        return Err(setup("a GCN layer must be placed before the run".into()));
+    }
+    let (v, f) = (vertices, layer.features);
     let rows_ok = layer.x_offsets.len() == v as usize + 1
         && layer.x_columns.len() == layer.x_values.len()
         && layer
@@ -101,7 +107,7 @@ pub fn place(
         return Err(setup("GCN layer arrays of inconsistent lengths".into()));
     }
     let matrix = u64::from(v) * u64::from(f);
-    let mut arena = Arena::new(graph.end);
+    let mut arena = Arena::new(BASE);
     let inputs = [
         layer.x_offsets,
         layer.x_columns,

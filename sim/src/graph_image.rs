@@ -247,6 +247,19 @@ pub fn place(
     source: u32,
     iterations: u32,
 ) -> SimResult<GraphLayout> {
+    place_from(m, p, g, source, iterations, BASE)
+}
+
+/// [`place`] from `start` (at or above [`BASE`], 64-byte aligned): after what another
+/// descriptor placed first (a GCN layer, `gcn_image`).
+pub fn place_from(
+    m: &mut Machine,
+    p: &GraphProgram,
+    g: &GraphArrays,
+    source: u32,
+    iterations: u32,
+    start: u32,
+) -> SimResult<GraphLayout> {
     if m.shared.cycle != 0 {
         return Err(setup("a graph must be placed before the run".into()));
     }
@@ -280,13 +293,7 @@ pub fn place(
         + u64::from(p.scratch_per_edge) * u64::from(e)
         + u64::from(p.scratch_per_step) * u64::from(max_steps)
         + u64::from(p.scratch_fixed);
-    if m.image_end > BASE {
-        return Err(setup(format!(
-            "the program image reaches {:#x}, past the graph base {BASE:#x}",
-            m.image_end
-        )));
-    }
-    let mut arena = Arena::new(BASE);
+    let mut arena = Arena::new(start);
     let mut addrs = Vec::new();
     for (_, a) in g.in_order() {
         addrs.push(arena.reserve(a.len() as u64));
@@ -316,8 +323,8 @@ pub fn place(
     })
 }
 
-/// Arrays laid out one after another from `start`, each on a 64-byte boundary, below the
-/// lowest stack: the graph's, and after them a GCN layer's (`gcn_image`).
+/// Arrays laid out one after another from `start` (at or above [`BASE`]), each on a
+/// 64-byte boundary, below the lowest stack: a GCN layer's (`gcn_image`) and the graph's.
 pub(crate) struct Arena {
     start: u64,
     at: u64,
@@ -338,9 +345,15 @@ impl Arena {
         start
     }
 
-    /// Make what was reserved part of the memory map as `what`, if it ends below the
-    /// stacks and clear of the heap; one past its end.
+    /// Make what was reserved part of the memory map as `what`, if the program image ends
+    /// below [`BASE`] and this below the stacks and clear of the heap; one past its end.
     pub(crate) fn claim(&self, m: &mut Machine, what: &str) -> SimResult<u32> {
+        if m.image_end > BASE {
+            return Err(setup(format!(
+                "the program image reaches {:#x}, past the graph base {BASE:#x}",
+                m.image_end
+            )));
+        }
         let limit = m.config.stack_region().0.max(0) as u64;
         if self.at > limit {
             return Err(setup(format!(
