@@ -283,7 +283,12 @@ impl Reference {
         ] {
             for (i, ((&e, &b), &bits)) in want.iter().zip(bound).zip(got).enumerate() {
                 let g = f32::from_bits(bits);
-                if !((f64::from(g) - e).abs() <= b) {
+                // NaN is within no bound.
+                let within = (f64::from(g) - e).abs().partial_cmp(&b);
+                if !matches!(
+                    within,
+                    Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
+                ) {
                     out.push(Mismatch {
                         matrix,
                         vertex: (i / f) as u32,
@@ -439,16 +444,17 @@ mod tests {
                 .chain(range.clone().skip(1).step_by(2))),
         ] {
             let mut out: Vec<u32> = r.output.iter().map(|&x| (x as f32).to_bits()).collect();
-            for k in 0..8 {
-                out[k] = order[k].to_bits();
+            for (o, x) in out.iter_mut().zip(&order) {
+                *o = x.to_bits();
             }
             let hidden: Vec<u32> = h.iter().map(|x| x.to_bits()).collect();
             assert!(r.mismatches(&hidden, &out).is_empty());
         }
         let mut short = r.output.clone();
         let s = csc.targets[range.start] as usize;
-        for k in 0..8 {
-            short[k] -= r.hidden[s * 8 + k] / (deg(s as u32) * deg(0)).sqrt() as f64;
+        let c = f64::from((deg(s as u32) * deg(0)).sqrt());
+        for (k, x) in short.iter_mut().take(8).enumerate() {
+            *x -= r.hidden[s * 8 + k] / c;
         }
         let out: Vec<u32> = short.iter().map(|&x| (x as f32).to_bits()).collect();
         let hidden: Vec<u32> = h.iter().map(|x| x.to_bits()).collect();
