@@ -2,16 +2,18 @@
 //! and checking the program's result against the host reference after it.
 
 use std::fmt::Write as _;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use anyhow::{bail, Context};
 use clap::Args;
 use wsim_graph::{reference, Graph};
 use wsim_sim::config::WeaverMode;
+use wsim_sim::gcn_image;
 use wsim_sim::graph_image::{self, Algorithm, GraphArrays, GraphLayout, GraphProgram, Schedule};
 use wsim_sim::report::{GraphMismatch as Mismatch, GraphRun};
 use wsim_sim::{Config, Machine, RunSummary};
 
+use crate::gcn_run::{self, LayerArgs, LayerInput, PlacedLayer};
 use crate::graph::LoadArgs;
 
 /// The graph a graph program runs on when `--graph` is not given.
@@ -46,12 +48,17 @@ pub struct GraphArgs {
     pub iterations: Option<u32>,
     #[command(flatten)]
     pub load: LoadArgs,
+    #[command(flatten)]
+    pub layer: LayerArgs,
 }
 
 impl GraphArgs {
     /// Whether an option that only a graph program takes was given.
     fn any(&self) -> bool {
-        self.graph.is_some() || self.source_given() || self.iterations.is_some()
+        self.graph.is_some()
+            || self.source_given()
+            || self.iterations.is_some()
+            || self.layer.any()
     }
 
     fn source_given(&self) -> bool {
@@ -75,6 +82,22 @@ pub struct GraphInput {
     /// per algorithm (a sweep places the graph for every run).
     given: (bool, bool),
     warned: Mutex<Vec<Algorithm>>,
+    /// A GCN program's layer: the options, and its inputs made on first use.
+    layer: LayerArgs,
+    seed: u64,
+    layer_input: OnceLock<Result<Arc<LayerInput>, String>>,
+}
+
+impl GraphInput {
+    /// The GCN layer's inputs on this graph (generated once for every run).
+    fn layer_input(&self) -> anyhow::Result<Arc<LayerInput>> {
+        let made = self.layer_input.get_or_init(|| {
+            LayerInput::new(&self.graph, &self.layer.spec(self.seed))
+                .map(Arc::new)
+                .map_err(|e| format!("{e:#}"))
+        });
+        made.clone().map_err(anyhow::Error::msg)
+    }
 }
 
 /// A graph laid out for a program.
@@ -87,6 +110,8 @@ pub struct Placed {
     pub source: u32,
     pub source_id: u64,
     pub iterations: u32,
+    /// A GCN program's layer (its graph, above, is `A + I`).
+    pub layer: Option<PlacedLayer>,
 }
 
 /// Load the graph the options name (the built-in default without `--graph`).
@@ -126,16 +151,21 @@ pub fn load(args: &GraphArgs) -> anyhow::Result<GraphInput> {
         source_id = ids.id(source),
         "graph loaded"
     );
+    let mut load_flags = args.load.flags();
+    load_flags.extend(args.layer.flags());
     Ok(GraphInput {
         source_id: ids.id(source),
         graph: Arc::new(graph),
         spec,
-        load_flags: args.load.flags(),
+        load_flags,
         source,
         iterations: args.iterations.unwrap_or(DEFAULT_ITERATIONS),
         explicit: args.any(),
         given: (args.source_given(), args.iterations.is_some()),
         warned: Mutex::new(Vec::new()),
+        layer: args.layer.clone(),
+        seed: args.load.seed,
+        layer_input: OnceLock::new(),
     })
 }
 
@@ -156,7 +186,21 @@ pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option
     }
     let _stage = tracing::info_span!("layout").entered();
     ignored_options(input, program.algorithm);
-    let (graph, source, iterations) = (&input.graph, input.source, input.iterations);
+    let (source, iterations) = (input.source, input.iterations);
+    // A GCN layer runs on A + I and has a second descriptor, for its features.
+    let gcn = match (program.algorithm, gcn_image::program(machine)?) {
+        (Algorithm::Gcn, Some(descriptor)) => Some((descriptor, input.layer_input()?)),
+        (Algorithm::Gcn, None) => bail!(
+            "a GCN program needs a `{}` descriptor (programs/gcn/gcn.h)",
+            gcn_image::SYMBOL
+        ),
+        _ if input.layer.any() => {
+            bail!("--features, --input-features and --input-nnz are options of GCN programs")
+        }
+        _ => None,
+    };
+    let graph = Arc::clone(gcn.as_ref().map_or(&input.graph, |(_, l)| &l.graph));
+    let graph = &graph;
     if program.algorithm == Algorithm::Sssp {
         distances_fit(graph, source, &input.spec)?;
     }
@@ -172,7 +216,14 @@ pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option
         in_weights: &csc.weights,
         in_dests: &in_dests,
     };
-    let layout = graph_image::place(machine, &program, &arrays, source, iterations)?;
+    // A GCN layer goes first, so that its arrays' addresses do not depend on the
+    // scratch the design asks of the graph.
+    let layer = match gcn {
+        Some((descriptor, layer)) => Some(gcn_run::place(machine, &descriptor, layer)?),
+        None => None,
+    };
+    let start = layer.as_ref().map_or(graph_image::BASE, |l| l.layout.end);
+    let layout = graph_image::place_from(machine, &program, &arrays, source, iterations, start)?;
     tracing::info!(
         algorithm = program.algorithm.name(),
         schedule = program.schedule.name(),
@@ -189,6 +240,7 @@ pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option
         source,
         source_id: input.source_id,
         iterations,
+        layer,
     }))
 }
 
@@ -280,21 +332,25 @@ fn distances_fit(graph: &Graph, source: u32, spec: &str) -> anyhow::Result<()> {
 /// failed, nothing to check).
 pub fn check(machine: &Machine, placed: &Placed, exit_code: u32) -> Option<Vec<Mismatch>> {
     let _stage = tracing::info_span!("verification").entered();
-    (exit_code == 0).then(|| {
-        let result = graph_image::result(machine, &placed.layout);
-        let p = placed;
-        verify(
-            p.program.algorithm,
-            &p.graph,
-            p.source,
-            p.iterations,
-            &result,
-        )
+    (exit_code == 0).then(|| match &placed.layer {
+        Some(layer) => gcn_run::verify(machine, layer),
+        None => {
+            let result = graph_image::result(machine, &placed.layout);
+            let p = placed;
+            verify(
+                p.program.algorithm,
+                &p.graph,
+                p.source,
+                p.iterations,
+                &result,
+            )
+        }
     })
 }
 
 /// A program's result against the host reference: every mismatching vertex.
-/// `source` is BFS's and SSSP's, `iterations` PageRank's.
+/// `source` is BFS's and SSSP's, `iterations` PageRank's. Panics for a GCN, whose result
+/// is not a value per vertex (`gcn_run::verify` checks it).
 pub fn verify(
     algorithm: Algorithm,
     g: &Graph,
@@ -324,6 +380,7 @@ pub fn verify(
         Algorithm::Bfs => exact(reference::bfs_levels(g, source)),
         Algorithm::Sssp => exact(reference::sssp(g, source)),
         Algorithm::Cc => exact(reference::label_propagation(g)),
+        Algorithm::Gcn => panic!("a GCN layer's result is checked by gcn_run::verify"),
         Algorithm::PageRank => {
             let expected = reference::pagerank(g, iterations, PR_DAMPING);
             (0..)
@@ -370,6 +427,7 @@ pub fn json(placed: &Placed, supersteps: u32, mismatches: Option<&[Mismatch]>) -
             .take(SHOWN)
             .cloned()
             .collect(),
+        gcn: placed.layer.as_ref().map(gcn_run::json),
     }
 }
 
@@ -389,10 +447,19 @@ pub fn report(placed: &Placed, supersteps: u32, mismatches: Option<&[Mismatch]>)
         }
         Algorithm::Bfs | Algorithm::Sssp => format!("source {}", placed.source),
         Algorithm::Cc => "labels".to_string(),
+        Algorithm::Gcn => placed
+            .layer
+            .as_ref()
+            .map_or_else(String::new, gcn_run::describe),
+    };
+    // A GCN layer is one pass: SpMM, then GraphSum over the in-edges of A + I.
+    let steps = match placed.layer {
+        Some(_) => " over A + I (a self-loop added at every vertex)".to_string(),
+        None => format!(", {supersteps} super-steps"),
     };
     let _ = writeln!(
         r,
-        "{:<22}{} ({what}), schedule {}, {}, {supersteps} super-steps",
+        "{:<22}{} ({what}), schedule {}, {}{steps}",
         "kernel",
         p.algorithm.name(),
         p.schedule.name(),
@@ -406,12 +473,15 @@ pub fn report(placed: &Placed, supersteps: u32, mismatches: Option<&[Mismatch]>)
             let _ = writeln!(r, "{:<22}verified against the host reference", "result");
         }
         Some(m) => {
+            let (total, what) = match &placed.layer {
+                Some(layer) => (gcn_run::values(layer), "values of XW and the output"),
+                None => (u64::from(placed.layout.vertices), "vertices"),
+            };
             let _ = writeln!(
                 r,
-                "{:<22}MISMATCH: {} of {} vertices differ from the host reference",
+                "{:<22}MISMATCH: {} of {total} {what} differ from the host reference",
                 "result",
                 m.len(),
-                placed.layout.vertices
             );
             for x in m.iter().take(SHOWN) {
                 let _ = writeln!(

@@ -33,25 +33,7 @@ fn run_graph(name: &str, extra: &[&str]) -> Result<String, String> {
     let mut args = vec!["run", "-c", config.to_str().unwrap()];
     args.extend(extra);
     args.push(elf.to_str().unwrap());
-    let out = wsim(&args);
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let verified = stdout
-        .lines()
-        .any(|l| l.starts_with("result") && l.contains("verified against the host reference"));
-    if out.status.success() && verified {
-        Ok(stdout)
-    } else {
-        Err(format!(
-            "{name} {extra:?}: status {:?}\n{}{}",
-            out.status.code(),
-            stdout
-                .lines()
-                .filter(|l| l.starts_with("result") || l.starts_with("  vertex"))
-                .collect::<Vec<_>>()
-                .join("\n"),
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    }
+    common::verdict(name, extra, &wsim(&args))
 }
 
 /// Every program of `schedule` verifies on `graph`.

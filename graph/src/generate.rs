@@ -179,12 +179,12 @@ fn relabel(num_vertices: u32, edges: &mut [(u32, u32)], seed: u64) {
 }
 
 /// A uniform f64 in [0, 1) from the top 53 bits.
-fn unit(rng: &mut impl Rng) -> f64 {
+pub(crate) fn unit(rng: &mut impl Rng) -> f64 {
     (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }
 
 /// A uniform integer in `0..n` (multiply-shift; bias below 2^-32).
-fn below(rng: &mut impl Rng, n: u32) -> u32 {
+pub(crate) fn below(rng: &mut impl Rng, n: u32) -> u32 {
     ((u128::from(rng.next_u64()) * u128::from(n)) >> 64) as u32
 }
 

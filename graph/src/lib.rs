@@ -7,6 +7,7 @@
 
 mod error;
 mod formats;
+pub mod gcn;
 mod generate;
 pub mod reference;
 mod vertex_ids;

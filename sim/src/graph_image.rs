@@ -40,6 +40,9 @@ pub enum Algorithm {
     Bfs,
     Sssp,
     Cc,
+    /// One GCN layer (SpMM and GraphSum): the program also has a `wsim_gcn` descriptor
+    /// (`gcn_image`) and its graph is laid out with self-loops (A + I).
+    Gcn,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +62,11 @@ pub enum Schedule {
     Strict,
     SparseWeaver,
     Eghw,
+    /// The GCN aggregation designs of the seeds (docs/GCN.md).
+    GnnAdvisor,
+    AccelGcn,
+    Tlpgnn,
+    Bikd,
 }
 
 impl Algorithm {
@@ -68,6 +76,7 @@ impl Algorithm {
             Algorithm::Bfs => "BFS",
             Algorithm::Sssp => "SSSP",
             Algorithm::Cc => "CC",
+            Algorithm::Gcn => "GCN",
         }
     }
 }
@@ -93,6 +102,10 @@ impl Schedule {
             Schedule::Strict => "STRICT",
             Schedule::SparseWeaver => "SparseWeaver",
             Schedule::Eghw => "EGHW",
+            Schedule::GnnAdvisor => "GNNAdvisor",
+            Schedule::AccelGcn => "Accel-GCN",
+            Schedule::Tlpgnn => "TLPGNN",
+            Schedule::Bikd => "BiKD",
         }
     }
 }
@@ -189,6 +202,7 @@ pub fn program(m: &Machine) -> SimResult<Option<GraphProgram>> {
         2 => Algorithm::Bfs,
         3 => Algorithm::Sssp,
         4 => Algorithm::Cc,
+        5 => Algorithm::Gcn,
         v => return Err(bad("algorithm", v)),
     };
     let direction = match word(m, at, field::DIRECTION) {
@@ -206,6 +220,10 @@ pub fn program(m: &Machine) -> SimResult<Option<GraphProgram>> {
         7 => Schedule::Strict,
         8 => Schedule::SparseWeaver,
         9 => Schedule::Eghw,
+        10 => Schedule::GnnAdvisor,
+        11 => Schedule::AccelGcn,
+        12 => Schedule::Tlpgnn,
+        13 => Schedule::Bikd,
         v => return Err(bad("schedule", v)),
     };
     Ok(Some(GraphProgram {
@@ -228,6 +246,19 @@ pub fn place(
     g: &GraphArrays,
     source: u32,
     iterations: u32,
+) -> SimResult<GraphLayout> {
+    place_from(m, p, g, source, iterations, BASE)
+}
+
+/// [`place`] from `start` (at or above [`BASE`], 64-byte aligned): after what another
+/// descriptor placed first (a GCN layer, `gcn_image`).
+pub fn place_from(
+    m: &mut Machine,
+    p: &GraphProgram,
+    g: &GraphArrays,
+    source: u32,
+    iterations: u32,
+    start: u32,
 ) -> SimResult<GraphLayout> {
     if m.shared.cycle != 0 {
         return Err(setup("a graph must be placed before the run".into()));
@@ -262,53 +293,25 @@ pub fn place(
         + u64::from(p.scratch_per_edge) * u64::from(e)
         + u64::from(p.scratch_per_step) * u64::from(max_steps)
         + u64::from(p.scratch_fixed);
-    let limit = m.config.stack_region().0.max(0) as u64;
-    if m.image_end > BASE {
-        return Err(setup(format!(
-            "the program image reaches {:#x}, past the graph base {BASE:#x}",
-            m.image_end
-        )));
-    }
-    // Each array on its own 64-byte boundary.
-    let mut at = u64::from(BASE);
-    let mut reserve = |words: u64| {
-        let start = at;
-        at = (at + 4 * words + 63) & !63;
-        start
-    };
+    let mut arena = Arena::new(start);
     let mut addrs = Vec::new();
     for (_, a) in g.in_order() {
-        addrs.push(reserve(a.len() as u64));
+        addrs.push(arena.reserve(a.len() as u64));
     }
-    let degree_at = reserve(u64::from(v));
-    let result_at = reserve(u64::from(v));
-    let scratch_at = reserve(scratch_words);
-    if at > limit {
-        return Err(setup(format!(
-            "the graph needs {:#x} bytes from {BASE:#x} but only {:#x} are free below the stacks at {limit:#x}",
-            at - u64::from(BASE),
-            limit.saturating_sub(u64::from(BASE))
-        )));
-    }
-    // The arrays become part of the memory map (the heap above the image must end below).
-    (m.shared.geometry.map)
-        .add(BASE, at, "the graph")
-        .map_err(|e| setup(format!("{e}: lower map.heap or the image")))?;
-    let mem = &mut m.shared.mem;
-    let mut write = |addr: u64, words: &[u32]| {
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        mem.write_bytes(addr as u32, &bytes);
-    };
+    let degree_at = arena.reserve(u64::from(v));
+    let result_at = arena.reserve(u64::from(v));
+    let scratch_at = arena.reserve(scratch_words);
+    let end = arena.claim(m, "the graph")?;
     for ((_, a), addr) in g.in_order().iter().zip(&addrs) {
-        write(*addr, a);
+        write_words(m, *addr, a);
     }
     let degrees: Vec<u32> = g.out_offsets.windows(2).map(|w| w[1] - w[0]).collect();
-    write(degree_at, &degrees);
+    write_words(m, degree_at, &degrees);
     // Scratch and result: untouched memory reads as zero.
     let mut desc = vec![v, e, source, iterations, max_steps];
     desc.extend(addrs.iter().map(|&a| a as u32));
     desc.extend([degree_at as u32, result_at as u32, scratch_at as u32]);
-    write(u64::from(p.descriptor + 4 * field::NUM_VERTICES), &desc);
+    write_words(m, u64::from(p.descriptor + 4 * field::NUM_VERTICES), &desc);
     Ok(GraphLayout {
         descriptor: p.descriptor,
         vertices: v,
@@ -316,8 +319,61 @@ pub fn place(
         result: result_at as u32,
         scratch: scratch_at as u32,
         scratch_words,
-        end: at as u32,
+        end,
     })
+}
+
+/// Arrays laid out one after another from `start` (at or above [`BASE`]), each on a
+/// 64-byte boundary, below the lowest stack: a GCN layer's (`gcn_image`) and the graph's.
+pub(crate) struct Arena {
+    start: u64,
+    at: u64,
+}
+
+impl Arena {
+    pub(crate) fn new(start: u32) -> Self {
+        Arena {
+            start: u64::from(start),
+            at: u64::from(start),
+        }
+    }
+
+    /// Room for `words` words: their address.
+    pub(crate) fn reserve(&mut self, words: u64) -> u64 {
+        let start = self.at;
+        self.at = (self.at + 4 * words + 63) & !63;
+        start
+    }
+
+    /// Make what was reserved part of the memory map as `what`, if the program image ends
+    /// below [`BASE`] and this below the stacks and clear of the heap; one past its end.
+    pub(crate) fn claim(&self, m: &mut Machine, what: &str) -> SimResult<u32> {
+        if m.image_end > BASE {
+            return Err(setup(format!(
+                "the program image reaches {:#x}, past the graph base {BASE:#x}",
+                m.image_end
+            )));
+        }
+        let limit = m.config.stack_region().0.max(0) as u64;
+        if self.at > limit {
+            return Err(setup(format!(
+                "{what} needs {:#x} bytes from {:#x} but only {:#x} are free below the stacks at {limit:#x}",
+                self.at - self.start,
+                self.start,
+                limit.saturating_sub(self.start)
+            )));
+        }
+        (m.shared.geometry.map)
+            .add(self.start as u32, self.at, what)
+            .map_err(|e| setup(format!("{e}: lower map.heap or the image")))?;
+        Ok(self.at as u32)
+    }
+}
+
+/// Words into simulated memory at `addr`.
+pub(crate) fn write_words(m: &mut Machine, addr: u64, words: &[u32]) {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    m.shared.mem.write_bytes(addr as u32, &bytes);
 }
 
 /// The result array after the run: V words.

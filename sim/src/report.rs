@@ -39,6 +39,19 @@ pub struct GraphRun {
     /// Vertices that differ from the reference, and the first of them.
     pub mismatches: usize,
     pub first_mismatches: Vec<GraphMismatch>,
+    /// A GCN program's layer (its mismatches count values of H and the output, not
+    /// vertices).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gcn: Option<GcnLayerRun>,
+}
+
+/// A GCN layer's shape (docs/GCN.md): the width F of H = X W and of the output, and the
+/// sparse input features X.
+#[derive(Clone, Debug, Serialize)]
+pub struct GcnLayerRun {
+    pub features: u32,
+    pub input_features: u32,
+    pub input_nonzeros: u32,
 }
 
 /// A vertex whose result differs from the host reference (values as the report prints

@@ -113,6 +113,28 @@ pub fn graph_programs(schedule: &str) -> Vec<String> {
     push.chain(pull).collect()
 }
 
+/// The verdict of `wsim run` on a graph program: its report when it exited 0 and says the
+/// result verified, otherwise why not (the status, the result and mismatch lines, stderr).
+pub fn verdict(name: &str, extra: &[&str], out: &std::process::Output) -> Result<String, String> {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let verified = stdout
+        .lines()
+        .any(|l| l.starts_with("result") && l.contains("verified against the host reference"));
+    if out.status.success() && verified {
+        return Ok(stdout);
+    }
+    Err(format!(
+        "{name} {extra:?}: status {:?}\n{}\n{}",
+        out.status.code(),
+        stdout
+            .lines()
+            .filter(|l| l.starts_with("result") || l.starts_with("  vertex"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        String::from_utf8_lossy(&out.stderr)
+    ))
+}
+
 /// Run a built program on the vortex preset with `overrides` and require that the
 /// simulation fails; the error.
 pub fn error_of(name: &str, overrides: &[&str]) -> wsim_sim::SimError {
