@@ -201,15 +201,15 @@ fn terminal_report(config: &Config, name: &str, s: &RunSummary, host: &HostTime)
     if phases.len() > 1 {
         let warp_cycles: u64 = phases.values().map(|c| c.warp_cycles).sum();
         let _ = writeln!(r, "phases (warp time: each warp's own phase, exact):");
-        for (p, c) in &phases {
-            let label = s.phase_label(*p);
+        let labels: Vec<String> = phases.keys().map(|&p| s.phase_label(p)).collect();
+        let width = labels.iter().map(String::len).max().unwrap_or(0).max(4);
+        for ((p, c), label) in phases.iter().zip(&labels) {
             let (l1d, dram) = s.memory.phases.get(p).map_or((0.0, 0), |m| {
                 (100.0 * merged(&m.l1d).hit_rate(), m.dram.bytes)
             });
             let _ = writeln!(
                 r,
-                "  phase {:<18} {:>5.1}% warp time {:>12} core-cycles {:>12} warp instr {:>6.1}% issued, l1d {l1d:>5.1}% hits, dram {dram} bytes",
-                label,
+                "  phase {label:<width$} {:>5.1}% warp time {:>12} core-cycles {:>12} warp instr {:>6.1}% issued, l1d {l1d:>5.1}% hits, dram {dram} bytes",
                 ratio(c.warp_cycles, warp_cycles),
                 c.cycles,
                 c.instructions,
