@@ -112,7 +112,11 @@ pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option
         return Ok(None);
     };
     if program.schedule == Schedule::Eghw && machine.config.weaver.mode != WeaverMode::Eghw {
-        bail!("an EGHW program needs the unit in its EGHW mode: add --set weaver.mode=eghw");
+        bail!(
+            "an EGHW graph program needs the Weaver unit in its EGHW mode: this one does not \
+             say so (`{}`, WSIM_REQUIRES_EGHW in wsim.h), so run it with --set weaver.mode=eghw",
+            wsim_sim::machine::REQUIRES_EGHW
+        );
     }
     let (graph, source, iterations) = (&input.graph, input.source, input.iterations);
     if program.algorithm == Algorithm::Sssp {
