@@ -55,7 +55,7 @@ proptest! {
                 prop_assert_eq!(unit.location(warp, lane), Ok(pair.1));
             }
             if let Some(vid) = skip {
-                unit.skip(vid);
+                unit.skip(warp, vid);
                 skipped.insert(vid);
             }
         }
