@@ -39,13 +39,19 @@ static inline uint32_t sw_registration(const gr_ctx *c, uint32_t v, uint32_t *lo
 #endif
 }
 
-#if !GR_TUNED
-static void sw_kernel(uint32_t hart, void *arg) {
-    gr_geo g;
-    gr_ctx c = gr_enter(arg, &g);
+/* Kernel entry (gr_enter); EGHW: point the unit at the direction's topology. */
+static inline gr_ctx sw_enter(void *arg, gr_geo *g) {
+    gr_ctx c = gr_enter(arg, g);
 #ifdef WEAVER_EGHW
     weaver_eghw_setup(c.off, c.nbr, ALGO_WEIGHTED ? c.wt : 0);
 #endif
+    return c;
+}
+
+#if !GR_TUNED
+static void sw_kernel(uint32_t hart, void *arg) {
+    gr_geo g;
+    gr_ctx c = sw_enter(arg, &g);
     uint32_t entries = weaver_entries(), all = wsim_lanes_mask(g.T);
     uint32_t saved = vx_thread_mask();
     for (uint32_t base = g.core * entries; base < c.n; base += g.C * entries) {
@@ -144,10 +150,7 @@ static uint32_t sw_split(const gr_ctx *c, uint32_t k, uint32_t C) {
 
 static void sw_kernel(uint32_t hart, void *arg) {
     gr_geo g;
-    gr_ctx c = gr_enter(arg, &g);
-#ifdef WEAVER_EGHW
-    weaver_eghw_setup(c.off, c.nbr, ALGO_WEIGHTED ? c.wt : 0);
-#endif
+    gr_ctx c = sw_enter(arg, &g);
     weaver_process(sw_split(&c, g.core, g.C), sw_split(&c, g.core + 1, g.C), sw_vertex, sw_edge, &c);
     PHASE(PH_OTHER);
 }
