@@ -102,7 +102,10 @@ fn kernel_trials() -> Vec<Trial> {
         }
     }
     let mut trials = Vec::new();
-    for (label, graph) in [("email_eu_core", email()), ("rmat_scale_10", RMAT.to_string())] {
+    for (label, graph) in [
+        ("email_eu_core", email()),
+        ("rmat_scale_10", RMAT.to_string()),
+    ] {
         let hub = hub(&graph);
         for ((schedule, form), group) in &groups {
             let (graph, group) = (graph.clone(), group.clone());
@@ -122,11 +125,23 @@ fn main() {
             "the_report_names_the_run_and_the_built_in_graph",
             the_report_names_the_run_and_the_built_in_graph,
         ),
-        ("source_out_of_range_is_an_error", source_out_of_range_is_an_error),
-        ("distances_beyond_32_bits_are_an_error", distances_beyond_32_bits_are_an_error),
-        ("graph_options_need_a_graph_program", graph_options_need_a_graph_program),
+        (
+            "source_out_of_range_is_an_error",
+            source_out_of_range_is_an_error,
+        ),
+        (
+            "distances_beyond_32_bits_are_an_error",
+            distances_beyond_32_bits_are_an_error,
+        ),
+        (
+            "graph_options_need_a_graph_program",
+            graph_options_need_a_graph_program,
+        ),
         ("a_bad_graph_file_is_an_error", a_bad_graph_file_is_an_error),
-        ("a_graph_program_without_a_graph_says_so", a_graph_program_without_a_graph_says_so),
+        (
+            "a_graph_program_without_a_graph_says_so",
+            a_graph_program_without_a_graph_says_so,
+        ),
         (
             "the_json_report_records_the_graph_kernel_and_verdict",
             the_json_report_records_the_graph_kernel_and_verdict,
@@ -170,10 +185,7 @@ fn the_report_names_the_run_and_the_built_in_graph() {
 
 fn an_eghw_program_says_it_chose_the_mode() {
     let out = run_graph("graph/cc_eghw_pull", &[]).unwrap();
-    assert!(
-        out.contains("Eghw mode (the program requires it)"),
-        "{out}"
-    );
+    assert!(out.contains("Eghw mode (the program requires it)"), "{out}");
     let stated = run_graph("graph/cc_eghw_pull", &["--set", "weaver.mode=eghw"]).unwrap();
     assert!(
         stated.contains("Eghw mode,"),

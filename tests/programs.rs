@@ -167,9 +167,16 @@ fn the_graph_manifest_covers_every_schedule_and_algorithm() {
             "dissertation" => String::new(),
             form => format!("_{form}"),
         };
-        let name = format!("graph/{}_{}_{}{suffix}", p.algorithm, p.schedule, p.direction);
+        let name = format!(
+            "graph/{}_{}_{}{suffix}",
+            p.algorithm, p.schedule, p.direction
+        );
         assert_eq!(p.name, name, "the manifest's fields name the program");
-        assert!(common::program(&p.name[..]).exists(), "{} is not built", p.name);
+        assert!(
+            common::program(&p.name[..]).exists(),
+            "{} is not built",
+            p.name
+        );
     }
 }
 

@@ -176,7 +176,9 @@ fn the_program_chooses_eghw_unless_the_configuration_states_the_mode() {
         ("weaver.mode=weaver", "sets weaver.mode = \"weaver\""),
         ("weaver.enabled=off", "sets weaver.enabled = \"off\""),
     ] {
-        let e = Machine::new(&config("tiny", &[set.into()]), &bytes).err().unwrap();
+        let e = Machine::new(&config("tiny", &[set.into()]), &bytes)
+            .err()
+            .unwrap();
         assert!(matches!(e.kind, ErrorKind::Setup(_)), "{e}");
         let text = e.to_string();
         assert!(

@@ -116,8 +116,7 @@ impl Machine {
             .validate()
             .map_err(|e| SimError::new(ErrorKind::Setup(e.to_string())))?;
         let image = loader::load(elf).map_err(|e| SimError::new(ErrorKind::Load(e.to_string())))?;
-        let eghw_by_program =
-            requires_eghw(&image) && config.weaver.mode != WeaverMode::Eghw;
+        let eghw_by_program = requires_eghw(&image) && config.weaver.mode != WeaverMode::Eghw;
         let program_config;
         let config = if eghw_by_program {
             program_config = eghw_config(config)?;

@@ -96,8 +96,7 @@ pub struct GraphProgram {
 /// Every graph program the Makefile builds, in the manifest's order.
 pub fn graph_manifest() -> Vec<GraphProgram> {
     let path = programs_dir().join("graph/manifest.tsv");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut lines = text.lines();
     assert_eq!(
         lines.next(),
