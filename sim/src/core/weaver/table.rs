@@ -122,11 +122,14 @@ pub struct Weaver {
     ced: Option<Ced>,
     skipped: BTreeSet<u32>,
     dt: Vec<DtRow>,
-    /// Per warp: it received work in a distribution and has since been neither answered -1
-    /// nor registered. After another warp's registration opened a new round, such a warp
-    /// is still in the previous round's distribution loop, so its requests belong to that
-    /// round, not to the new one.
-    in_distribution: Vec<bool>,
+    /// Rounds started (a registration after a finished distribution starts one).
+    epoch: u64,
+    /// Per warp, the round it is in as far as the unit can tell: the one it last registered
+    /// in or received work from, or the one after the round that answered it -1. A warp
+    /// whose round is older than the unit's, asking while the unit's round registers, is
+    /// still in an earlier distribution (it had not asked since that round ran out): its
+    /// requests belong to that round, not to the new one.
+    round_of: Vec<u64>,
 }
 
 impl Weaver {
@@ -141,7 +144,8 @@ impl Weaver {
             ced: None,
             skipped: BTreeSet::new(),
             dt: vec![EMPTY_ROW; warps as usize],
-            in_distribution: vec![false; warps as usize],
+            epoch: 0,
+            round_of: vec![0; warps as usize],
         }
     }
 
@@ -182,8 +186,7 @@ impl Weaver {
                 self.capacity
             ));
         }
-        // A warp that registers has left any earlier distribution.
-        self.in_distribution[warp] = false;
+        self.round_of[warp] = self.epoch;
         for &(lane, entry) in entries {
             let k = warp * self.threads + lane;
             let slot = self.slots[k];
@@ -214,10 +217,10 @@ impl Weaver {
             trace: Trace::default(),
         };
         let trace = &mut batch.trace;
-        if self.round == Round::Registering && self.in_distribution[warp] {
+        if self.from_previous_round(warp) {
             // Another warp, done with the last round, registers the next one: this warp's
             // round is over. It will register and meet the others at the round's barrier.
-            self.in_distribution[warp] = false;
+            self.round_of[warp] = self.epoch;
             trace.previous_round = true;
             self.dt[warp] = EMPTY_ROW;
             return batch;
@@ -255,7 +258,8 @@ impl Weaver {
                 trace.ran_out = true;
             }
         }
-        self.in_distribution[warp] = batch.work != 0;
+        // A -1 ends the warp's round: it goes on to the next.
+        self.round_of[warp] = self.epoch + u64::from(batch.work == 0);
         let row = &mut self.dt[warp];
         row.valid = batch.work != 0;
         row.lanes = batch.work;
@@ -286,8 +290,7 @@ impl Weaver {
     /// loaded). A skip from a warp still in the previous round's distribution concerns
     /// that round, which is over: it changes nothing.
     pub fn skip(&mut self, warp: usize, vid: u32) -> u64 {
-        let previous = self.round == Round::Registering && self.in_distribution[warp];
-        if self.round == Round::Finished || previous {
+        if self.round == Round::Finished || self.from_previous_round(warp) {
             return 0;
         }
         self.skipped.insert(vid);
@@ -338,6 +341,11 @@ impl Weaver {
         false
     }
 
+    /// A request from `warp` belongs to a round before the one registering now.
+    fn from_previous_round(&self, warp: usize) -> bool {
+        self.round == Round::Registering && self.round_of[warp] < self.epoch
+    }
+
     fn ced_empty(&self) -> bool {
         self.ced.is_none_or(|c| c.remaining == 0)
     }
@@ -357,6 +365,7 @@ impl Weaver {
         self.cursor = 0;
         self.ced = None;
         self.skipped.clear();
+        self.epoch += 1;
     }
 }
 
@@ -482,7 +491,7 @@ mod tests {
     /// once, while another still works on its last batch. That warp's requests belong to
     /// the finished round: its edge ids stay readable, its skip changes nothing, and its
     /// next decode is answered -1 without starting the new round's distribution. A warp
-    /// that registers has left its distribution.
+    /// that registers is in the new round.
     #[test]
     fn a_new_round_while_a_warp_finishes_the_last() {
         let mut wv = Weaver::new(8, 3, 2);
