@@ -114,7 +114,7 @@ pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option
     if program.schedule == Schedule::Eghw && machine.config.weaver.mode != WeaverMode::Eghw {
         bail!(
             "an EGHW graph program needs the Weaver unit in its EGHW mode: this one does not \
-             say so (`{}`, WSIM_REQUIRES_EGHW in wsim.h), so run it with --set weaver.mode=eghw",
+             say so (`{}`, WSIM_REQUIRES_EGHW in weaver.h), so run it with --set weaver.mode=eghw",
             wsim_sim::machine::REQUIRES_EGHW
         );
     }

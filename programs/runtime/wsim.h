@@ -186,11 +186,6 @@ static inline void weaver_skip(uint32_t vid) {
     __asm__ volatile (".insn r4 0x2b, 1, 0, x0, %0, x0, x0" :: "r"(vid) : "memory");
 }
 
-/* A program that needs the Weaver unit in its EGHW mode (the comparison hardware) says so
- * with this, at file scope: wsim then builds the unit in that mode, and a configuration
- * that states another mode is an error. */
-#define WSIM_REQUIRES_EGHW const unsigned char wsim_requires_eghw __attribute__((used)) = 1
-
 /* ---- memory ordering ---- */
 static inline void wsim_fence(void) { __asm__ volatile ("fence rw, rw" ::: "memory"); }
 

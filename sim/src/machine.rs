@@ -399,7 +399,7 @@ impl Machine {
 }
 
 /// The symbol by which a program says it needs the Weaver unit in its EGHW mode
-/// (`WSIM_REQUIRES_EGHW` in programs/runtime/wsim.h: a byte, 1).
+/// (`WSIM_REQUIRES_EGHW` in programs/runtime/weaver.h: a byte, 1).
 pub const REQUIRES_EGHW: &str = "wsim_requires_eghw";
 
 /// Whether the image defines [`REQUIRES_EGHW`] with a non-zero byte.
