@@ -2,7 +2,8 @@
  * (eghw.h).
  *
  * Dissertation form (sw_kernel below): the base vertices in rounds of the ST's capacity,
- * round j on core j mod C (as Vortex deals work groups to cores); per round the core's
+ * round j on core j mod C (cyclic, which spreads the hubs' low ids of an unpermuted R-MAT;
+ * Vortex's runtime gives each core a contiguous range of work groups); per round the core's
  * threads register (frontier loop, destination filter: a filtered vertex registers degree
  * 0, WEAVER_REG), meet at the round's one barrier, and run the distribution loop with every
  * lane on: WEAVER_DEC_ID, the test for -1, WEAVER_DEC_LOC, getEdge, the destination filter
