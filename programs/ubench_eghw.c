@@ -1,5 +1,5 @@
-/* ubench_eghw.c - the latency of an EGHW decode (weaver.mode = eghw; one thread: core 0,
- * warp 0, lane 0; other cores return at once). tests/weaver.rs runs it.
+/* ubench_eghw.c - the latency of an EGHW decode (the program requires weaver.mode = eghw;
+ * one thread: core 0, warp 0, lane 0; other cores return at once). tests/weaver.rs runs it.
  *
  * Vertex 0 has edge 0, vertex 1 edges 1 and 2 (offsets {0, 1, 3}). The graph's lines are
  * loaded first, so every line the unit reads is an L1 hit. Both vertices are registered;
@@ -18,6 +18,8 @@
  */
 #include "ubench.h"
 #include "weaver.h"
+
+WSIM_REQUIRES_EGHW;
 
 static uint32_t offsets[16] __attribute__((aligned(64))) = {0, 1, 3};
 static uint32_t targets[16] __attribute__((aligned(64))) = {7, 8, 9};

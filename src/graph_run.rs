@@ -182,7 +182,11 @@ pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option
         return Ok(None);
     };
     if program.schedule == Schedule::Eghw && machine.config.weaver.mode != WeaverMode::Eghw {
-        bail!("an EGHW program needs the unit in its EGHW mode: add --set weaver.mode=eghw");
+        bail!(
+            "an EGHW graph program needs the Weaver unit in its EGHW mode: this one does not \
+             say so (`{}`, WSIM_REQUIRES_EGHW in weaver.h), so run it with --set weaver.mode=eghw",
+            wsim_sim::machine::REQUIRES_EGHW
+        );
     }
     let _stage = tracing::info_span!("layout").entered();
     ignored_options(input, program.algorithm);

@@ -40,6 +40,8 @@ pub fn run(
     let bytes = std::fs::read(elf).with_context(|| format!("cannot read {}", elf.display()))?;
     let mut machine = wsim::load_program(&config, &bytes)
         .map_err(|e| anyhow::anyhow!("{}: {e}", elf.display()))?;
+    // The machine as built: a program may have set the Weaver unit's mode.
+    let config = machine.config.clone();
     let input = graph_run::load(graph)?;
     let placed = graph_run::place(&mut machine, &input)
         .map_err(|e| anyhow::anyhow!("{}: {e:#}", elf.display()))?;
@@ -189,7 +191,7 @@ fn terminal_report(config: &Config, name: &str, s: &RunSummary, host: &HostTime)
     );
     memory_report(&mut r, &s.memory, &config.memory, s.cycles);
     if s.weaver {
-        weaver_report(&mut r, config, &t.weaver, s.l1d_size);
+        weaver_report(&mut r, config, &t.weaver, s);
     }
     let mut phases: std::collections::BTreeMap<u32, wsim_sim::stats::CoreCounters> =
         Default::default();
@@ -283,16 +285,21 @@ fn ratio(a: u64, b: u64) -> f64 {
 }
 
 /// What the Weaver units did.
-fn weaver_report(r: &mut String, config: &Config, w: &WeaverCounters, l1d: u32) {
+fn weaver_report(r: &mut String, config: &Config, w: &WeaverCounters, s: &RunSummary) {
     let c = &config.weaver;
     let _ = writeln!(
         r,
-        "{:<22}{:?} mode, {} ST entries, table latency {}, L1D {} KiB",
+        "{:<22}{:?} mode{}, {} ST entries, table latency {}, L1D {} KiB",
         "weaver",
         c.mode,
+        if s.eghw_by_program {
+            " (the program requires it)"
+        } else {
+            ""
+        },
         c.entries,
         c.table_latency,
-        l1d / 1024
+        s.l1d_size / 1024
     );
     let per_batch = if w.batches == 0 {
         0.0

@@ -1,14 +1,21 @@
-//! Every graph program (algorithm x schedule x direction) on the tiny configuration, run
-//! through `wsim run --graph` as a user would: the command checks the result against the
-//! host reference (wsim-graph) and says "verified", or lists the mismatches and exits 3.
-//! Graphs: SNAP's email-Eu-core and an R-MAT graph of scale 10; PageRank runs its default
-//! 5 iterations.
+//! Every graph program the Makefile builds (programs/build/graph/manifest.tsv: algorithm x
+//! schedule x direction x form) on the tiny configuration, run through `wsim run --graph`
+//! as a user would: the command checks the result against the host reference (wsim-graph)
+//! and says "verified", or lists the mismatches and exits 4. Graphs: SNAP's email-Eu-core
+//! and an R-MAT graph of scale 10; PageRank runs its default 5 iterations, BFS and SSSP
+//! from vertex 0 and from the graph's highest-degree vertex. EGHW programs run without a
+//! flag: they require the unit's mode themselves.
+//!
+//! The tests are made from the manifest (libtest-mimic), one per graph, schedule and form,
+//! so a new schedule or form is tested without a line here.
 
 mod common;
 
 use std::process::{Command, Output};
 
-use common::{graph_programs, program, root, GRAPH_SCHEDULES};
+use common::{graph_manifest, program, root, GraphProgram};
+use libtest_mimic::{Arguments, Trial};
+use wsim_graph::{Graph, LoadOptions};
 
 fn email() -> String {
     root()
@@ -36,44 +43,118 @@ fn run_graph(name: &str, extra: &[&str]) -> Result<String, String> {
     common::verdict(name, extra, &wsim(&args))
 }
 
-/// Every program of `schedule` verifies on `graph`.
-fn schedule_verifies(schedule: &str, graph: &str) {
-    // EGHW programs need the unit in its EGHW mode.
-    let mode: &[&str] = if schedule == "eghw" {
-        &["--set", "weaver.mode=eghw"]
+/// The vertex with the most out-edges (the lowest id of a tie): BFS and SSSP from it start
+/// with a hub's whole list in one super-step.
+fn hub(graph: &str) -> u32 {
+    let g = Graph::from_spec(graph, &LoadOptions::default()).unwrap();
+    (0..g.num_vertices())
+        .max_by_key(|&v| (g.csr().degree(v), std::cmp::Reverse(v)))
+        .unwrap()
+}
+
+/// Every program of `group` verifies on `graph`; BFS and SSSP also from `hub`.
+fn group_verifies(group: &[GraphProgram], graph: &str, hub: u32) -> Result<(), String> {
+    let hub = hub.to_string();
+    let mut failures = Vec::new();
+    for p in group {
+        let mut sources = vec![vec!["--graph", graph]];
+        if matches!(p.algorithm.as_str(), "bfs" | "sssp") && hub != "0" {
+            sources.push(vec!["--graph", graph, "--source", &hub]);
+        }
+        for args in sources {
+            failures.extend(run_graph(&p.name, &args).err());
+        }
+    }
+    if failures.is_empty() {
+        Ok(())
     } else {
-        &[]
-    };
-    let failures: Vec<String> = graph_programs(schedule)
-        .iter()
-        .filter_map(|p| run_graph(p, &[&["--graph", graph], mode].concat()).err())
+        Err(failures.join("\n\n"))
+    }
+}
+
+/// One test per graph, schedule and form.
+fn kernel_trials() -> Vec<Trial> {
+    let manifest = graph_manifest();
+    let mut groups: Vec<((String, String), Vec<GraphProgram>)> = Vec::new();
+    for p in manifest {
+        let key = (p.schedule.clone(), p.form.clone());
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, members)) => members.push(p),
+            None => groups.push((key, vec![p])),
+        }
+    }
+    let mut trials = Vec::new();
+    for (label, graph) in [
+        ("email_eu_core", email()),
+        ("rmat_scale_10", RMAT.to_string()),
+    ] {
+        let hub = hub(&graph);
+        for ((schedule, form), group) in &groups {
+            let (graph, group) = (graph.clone(), group.clone());
+            trials.push(Trial::test(
+                format!("{label}::{schedule}_{form}"),
+                move || group_verifies(&group, &graph, hub).map_err(Into::into),
+            ));
+        }
+    }
+    trials
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let checks: [(&str, fn()); 9] = [
+        (
+            "the_report_names_the_run_and_the_built_in_graph",
+            the_report_names_the_run_and_the_built_in_graph,
+        ),
+        (
+            "source_out_of_range_is_an_error",
+            source_out_of_range_is_an_error,
+        ),
+        (
+            "distances_beyond_32_bits_are_an_error",
+            distances_beyond_32_bits_are_an_error,
+        ),
+        (
+            "graph_options_need_a_graph_program",
+            graph_options_need_a_graph_program,
+        ),
+        ("a_bad_graph_file_is_an_error", a_bad_graph_file_is_an_error),
+        (
+            "a_graph_program_without_a_graph_says_so",
+            a_graph_program_without_a_graph_says_so,
+        ),
+        (
+            "the_json_report_records_the_graph_kernel_and_verdict",
+            the_json_report_records_the_graph_kernel_and_verdict,
+        ),
+        (
+            "an_eghw_program_says_it_chose_the_mode",
+            an_eghw_program_says_it_chose_the_mode,
+        ),
+        (
+            "a_stated_mode_that_contradicts_the_program_is_an_error",
+            a_stated_mode_that_contradicts_the_program_is_an_error,
+        ),
+    ];
+    let mut trials: Vec<Trial> = checks
+        .into_iter()
+        .map(|(name, check)| {
+            Trial::test(name, move || {
+                check();
+                Ok(())
+            })
+        })
         .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    trials.extend(kernel_trials());
+    libtest_mimic::run(&args, trials).exit();
 }
 
-macro_rules! schedule_tests {
-    ($($schedule:ident),*) => {
-        mod email_eu_core {
-            $(#[test] fn $schedule() { super::schedule_verifies(stringify!($schedule), &super::email()); })*
-        }
-        mod rmat_scale_10 {
-            $(#[test] fn $schedule() { super::schedule_verifies(stringify!($schedule), super::RMAT); })*
-        }
-        #[test]
-        fn the_tests_cover_every_schedule() {
-            assert_eq!([$(stringify!($schedule)),*], GRAPH_SCHEDULES);
-        }
-    };
-}
-
-schedule_tests!(vm, em, wm, cm, twc, twce, strict, sparseweaver, eghw);
-
-#[test]
 fn the_report_names_the_run_and_the_built_in_graph() {
     let out = run_graph("graph/bfs_wm_pull", &["--source", "3"]).unwrap();
     assert!(out.contains("gen:rmat:scale=8,ef=8: 256 vertices"), "{out}");
     assert!(out.contains("BFS (source 3), schedule WM, pull"), "{out}");
-    let pr = run_graph("graph/pr_cm_push", &["--iterations", "2"]).unwrap();
+    let pr = run_graph("graph/pr_cm_push_tuned", &["--iterations", "2"]).unwrap();
     assert!(
         pr.contains("PageRank (2 iterations), schedule CM, push, 2 super-steps"),
         "{pr}"
@@ -81,6 +162,25 @@ fn the_report_names_the_run_and_the_built_in_graph() {
     assert!(
         pr.contains("phase 3"),
         "work-id phase in the breakdown: {pr}"
+    );
+}
+
+fn an_eghw_program_says_it_chose_the_mode() {
+    let out = run_graph("graph/cc_eghw_pull", &[]).unwrap();
+    assert!(out.contains("Eghw mode (the program requires it)"), "{out}");
+    let stated = run_graph("graph/cc_eghw_pull", &["--set", "weaver.mode=eghw"]).unwrap();
+    assert!(
+        stated.contains("Eghw mode,"),
+        "the configuration chose it: {stated}"
+    );
+}
+
+fn a_stated_mode_that_contradicts_the_program_is_an_error() {
+    run_fails(
+        "graph/bfs_eghw_push",
+        &["--set", "weaver.mode=weaver"],
+        "requires the Weaver unit in its EGHW mode (it defines `wsim_requires_eghw`), but the \
+         configuration sets weaver.mode = \"weaver\"",
     );
 }
 
@@ -96,7 +196,6 @@ fn run_fails(name: &str, options: &[&str], message: &str) {
     assert!(err.contains(message), "{name} {options:?}: {err}");
 }
 
-#[test]
 fn source_out_of_range_is_an_error() {
     run_fails(
         "graph/sssp_vm_push",
@@ -105,7 +204,6 @@ fn source_out_of_range_is_an_error() {
     );
 }
 
-#[test]
 fn distances_beyond_32_bits_are_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("far.txt");
@@ -124,7 +222,6 @@ fn distances_beyond_32_bits_are_an_error() {
     run_graph("graph/sssp_em_pull", &["--graph", graph, "--source", "1"]).unwrap();
 }
 
-#[test]
 fn graph_options_need_a_graph_program() {
     for options in [&["--graph", RMAT][..], &["--source", "1"]] {
         run_fails(
@@ -135,7 +232,6 @@ fn graph_options_need_a_graph_program() {
     }
 }
 
-#[test]
 fn a_bad_graph_file_is_an_error() {
     run_fails(
         "graph/cc_em_push",
@@ -144,7 +240,6 @@ fn a_bad_graph_file_is_an_error() {
     );
 }
 
-#[test]
 fn a_graph_program_without_a_graph_says_so() {
     let (machine, result) = common::run("graph/pr_vm_push", &common::preset("tiny"));
     assert_eq!(result.unwrap().exit_code, 100);
@@ -155,7 +250,6 @@ fn a_graph_program_without_a_graph_says_so() {
     );
 }
 
-#[test]
 fn the_json_report_records_the_graph_kernel_and_verdict() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("stats.json");

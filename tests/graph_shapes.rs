@@ -9,10 +9,9 @@
 mod common;
 
 use std::fmt::Write as _;
-use std::path::Path;
 use std::process::Command;
 
-use common::{root, GRAPH_SCHEDULES};
+use common::{graph_manifest, root};
 
 /// A deterministic stream of numbers (SplitMix64) so the graphs need no crate.
 struct Stream(u64);
@@ -27,30 +26,17 @@ impl Stream {
     }
 }
 
-/// Run all 72 programs on `text` (written as `file`) with the load options `options`;
-/// fails with the sweep's table and stderr unless every run verified.
+/// Run every graph program (the manifest's) on `text` (written as `file`) with the load
+/// options `options`; fails with the sweep's table and stderr unless every run verified.
+/// EGHW programs need no flag: they require the unit's mode themselves.
 fn every_program_verifies(file: &str, text: &str, options: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(file);
     std::fs::write(&path, text).unwrap();
-    let build = common::programs_dir().join("graph");
-    let programs = |eghw: bool| -> Vec<String> {
-        GRAPH_SCHEDULES
-            .iter()
-            .filter(|s| (**s == "eghw") == eghw)
-            .flat_map(|s| common::graph_programs(s))
-            .map(|p| build.join(format!("{}.elf", &p["graph/".len()..])))
-            .map(|p| p.display().to_string())
-            .collect()
-    };
-    for eghw in [false, true] {
-        let rows = sweep(&path, options, eghw, &programs(eghw));
-        assert_eq!(rows, programs(eghw).len(), "{file}: one row per program");
-    }
-}
-
-/// One sweep; the number of rows, all verified (or a panic showing why not).
-fn sweep(graph: &Path, options: &[&str], eghw: bool, programs: &[String]) -> usize {
+    let programs: Vec<String> = graph_manifest()
+        .iter()
+        .map(|p| common::program(&p.name).display().to_string())
+        .collect();
     let config = root().join("configs/tiny.toml");
     let mut args = vec![
         "sweep",
@@ -58,11 +44,8 @@ fn sweep(graph: &Path, options: &[&str], eghw: bool, programs: &[String]) -> usi
         "-c",
         config.to_str().unwrap(),
         "--graph",
-        graph.to_str().unwrap(),
+        path.to_str().unwrap(),
     ];
-    if eghw {
-        args.extend(["--set", "weaver.mode=eghw"]);
-    }
     args.extend(options);
     args.extend(programs.iter().map(String::as_str));
     let out = Command::new(env!("CARGO_BIN_EXE_wsim"))
@@ -72,13 +55,12 @@ fn sweep(graph: &Path, options: &[&str], eghw: bool, programs: &[String]) -> usi
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
-        "{} {options:?}:\n{table}{}",
-        graph.display(),
+        "{file} {options:?}:\n{table}{}",
         String::from_utf8_lossy(&out.stderr)
     );
     let rows: Vec<&str> = table.lines().skip(1).collect();
     assert!(rows.iter().all(|r| r.contains(",0,yes,")), "{table}");
-    rows.len()
+    assert_eq!(rows.len(), programs.len(), "{file}: one row per program");
 }
 
 #[test]

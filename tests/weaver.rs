@@ -140,6 +140,8 @@ fn edge_sums_on_sparseweaver() {
     }
 }
 
+/// eghw_edge_sum requires the unit's EGHW mode (WSIM_REQUIRES_EGHW): it runs so without
+/// being told.
 #[test]
 fn eghw_edge_sums() {
     for (base, vertices) in [("tiny", 700), ("sparseweaver", 3000)] {
@@ -148,12 +150,45 @@ fn eghw_edge_sums() {
                 "eghw_edge_sum",
                 base,
                 warps,
-                &["weaver.mode=eghw"],
+                &[],
                 vertices,
                 200 + u64::from(warps),
             );
         }
     }
+}
+
+/// A program that requires EGHW gets it unless the configuration says otherwise, which is
+/// an error naming the setting; one that does not keeps the configured mode.
+#[test]
+fn the_program_chooses_eghw_unless_the_configuration_states_the_mode() {
+    let g = random_graph(200, 9);
+    let (s, sums) = run_edge_sum("eghw_edge_sum", &config("tiny", &[]), &g);
+    assert!(s.eghw_by_program && s.total().weaver.memory_requests > 0);
+    assert_eq!(sums, host_sums(&g));
+    let stated = config("tiny", &["weaver.mode=eghw".into()]);
+    let (s, _) = run_edge_sum("eghw_edge_sum", &stated, &g);
+    assert!(!s.eghw_by_program, "the configuration chose it");
+    let (s, _) = run_edge_sum("weaver_edge_sum", &config("tiny", &[]), &g);
+    assert!(!s.eghw_by_program && s.total().weaver.memory_requests == 0);
+    let bytes = std::fs::read(program("eghw_edge_sum")).unwrap();
+    for (set, says) in [
+        ("weaver.mode=weaver", "sets weaver.mode = \"weaver\""),
+        ("weaver.enabled=off", "sets weaver.enabled = \"off\""),
+    ] {
+        let e = Machine::new(&config("tiny", &[set.into()]), &bytes)
+            .err()
+            .unwrap();
+        assert!(matches!(e.kind, ErrorKind::Setup(_)), "{e}");
+        let text = e.to_string();
+        assert!(
+            text.contains("requires the Weaver unit in its EGHW mode") && text.contains(says),
+            "{text}"
+        );
+    }
+    // In a configuration file too, the mode is stated.
+    let file = Config::from_toml("[weaver]\nmode = \"weaver\"\n", "mine.toml").unwrap();
+    assert!(Machine::new(&file, &bytes).is_err());
 }
 
 #[test]
@@ -183,11 +218,7 @@ fn the_unit_has_its_statistics_and_stall_reason() {
         c.memory.l1d.size / 2,
         "the tables take half the L1D"
     );
-    let (e, _) = run_edge_sum(
-        "eghw_edge_sum",
-        &config("sparseweaver", &["weaver.mode=eghw".into()]),
-        &g,
-    );
+    let (e, _) = run_edge_sum("eghw_edge_sum", &config("sparseweaver", &[]), &g);
     let t = e.total();
     let w = &t.weaver;
     assert_eq!(

@@ -36,13 +36,14 @@ static inline uint32_t gr_register(const gr_ctx *c, uint32_t i, uint32_t n, uint
 }
 
 /* Gather & sum over the edge between base vertex `base` and `other` (weight w), which the
- * caller has read: the source filter, the algorithm, the output frontier. */
+ * caller has read: the source filter, the algorithm's gather and sum, the output frontier
+ * (Algorithm 2.1, lines 17-21). */
 static inline void gr_gather(const gr_ctx *c, uint32_t base, uint32_t other, uint32_t w) {
     PHASE(PH_GATHER);
     if (GR_PULL_DIR && ALGO_DATA_DRIVEN && !gr_active(c->in_map, other))
         return;
     uint32_t src = GR_PULL_DIR ? other : base, dst = GR_PULL_DIR ? base : other;
-    if (algo_gather_sum(c, src, dst, w) && ALGO_DATA_DRIVEN)
+    if (algo_sum(c, dst, algo_gather(c, src, dst, w)) && ALGO_DATA_DRIVEN)
         gr_activate(c, dst);
 }
 
@@ -64,13 +65,13 @@ static inline int gr_edge(const gr_ctx *c, uint32_t base, uint32_t eid, int chec
 
 /* ---- Edge-parallel distribution, and the PageRank pull reduction ----
  *
- * GR_PULL_SUM: pull with a float sum and no frontier (PageRank). The lanes of a warp that
- * hold edges of one destination add their values with a segmented warp reduction and the
- * run's first lane does the one atomic add (an lr/sc loop, whose colliding lanes would
- * otherwise retry one at a time). Every edge-parallel schedule does this: SparseWeaver's
- * batches, EM, WM, CM, STRICT, and TWC's and TWCE's warp and block tiers. A thread that
- * walks its destination alone (VM, the one-thread tiers) sums in a register (gr_walk). */
-#if GR_PULL_DIR && defined(ALGO_SUM_F32) && !ALGO_DATA_DRIVEN
+ * GR_PULL_SUM, the tuned form's pull with a float sum and no frontier (PageRank): the
+ * lanes of a warp that hold edges of one destination add their values with a segmented
+ * warp reduction and the run's first lane does the one atomic add. Every edge-parallel
+ * schedule does this: SparseWeaver's batches, EM, WM, CM, STRICT, and TWC's and TWCE's
+ * warp and block tiers. A thread that walks its destination alone (VM, the one-thread
+ * tiers) sums in a register (gr_walk). The dissertation's form adds per edge. */
+#if GR_TUNED && GR_PULL_DIR && defined(ALGO_SUM_F32) && !ALGO_DATA_DRIVEN
 #define GR_PULL_SUM 1
 #else
 #define GR_PULL_SUM 0

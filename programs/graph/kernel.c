@@ -1,7 +1,8 @@
 /* kernel.c - a graph program: the descriptor, the initialisation and vertex kernels and the
  * super-step loop, around one algorithm (GR_ALGO_FILE: algo/<name>.h) and one schedule
  * (GR_SCHED_FILE: sched/<name>.h, which defines sched_gather(step): the gather step's
- * kernels). The Makefile builds build/graph/<algo>_<sched>_<dir>.elf from it.
+ * kernels), in one form (GR_FORM, runtime.h). The Makefile builds
+ * build/graph/<algo>_<sched>_<dir>[_<form>].elf from it.
  *
  * Each super-step is an iteration record (wsim_iteration: core 0 marks it with the size of
  * the input frontier, or V for PageRank), from the gather launch to the next super-step.
@@ -13,8 +14,24 @@
 #include "edge.h"
 #include GR_SCHED_FILE
 
+#if GR_ATOMIC_FREE && !(GR_PULL_DIR && defined(SCHED_THREAD_OWNS_BASE))
+#error "the atomic-free form needs a schedule whose thread owns its base vertex (VM), in pull"
+#endif
+
 #define GR_EXIT_NO_GRAPH 100
 #define GR_EXIT_STEPS 101
+
+/* The statistics phases' names (graph.h), for the report. */
+const char *const wsim_phase_names[] __attribute__((used)) = {
+    [PH_OTHER] = "runtime",
+    [PH_INIT] = "init",
+    [PH_REG] = "registration",
+    [PH_WORKID] = "work_id",
+    [PH_EDGE] = "edge_access",
+    [PH_GATHER] = "gather_sum",
+    [PH_APPLY] = "apply",
+    [PH_APPLY + 1] = 0,
+};
 
 wsim_graph_t wsim_graph = {
     .magic = WSIM_GRAPH_MAGIC,

@@ -17,6 +17,19 @@
 #endif
 #define GR_PULL_DIR (GR_DIR == GR_PULL)
 
+/* The program's form (docs/KERNELS.md), -DGR_FORM=GR_FORM_<name> from the program's name:
+ * the dissertation's (Algorithm 2.1: the sum applied per edge with an atomic; Figure 4.9
+ * for SparseWeaver and EGHW), the tuned one (sums in registers or per warp run, a test
+ * before each atomic), or VM pull without atomics on vertex values (section 2.4.1). */
+#define GR_FORM_dissertation 0
+#define GR_FORM_tuned 1
+#define GR_FORM_atomicfree 2
+#if !defined(GR_FORM) || GR_FORM < 0 || GR_FORM > 2
+#error "compile with -DGR_FORM=GR_FORM_dissertation, GR_FORM_tuned or GR_FORM_atomicfree"
+#endif
+#define GR_TUNED (GR_FORM == GR_FORM_tuned)
+#define GR_ATOMIC_FREE (GR_FORM == GR_FORM_atomicfree)
+
 /* Local barrier id the schedules use among the warps of a core (the runtime owns 0). */
 #define GR_BAR 2u
 
@@ -140,16 +153,23 @@ static inline void gr_activate(const gr_ctx *c, uint32_t v) {
         c->out_queue[slot] = v;
 }
 
-/* Float atomic add: RV32A has no float AMO, so an lr/sc loop (lanes of a warp that collide
- * retry one at a time; none holds anything while another spins, so none deadlocks). */
-static inline void gr_atomic_add_f32(uint32_t *p, float v) {
-    uint32_t old, fail;
-    do {
-        __asm__ volatile ("lr.w %0, (%1)" : "=r"(old) : "r"(p) : "memory");
-        union { float f; uint32_t u; } x = { .u = old };
-        x.f += v;
-        __asm__ volatile ("sc.w %0, %2, (%1)" : "=r"(fail) : "r"(p), "r"(x.u) : "memory");
-    } while (fail);
+/* Algorithm 2.1's sum for the algorithms whose sum is a minimum (BFS, SSSP, CC): value[dst]
+ * = min(value[dst], data); nonzero when it dropped (the destination joins the output
+ * frontier). The dissertation's form applies it with an atomic (amominu) per edge; the
+ * tuned form reads first and skips the atomic when it cannot lower the value; the
+ * atomic-free form (VM pull: the destination's thread is its only writer) loads, compares
+ * and stores. */
+static inline int gr_sum_min(const gr_ctx *c, uint32_t dst, uint32_t data) {
+#if GR_ATOMIC_FREE
+    if (data >= c->result[dst])
+        return 0;
+    c->result[dst] = data;
+    return 1;
+#else
+    if (GR_TUNED && data >= c->result[dst])
+        return 0;
+    return data < __atomic_fetch_min(&c->result[dst], data, __ATOMIC_RELAXED);
+#endif
 }
 
 /* Run kernel(hart, step) on every hardware thread once; returns when all have finished. */

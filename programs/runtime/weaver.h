@@ -15,6 +15,11 @@
 
 #define WEAVER_NONE 0xFFFFFFFFu   /* weaver_dec_id: the work is exhausted */
 
+/* A program that needs the unit in its EGHW mode (the comparison hardware) says so with
+ * this, at file scope: wsim then builds the unit in that mode, and a configuration that
+ * states another mode is an error (sim/src/machine.rs, REQUIRES_EGHW). */
+#define WSIM_REQUIRES_EGHW const unsigned char wsim_requires_eghw __attribute__((used)) = 1
+
 /* ST capacity of this core's unit (0: the machine has none). */
 static inline uint32_t weaver_entries(void) { return csr_read(CSR_WEAVER_ENTRIES); }
 

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use wsim_isa::{SfuKind, Unit};
 
-use crate::config::{Config, StartCores, WeaverPresence};
+use crate::config::{Config, StartCores, WeaverMode, WeaverPresence};
 use crate::core::pipeline::{MemoryPort, PortKind, PortRequest, Retry};
 use crate::core::warp::WarpWait;
 use crate::core::{Core, Effect};
@@ -36,6 +36,9 @@ pub struct RunSummary {
     /// The cores had the Weaver unit, and this L1 data cache (bytes).
     pub weaver: bool,
     pub l1d_size: u32,
+    /// The unit ran in EGHW mode because the program asked for it (`wsim_requires_eghw`),
+    /// not because the configuration said so.
+    pub eghw_by_program: bool,
     /// The iterations the program marked (CSR 0x7C6), in order.
     pub iterations: Vec<Iteration>,
     /// The names the program gives its phases (index = phase number; `phase_names`).
@@ -101,6 +104,8 @@ pub struct Machine {
     pub config: Config,
     /// The cores have the Weaver unit (and a reduced L1 data cache).
     pub weaver: bool,
+    /// `config.weaver.mode` is EGHW because the program requires it (`wsim_requires_eghw`).
+    pub eghw_by_program: bool,
     pub cores: Vec<Core>,
     pub shared: Shared,
     pub memory: MemoryHierarchy,
@@ -120,12 +125,22 @@ pub struct Machine {
 }
 
 impl Machine {
-    /// Load `elf` into a machine built from `config`, ready to run.
+    /// Load `elf` into a machine built from `config`, ready to run. A program that defines
+    /// `wsim_requires_eghw` (non-zero) gets the Weaver unit in its EGHW mode: `config` must
+    /// then leave `weaver.mode` unstated (or state `eghw`) and the unit enabled.
     pub fn new(config: &Config, elf: &[u8]) -> SimResult<Machine> {
         config
             .validate()
             .map_err(|e| SimError::new(ErrorKind::Setup(e.to_string())))?;
         let image = loader::load(elf).map_err(|e| SimError::new(ErrorKind::Load(e.to_string())))?;
+        let eghw_by_program = requires_eghw(&image) && config.weaver.mode != WeaverMode::Eghw;
+        let program_config;
+        let config = if eghw_by_program {
+            program_config = eghw_config(config)?;
+            &program_config
+        } else {
+            config
+        };
         let phase_names =
             phase_names::read(&image).map_err(|e| SimError::new(ErrorKind::Load(e)))?;
         let map = MemoryMap::new(
@@ -171,6 +186,7 @@ impl Machine {
         Ok(Machine {
             config: config.clone(),
             weaver,
+            eghw_by_program,
             cores,
             memory: MemoryHierarchy::new(
                 &effective_memory(config, weaver),
@@ -336,6 +352,7 @@ impl Machine {
             console: self.shared.console.clone(),
             weaver: self.weaver,
             l1d_size: effective_memory(&self.config, self.weaver).l1d.size,
+            eghw_by_program: self.eghw_by_program,
             iterations: std::mem::take(&mut self.iterations),
             phase_names: self.phase_names.clone(),
         }
@@ -504,6 +521,44 @@ impl Machine {
         }
         warps
     }
+}
+
+/// The symbol by which a program says it needs the Weaver unit in its EGHW mode
+/// (`WSIM_REQUIRES_EGHW` in programs/runtime/weaver.h: a byte, 1).
+pub const REQUIRES_EGHW: &str = "wsim_requires_eghw";
+
+/// Whether the image defines [`REQUIRES_EGHW`] with a non-zero byte.
+fn requires_eghw(image: &loader::ElfImage) -> bool {
+    image.symbol(REQUIRES_EGHW).is_some_and(|s| {
+        image.segments.iter().any(|seg| {
+            s.addr >= seg.vaddr
+                && s.addr - seg.vaddr < seg.data.len() as u32
+                && seg.data[(s.addr - seg.vaddr) as usize] != 0
+        })
+    })
+}
+
+/// `config` with the Weaver unit in EGHW mode, for a program that requires it; an error
+/// when the configuration states otherwise.
+fn eghw_config(config: &Config) -> SimResult<Config> {
+    let refuse = |what: String| {
+        Err(SimError::new(ErrorKind::Setup(format!(
+            "the program requires the Weaver unit in its EGHW mode (it defines \
+             `{REQUIRES_EGHW}`), but {what}"
+        ))))
+    };
+    if config.weaver.enabled == WeaverPresence::Off {
+        return refuse("the configuration sets weaver.enabled = \"off\"".into());
+    }
+    if config.states("weaver.mode") {
+        return refuse(format!(
+            "the configuration sets weaver.mode = \"{}\": leave it out, or set it to \"eghw\"",
+            config.weaver.mode.name()
+        ));
+    }
+    let mut c = config.clone();
+    c.weaver.mode = WeaverMode::Eghw;
+    Ok(c)
 }
 
 /// The memory system as built: with the Weaver, a smaller L1 data cache.

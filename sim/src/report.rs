@@ -112,6 +112,8 @@ pub struct Report<'a> {
     /// The cores had the Weaver unit; the L1 data cache they had (bytes).
     weaver_unit: bool,
     l1d_size: u32,
+    /// The unit was in EGHW mode because the program requires it (`wsim_requires_eghw`).
+    eghw_by_program: bool,
     /// What a write does at each data-cache level the machine has (level -> policy).
     write_policy: BTreeMap<&'static str, WritePolicy>,
     /// Thread instructions / (warp instructions x threads per warp).
@@ -163,6 +165,7 @@ impl<'a> Report<'a> {
             issue_slots_per_core: summary.slices,
             weaver_unit: summary.weaver,
             l1d_size: summary.l1d_size,
+            eghw_by_program: summary.eghw_by_program,
             write_policy: write_policies(&config.memory).into_iter().collect(),
             simt_efficiency: ratio(
                 total.thread_instructions,

@@ -55,7 +55,7 @@ proptest! {
                 prop_assert_eq!(unit.location(warp, lane), Ok(pair.1));
             }
             if let Some(vid) = skip {
-                unit.skip(vid);
+                unit.skip(warp, vid);
                 skipped.insert(vid);
             }
         }
@@ -107,5 +107,97 @@ proptest! {
             prop_assert!(n == lanes as u32 || handed == total, "a partial batch before the end");
         }
         prop_assert_eq!(handed, total);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// One barrier per round (Figure 4.9): each warp registers its share of round r, waits
+    /// for every warp to have registered, decodes until -1, and registers round r + 1 at
+    /// once, whatever the others are doing. In any interleaving every edge of every round is
+    /// handed out once, in its round, and a batch's edge ids stay readable until its warp
+    /// asks again. Every round registers something (degree 0 will do): a round without a
+    /// registration is invisible to the unit.
+    #[test]
+    fn rounds_with_one_barrier_each(
+        (warps, lanes, rounds, order) in (1usize..=6, 1usize..=8, 1usize..=4).prop_flat_map(|(w, l, r)| {
+            (Just(w), Just(l),
+             prop::collection::vec(prop::collection::vec((0..w, 0..l, 0u32..12), 1..20), r),
+             prop::collection::vec(0..w, 2000))
+        })
+    ) {
+        #[derive(Clone, Copy, PartialEq)]
+        enum State { Register(usize), Barrier(usize), Distribute(usize), Done }
+        let mut unit = Weaver::new(64, warps as u32, lanes as u32);
+        let all = (1u32 << lanes) - 1;
+        // Round r's registrations per warp, with distinct edge ids per (round, entry).
+        let mut expected = BTreeSet::new();
+        let mut shares = vec![vec![Vec::new(); warps]; rounds.len()];
+        let mut loc = 0;
+        for (r, regs) in rounds.iter().enumerate() {
+            let mut lanes_used = vec![BTreeSet::new(); warps];
+            for (k, &(warp, lane, deg)) in regs.iter().enumerate() {
+                if !lanes_used[warp].insert(lane) {
+                    continue; // one entry per lane and round here
+                }
+                let vid = (r * 100 + k) as u32;
+                shares[r][warp].push((lane, StEntry { vid, loc, deg }));
+                expected.extend((loc..loc + deg).map(|e| (r, vid, e)));
+                loc += deg;
+            }
+        }
+        let mut state = vec![State::Register(0); warps];
+        let mut held: Vec<Option<(usize, u32, [u32; 32])>> = vec![None; warps];
+        let mut handed = BTreeSet::new();
+        let mut steps = order.iter().copied().chain((0..warps).cycle().take(100_000));
+        while state.iter().any(|s| *s != State::Done) {
+            let w = steps.next().unwrap();
+            match state[w] {
+                State::Register(r) if r == rounds.len() => state[w] = State::Done,
+                State::Register(r) => {
+                    if !shares[r][w].is_empty() {
+                        unit.register(w, &shares[r][w]).unwrap();
+                    }
+                    state[w] = State::Barrier(r);
+                }
+                State::Barrier(r) => {
+                    // Everyone has registered round r (or is past it).
+                    let passed = state.iter().all(|s| match *s {
+                        State::Barrier(q) | State::Distribute(q) => q >= r,
+                        State::Register(q) => q > r,
+                        State::Done => true,
+                    });
+                    if passed {
+                        state[w] = State::Distribute(r);
+                    }
+                }
+                State::Distribute(r) => {
+                    if let Some((_, work, eids)) = held[w] {
+                        for lane in 0..lanes {
+                            if work >> lane & 1 == 1 {
+                                prop_assert_eq!(unit.location(w, lane), Ok(eids[lane]));
+                            }
+                        }
+                    }
+                    let batch = unit.decode(w, all, None::<fn(u32) -> (u32, u32)>);
+                    if batch.work == 0 {
+                        held[w] = None;
+                        state[w] = State::Register(r + 1);
+                        continue;
+                    }
+                    for lane in 0..lanes {
+                        if batch.work >> lane & 1 == 1 {
+                            let item = (r, batch.vid[lane], batch.eid[lane]);
+                            prop_assert!(expected.contains(&item), "{:?} not of round {}", item, r);
+                            prop_assert!(handed.insert(item), "{:?} handed out twice", item);
+                        }
+                    }
+                    held[w] = Some((r, batch.work, batch.eid));
+                }
+                State::Done => {}
+            }
+        }
+        prop_assert_eq!(handed, expected);
     }
 }

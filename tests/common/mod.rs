@@ -87,30 +87,43 @@ pub fn run_ok(name: &str, config: &Config) -> (Machine, RunSummary) {
     (machine, summary)
 }
 
-/// The graph programs the Makefile builds: build/graph/<algorithm>_<schedule>_<direction>.
-pub const GRAPH_SCHEDULES: &[&str] = &[
-    "vm",
-    "em",
-    "wm",
-    "cm",
-    "twc",
-    "twce",
-    "strict",
-    "sparseweaver",
-    "eghw",
-];
-pub const GRAPH_PUSH: &[&str] = &["pr", "bfs", "sssp", "cc"];
-pub const GRAPH_PULL: &[&str] = &["pr", "bfs", "sssp", "cc"];
+/// A graph program as `programs/build/graph/manifest.tsv` lists it (the Makefile's lists
+/// are the only ones: a new schedule, algorithm or form reaches the tests through it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GraphProgram {
+    /// `graph/<name>`, as [`program`] takes it.
+    pub name: String,
+    pub algorithm: String,
+    pub schedule: String,
+    pub direction: String,
+    /// `dissertation`, `tuned` or `atomicfree`.
+    pub form: String,
+}
 
-/// Every graph program of one schedule, as `graph/<name>`.
-pub fn graph_programs(schedule: &str) -> Vec<String> {
-    let push = GRAPH_PUSH
-        .iter()
-        .map(|a| format!("graph/{a}_{schedule}_push"));
-    let pull = GRAPH_PULL
-        .iter()
-        .map(|a| format!("graph/{a}_{schedule}_pull"));
-    push.chain(pull).collect()
+/// Every graph program the Makefile builds, in the manifest's order.
+pub fn graph_manifest() -> Vec<GraphProgram> {
+    let path = programs_dir().join("graph/manifest.tsv");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("program\talgorithm\tschedule\tdirection\tform"),
+        "{}: header",
+        path.display()
+    );
+    lines
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f.len(), 5, "{}: {line:?}", path.display());
+            GraphProgram {
+                name: format!("graph/{}", f[0]),
+                algorithm: f[1].into(),
+                schedule: f[2].into(),
+                direction: f[3].into(),
+                form: f[4].into(),
+            }
+        })
+        .collect()
 }
 
 /// The verdict of `wsim run` on a graph program: its report when it exited 0 and says the

@@ -1,5 +1,5 @@
 /* Connected components by label propagation: label[v] = v, then every vertex whose label
- * dropped propagates it along its edges (atomic min) until nothing changes. The label of v
+ * dropped propagates it along its edges (a minimum) until nothing changes. The label of v
  * is the smallest id from which v is reachable (components of a symmetric graph). The
  * result array holds the labels. */
 #define ALGO_ID GR_CC
@@ -13,11 +13,10 @@ static inline void algo_init(const gr_ctx *c, uint32_t v) { c->result[v] = v; }
 
 static inline int algo_done(const gr_ctx *c, uint32_t v) { return 0; }
 
-static inline int algo_gather_sum(const gr_ctx *c, uint32_t src, uint32_t dst, uint32_t w) {
-    uint32_t l = c->result[src];
-    if (l >= c->result[dst])
-        return 0;
-    return l < __atomic_fetch_min(&c->result[dst], l, __ATOMIC_RELAXED);
+static inline uint32_t algo_gather(const gr_ctx *c, uint32_t src, uint32_t dst, uint32_t w) {
+    return c->result[src];
 }
+
+static inline int algo_sum(const gr_ctx *c, uint32_t dst, uint32_t data) { return gr_sum_min(c, dst, data); }
 
 static inline void algo_apply(const gr_ctx *c, uint32_t v) {}

@@ -25,13 +25,28 @@ static inline void algo_init(const gr_ctx *c, uint32_t v) {
 static inline int algo_done(const gr_ctx *c, uint32_t v) { return 0; }
 
 /* The sum is a float addition: a schedule whose lanes hold runs of edges of one
- * destination may add the run first and then call algo_sum_f32 once (ALGO_SUM_F32). */
+ * destination may add the run first and then call algo_sum_f32 once (ALGO_SUM_F32, the
+ * tuned form). The atomic is the machine's float AMO (amoadd.f). */
 #define ALGO_SUM_F32 1
 static inline float algo_gather_f32(const gr_ctx *c, uint32_t src) { return pr_f(c->algo[c->V + src]); }
-static inline void algo_sum_f32(const gr_ctx *c, uint32_t dst, float x) { gr_atomic_add_f32(&c->algo[dst], x); }
+static inline void algo_sum_f32(const gr_ctx *c, uint32_t dst, float x) {
+#if GR_ATOMIC_FREE
+    /* Section 2.4.1: the destination's thread is its only writer; volatile keeps the
+     * transformation's load-add-store per edge (the compiler could not promote it
+     * either: acc and contrib share one array). */
+    volatile float *a = (volatile float *)&c->algo[dst];
+    *a = *a + x;
+#else
+    atomic_add_f32((float *)&c->algo[dst], x);
+#endif
+}
 
-static inline int algo_gather_sum(const gr_ctx *c, uint32_t src, uint32_t dst, uint32_t w) {
-    algo_sum_f32(c, dst, algo_gather_f32(c, src));
+static inline uint32_t algo_gather(const gr_ctx *c, uint32_t src, uint32_t dst, uint32_t w) {
+    return c->algo[c->V + src];
+}
+
+static inline int algo_sum(const gr_ctx *c, uint32_t dst, uint32_t data) {
+    algo_sum_f32(c, dst, pr_f(data));
     return 0;
 }
 

@@ -1,5 +1,5 @@
 /* SSSP, Bellman-Ford over a frontier: a vertex whose distance dropped in super-step s
- * relaxes its out-edges in s + 1 (atomic min). Push walks the frontier's out-edges; pull
+ * relaxes its out-edges in s + 1 (a minimum). Push walks the frontier's out-edges; pull
  * walks every destination's in-edges and takes dist[s] + w only from sources in the input
  * frontier (gr_gather's bitmap filter), so dist[d] = min(dist[d], min over those of
  * dist[s] + w); a destination whose distance dropped joins the output frontier either way.
@@ -30,11 +30,10 @@ static inline uint32_t sssp_add(uint32_t a, uint32_t w) {
     return d | -wrapped;
 }
 
-static inline int algo_gather_sum(const gr_ctx *c, uint32_t src, uint32_t dst, uint32_t w) {
-    uint32_t d = sssp_add(c->result[src], w);
-    if (d >= c->result[dst])
-        return 0;
-    return d < __atomic_fetch_min(&c->result[dst], d, __ATOMIC_RELAXED);
+static inline uint32_t algo_gather(const gr_ctx *c, uint32_t src, uint32_t dst, uint32_t w) {
+    return sssp_add(c->result[src], w);
 }
+
+static inline int algo_sum(const gr_ctx *c, uint32_t dst, uint32_t data) { return gr_sum_min(c, dst, data); }
 
 static inline void algo_apply(const gr_ctx *c, uint32_t v) {}

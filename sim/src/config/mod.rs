@@ -11,7 +11,9 @@ mod parse;
 mod tests;
 mod validate;
 
-use parse::{check_known_keys, overlay, parse_override_value, set_path, typed, Origin};
+use parse::{
+    check_known_keys, collect_paths, overlay, parse_override_value, set_path, typed, Origin,
+};
 
 /// The whole configuration. Every section has defaults (the Vortex SimX reference), so a
 /// file only states what it changes.
@@ -32,6 +34,11 @@ pub struct Config {
     pub weaver: WeaverConfig,
     /// What a program may access besides its image, stacks, local memory and I/O words.
     pub map: MapConfig,
+    /// The key paths a document or an override stated (`weaver.mode`): a program may
+    /// decide what the configuration left at its default, never what it states. Not part
+    /// of the configuration's TOML (nor its hash).
+    #[serde(skip)]
+    given: std::collections::BTreeSet<String>,
 }
 
 /// Geometry of the machine.
@@ -182,6 +189,16 @@ pub enum WeaverPresence {
 pub enum WeaverMode {
     Weaver,
     Eghw,
+}
+
+impl WeaverMode {
+    /// The mode as the configuration writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            WeaverMode::Weaver => "weaver",
+            WeaverMode::Eghw => "eghw",
+        }
+    }
 }
 
 impl Default for WeaverConfig {
@@ -379,7 +396,17 @@ impl Config {
         let table: toml::Table = text
             .parse()
             .map_err(|e: toml::de::Error| ConfigError(format!("{origin}: {e}")))?;
-        Config::from_table(table, &Origin::File { name: origin, text })
+        let mut given = Vec::new();
+        collect_paths(&table, "", false, &mut given);
+        let mut config = Config::from_table(table, &Origin::File { name: origin, text })?;
+        config.given = given.into_iter().collect();
+        Ok(config)
+    }
+
+    /// Whether the document or an override stated the key `path` (`weaver.mode`), rather
+    /// than leaving it at its default.
+    pub fn states(&self, path: &str) -> bool {
+        self.given.contains(path)
     }
 
     /// Apply `key.path=value` overrides (values in TOML syntax; a bare word is a string).
@@ -405,7 +432,11 @@ impl Config {
                 .map_err(|e| ConfigError(format!("{flag} {item}: {e}")))?;
             items.push((path.trim().to_string(), item.as_str()));
         }
-        Config::from_table(table, &Origin::Overrides { flag, items })
+        let mut given = self.given.clone();
+        given.extend(items.iter().map(|(path, _)| path.clone()));
+        let mut config = Config::from_table(table, &Origin::Overrides { flag, items })?;
+        config.given = given;
+        Ok(config)
     }
 
     fn from_table(table: toml::Table, origin: &Origin) -> Result<Config, ConfigError> {

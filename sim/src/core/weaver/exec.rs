@@ -70,7 +70,7 @@ impl Core {
             }
             _ => {
                 for l in lanes(mask) {
-                    c.edges_skipped += wv.unit.skip(warp.x(i.rs1, l));
+                    c.edges_skipped += wv.unit.skip(w, warp.x(i.rs1, l));
                 }
                 c.skips += u64::from(mask.count_ones());
                 WeaverRequest::Skip

@@ -77,6 +77,10 @@ pub struct Trace {
     /// EGHW: entries whose topology (two offsets) the unit read from memory, in the order
     /// of the `topology` calls.
     pub topology_reads: u32,
+    /// The request came from a warp still in the previous round's distribution, after
+    /// another warp had started the next round's registration: it is told at once that its
+    /// round is over (-1), without the FSM.
+    pub previous_round: bool,
 }
 
 /// What a Weaver instruction asked of the unit, for the timing model.
@@ -118,6 +122,14 @@ pub struct Weaver {
     ced: Option<Ced>,
     skipped: BTreeSet<u32>,
     dt: Vec<DtRow>,
+    /// Rounds started (a registration after a finished distribution starts one).
+    epoch: u64,
+    /// Per warp, the round it is in as far as the unit can tell: the one it last registered
+    /// in or received work from, or the one after the round that answered it -1. A warp
+    /// whose round is older than the unit's, asking while the unit's round registers, is
+    /// still in an earlier distribution (it had not asked since that round ran out): its
+    /// requests belong to that round, not to the new one.
+    round_of: Vec<u64>,
 }
 
 impl Weaver {
@@ -132,6 +144,8 @@ impl Weaver {
             ced: None,
             skipped: BTreeSet::new(),
             dt: vec![EMPTY_ROW; warps as usize],
+            epoch: 0,
+            round_of: vec![0; warps as usize],
         }
     }
 
@@ -150,7 +164,8 @@ impl Weaver {
             Round::Distributing => {
                 return Err(format!(
                     "weaver.reg while a distribution is in flight (decoding ST entry {} of \
-                     {}): the kernel needs a barrier after its distribution loop",
+                     {}): every warp must register before any decodes (a barrier between \
+                     registration and distribution), and register again only after its -1",
                     self.cursor,
                     self.st.len()
                 ))
@@ -171,6 +186,7 @@ impl Weaver {
                 self.capacity
             ));
         }
+        self.round_of[warp] = self.epoch;
         for &(lane, entry) in entries {
             let k = warp * self.threads + lane;
             let slot = self.slots[k];
@@ -201,6 +217,14 @@ impl Weaver {
             trace: Trace::default(),
         };
         let trace = &mut batch.trace;
+        if self.from_previous_round(warp) {
+            // Another warp, done with the last round, registers the next one: this warp's
+            // round is over. It will register and meet the others at the round's barrier.
+            self.round_of[warp] = self.epoch;
+            trace.previous_round = true;
+            self.dt[warp] = EMPTY_ROW;
+            return batch;
+        }
         if self.round == Round::Registering {
             // Registration is over (the kernel synchronised): scan the table in order.
             self.st.sort_unstable_by_key(|&(key, _)| key);
@@ -234,6 +258,8 @@ impl Weaver {
                 trace.ran_out = true;
             }
         }
+        // A -1 ends the warp's round: it goes on to the next.
+        self.round_of[warp] = self.epoch + u64::from(batch.work == 0);
         let row = &mut self.dt[warp];
         row.valid = batch.work != 0;
         row.lanes = batch.work;
@@ -259,10 +285,12 @@ impl Weaver {
         })
     }
 
-    /// WEAVER_SKIP: hand out no more edges of `vid` this round. Returns the edges of the
-    /// current entry it dropped (entries not yet loaded are dropped when loaded).
-    pub fn skip(&mut self, vid: u32) -> u64 {
-        if self.round == Round::Finished {
+    /// WEAVER_SKIP from `warp`: hand out no more edges of `vid` this round. Returns the
+    /// edges of the current entry it dropped (entries not yet loaded are dropped when
+    /// loaded). A skip from a warp still in the previous round's distribution concerns
+    /// that round, which is over: it changes nothing.
+    pub fn skip(&mut self, warp: usize, vid: u32) -> u64 {
+        if self.round == Round::Finished || self.from_previous_round(warp) {
             return 0;
         }
         self.skipped.insert(vid);
@@ -313,6 +341,11 @@ impl Weaver {
         false
     }
 
+    /// A request from `warp` belongs to a round before the one registering now.
+    fn from_previous_round(&self, warp: usize) -> bool {
+        self.round == Round::Registering && self.round_of[warp] < self.epoch
+    }
+
     fn ced_empty(&self) -> bool {
         self.ced.is_none_or(|c| c.remaining == 0)
     }
@@ -322,7 +355,9 @@ impl Weaver {
         self.st[self.cursor..].iter().any(|(_, e)| e.deg > 0)
     }
 
-    /// Start a new round: empty tables and buffers.
+    /// Start a new round: empty ST and buffers. The DT rows stay: a warp still working on
+    /// its last batch of the previous round may yet ask for its edge ids (every decode
+    /// rewrites its warp's row).
     fn reset(&mut self) {
         self.st.clear();
         self.slots.fill(0);
@@ -330,7 +365,7 @@ impl Weaver {
         self.cursor = 0;
         self.ced = None;
         self.skipped.clear();
-        self.dt.fill(EMPTY_ROW);
+        self.epoch += 1;
     }
 }
 
@@ -418,8 +453,8 @@ mod tests {
             lanes_of(&b, 4),
             (vec![8, 8, 8, 9], vec![200, 201, 202, 300])
         );
-        assert_eq!(wv.skip(9), 5, "the rest of vertex 9's edges");
-        assert_eq!(wv.skip(10), 0, "not loaded yet: dropped when it is");
+        assert_eq!(wv.skip(0, 9), 5, "the rest of vertex 9's edges");
+        assert_eq!(wv.skip(0, 10), 0, "not loaded yet: dropped when it is");
         let b = wv.decode(0, 0xF, NO_TOPOLOGY);
         assert_eq!(b.work, 0);
         assert_eq!(b.trace.edges_skipped, 2);
@@ -446,8 +481,43 @@ mod tests {
         while wv.decode(1, 0b11, NO_TOPOLOGY).work != 0 {}
         let r = wv.register(1, &[(0, entry(5, 50, 1))]).unwrap();
         assert!(r.new_round);
+        // Warp 0 was never answered -1: its next request still belongs to round 1.
+        assert!(wv.decode(0, 0b11, NO_TOPOLOGY).trace.previous_round);
         let b = wv.decode(0, 0b11, NO_TOPOLOGY);
         assert_eq!(lanes_of(&b, 2), (vec![5, -1], vec![50, -1]));
+    }
+
+    /// One barrier per round (Figure 4.9): a warp answered -1 registers the next round at
+    /// once, while another still works on its last batch. That warp's requests belong to
+    /// the finished round: its edge ids stay readable, its skip changes nothing, and its
+    /// next decode is answered -1 without starting the new round's distribution. A warp
+    /// that registers is in the new round.
+    #[test]
+    fn a_new_round_while_a_warp_finishes_the_last() {
+        let mut wv = Weaver::new(8, 3, 2);
+        wv.register(0, &[(0, entry(0, 100, 2)), (1, entry(1, 200, 1))])
+            .unwrap();
+        let b = wv.decode(1, 0b11, NO_TOPOLOGY);
+        assert_eq!(lanes_of(&b, 2), (vec![0, 0], vec![100, 101]));
+        let b = wv.decode(2, 0b11, NO_TOPOLOGY);
+        assert_eq!((b.work, b.trace.ran_out), (0b01, true));
+        assert_eq!(wv.decode(0, 0b11, NO_TOPOLOGY).work, 0, "warp 0 is done");
+        // Warp 0 opens round 2 while warps 1 and 2 still hold their last batches.
+        let r = wv.register(0, &[(0, entry(1, 200, 3))]).unwrap();
+        assert!(r.new_round);
+        assert_eq!(wv.location(1, 1), Ok(101), "warp 1's batch of round 1");
+        assert_eq!(wv.skip(1, 1), 0, "a skip of round 1's vertex 1");
+        let b = wv.decode(1, 0b11, NO_TOPOLOGY);
+        assert_eq!(b.work, 0);
+        assert!(b.trace.previous_round && !b.trace.started);
+        // Warp 2 registers instead of asking again: it has left round 1 too.
+        wv.register(2, &[(1, entry(5, 500, 1))]).unwrap();
+        // After the barrier: round 2 has both entries, vertex 1 unskipped.
+        let b = wv.decode(2, 0b11, NO_TOPOLOGY);
+        assert!(b.trace.started && !b.trace.previous_round);
+        assert_eq!(lanes_of(&b, 2), (vec![1, 1], vec![200, 201]));
+        let b = wv.decode(1, 0b11, NO_TOPOLOGY);
+        assert_eq!(lanes_of(&b, 2), (vec![1, 5], vec![202, 500]));
     }
 
     #[test]

@@ -142,12 +142,15 @@ impl Core {
                     cycles.add(FsmState::S1, table + 1);
                     clock.prep_start = start + table + 1;
                 }
-                if eghw && !clock.finished {
+                // A warp still in a finished round, or past the end of the last one, is
+                // answered -1 at once.
+                let over = clock.finished || trace.previous_round;
+                if eghw && !over {
                     let at = self.eghw_decode(w, d, now, trace, work, accesses);
                     self.trace_weaver_wait(w, now, at.filter(|&at| at != NEVER));
                     return at;
                 }
-                let answer = if clock.finished {
+                let answer = if over {
                     now
                 } else {
                     let fill = u64::from(trace.fills > 0);
