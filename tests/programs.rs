@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{graph_programs, preset, run, run_ok, GRAPH_SCHEDULES};
+use common::{graph_programs, preset, run, run_ok, GCN_KERNELS, GRAPH_SCHEDULES};
 use wsim_sim::config::StartCores;
 use wsim_sim::mem::hierarchy::HierarchyStats;
 use wsim_sim::report::Report;
@@ -102,10 +102,11 @@ fn isa_self_tests() {
 
 #[test]
 fn every_built_program_is_tested() {
-    // Graph programs: tests/graph_kernels.rs runs them.
+    // Graph programs: tests/graph_kernels.rs runs them; GCN programs: tests/gcn.rs.
     let graph: Vec<String> = GRAPH_SCHEDULES
         .iter()
         .flat_map(|s| graph_programs(s))
+        .chain(GCN_KERNELS.iter().map(|k| format!("gcn/gcn_{k}")))
         .collect();
     let listed: Vec<&str> = KERNELS
         .iter()

@@ -95,6 +95,17 @@ pub const GRAPH_SCHEDULES: &[&str] = &[
 pub const GRAPH_PUSH: &[&str] = &["pr", "bfs", "sssp", "cc"];
 pub const GRAPH_PULL: &[&str] = &["pr", "bfs", "sssp", "cc"];
 
+/// The GCN designs the Makefile builds: build/gcn/gcn_<design>.elf (tests/gcn.rs).
+pub const GCN_KERNELS: &[&str] = &[
+    "vm",
+    "sparseweaver",
+    "eghw",
+    "gnnadvisor",
+    "accel_gcn",
+    "tlpgnn",
+    "bikd",
+];
+
 /// Every graph program of one schedule, as `graph/<name>`.
 pub fn graph_programs(schedule: &str) -> Vec<String> {
     let push = GRAPH_PUSH
