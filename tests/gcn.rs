@@ -10,20 +10,9 @@ mod common;
 
 use std::process::{Command, Output};
 
-use common::{preset, program, root};
+use common::{preset, program, root, GCN_KERNELS as KERNELS};
 use serde_json::Value;
 use wsim_sim::Machine;
-
-/// The GCN programs the Makefile builds: build/gcn/gcn_<kernel>.elf.
-const KERNELS: &[&str] = &[
-    "vm",
-    "sparseweaver",
-    "eghw",
-    "gnnadvisor",
-    "accel_gcn",
-    "tlpgnn",
-    "bikd",
-];
 
 const RMAT: &str = "gen:rmat:scale=10,ef=16";
 

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{graph_manifest, preset, root, run, run_ok};
+use common::{graph_manifest, preset, root, run, run_ok, GCN_KERNELS};
 use wsim_sim::config::StartCores;
 use wsim_sim::mem::hierarchy::HierarchyStats;
 use wsim_sim::report::Report;
@@ -104,8 +104,13 @@ fn isa_self_tests() {
 
 #[test]
 fn every_built_program_is_tested() {
-    // Graph programs: tests/graph_kernels.rs runs every one the manifest lists.
-    let graph: Vec<String> = graph_manifest().into_iter().map(|p| p.name).collect();
+    // Graph programs: tests/graph_kernels.rs runs every one the manifest lists; GCN
+    // programs: tests/gcn.rs.
+    let graph: Vec<String> = graph_manifest()
+        .into_iter()
+        .map(|p| p.name)
+        .chain(GCN_KERNELS.iter().map(|k| format!("gcn/gcn_{k}")))
+        .collect();
     let listed: Vec<&str> = KERNELS
         .iter()
         .chain(ISA_TESTS)

@@ -100,6 +100,17 @@ pub struct GraphProgram {
     pub form: String,
 }
 
+/// The GCN designs the Makefile builds: build/gcn/gcn_<design>.elf (tests/gcn.rs).
+pub const GCN_KERNELS: &[&str] = &[
+    "vm",
+    "sparseweaver",
+    "eghw",
+    "gnnadvisor",
+    "accel_gcn",
+    "tlpgnn",
+    "bikd",
+];
+
 /// Every graph program the Makefile builds, in the manifest's order.
 pub fn graph_manifest() -> Vec<GraphProgram> {
     let path = programs_dir().join("graph/manifest.tsv");
