@@ -5,7 +5,11 @@
 
 pub mod graph;
 pub mod graph_run;
+pub mod measure;
+pub mod progress;
 pub mod regress;
+pub mod results;
+pub mod sweep;
 
 use std::path::{Path, PathBuf};
 
@@ -30,6 +34,19 @@ pub mod exit {
     /// `regress check`: a baseline is stale (its program, configuration or graph
     /// changed since it was recorded, or it never was), and nothing failed.
     pub const STALE: u8 = 5;
+}
+
+/// wsim's version and the git revision it was built from (12 digits, `-modified` when
+/// its sources differ from that commit), as rows and cached runs record it.
+pub fn version() -> String {
+    let revision = regress::REVISION;
+    let (commit, rest) = revision.split_at(revision.len().min(12));
+    let modified = if rest.ends_with("-modified") {
+        "-modified"
+    } else {
+        ""
+    };
+    format!("{} ({commit}{modified})", regress::VERSION)
 }
 
 /// Options that select the machine, shared by every command that builds one.

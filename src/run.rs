@@ -42,7 +42,7 @@ pub fn run(
     let placed = graph_run::place(&mut machine, &input)
         .map_err(|e| anyhow::anyhow!("{}: {e:#}", elf.display()))?;
     let started = std::time::Instant::now();
-    let result = machine.run();
+    let result = wsim::progress::simulate(&mut machine);
     let seconds = started.elapsed().as_secs_f64();
     let mut out = std::io::stdout().lock();
     out.write_all(&machine.shared.console)?;

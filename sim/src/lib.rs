@@ -21,4 +21,4 @@ pub mod stats;
 
 pub use config::Config;
 pub use error::{SimError, SimResult};
-pub use machine::{Machine, RunSummary};
+pub use machine::{Machine, Progress, RunSummary};

@@ -339,27 +339,28 @@ impl Baseline {
     /// Measure the selected runs in parallel and compare each with its record; results
     /// in the runs' order.
     fn round(&self, options: &Options) -> anyhow::Result<Round> {
-        use std::io::IsTerminal;
         let started = std::time::Instant::now();
         let selected = self.select(&options.only)?;
-        let progress = options.progress && std::io::stderr().is_terminal();
-        let done = AtomicUsize::new(0);
-        let total = selected.len();
+        let bar = if options.progress {
+            crate::progress::runs(selected.len() as u64, "regress")
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        let failed = AtomicUsize::new(0);
         let measured = selected
             .par_iter()
             .map(|&i| {
                 let run = &self.file.runs[i];
                 let m = measure(run, &options.overrides);
-                if progress {
-                    let k = done.fetch_add(1, Ordering::Relaxed) + 1;
-                    eprint!("\r\x1b[K[{k}/{total}] {}", run.name);
+                if !matches!(&m, Ok(Measured { outcome: Ok(_), .. })) {
+                    let n = failed.fetch_add(1, Ordering::Relaxed) + 1;
+                    bar.set_message(format!("({n} failed)"));
                 }
+                bar.inc(1);
                 m
             })
             .collect();
-        if progress {
-            eprint!("\r\x1b[K");
-        }
+        bar.finish_and_clear();
         let runs = selected
             .iter()
             .zip(&measured)
