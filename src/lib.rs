@@ -3,9 +3,11 @@
 //! the run and their result verified after it), and regression baselines ([`regress`]),
 //! so that a user's own `cargo test` can check cycle counts as `wsim regress check` does.
 
+pub mod experiment;
 pub mod graph;
 pub mod graph_run;
 pub mod measure;
+pub mod plot;
 pub mod progress;
 pub mod regress;
 pub mod results;

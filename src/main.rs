@@ -1,6 +1,7 @@
 //! The `wsim` command line.
 
 mod disasm;
+mod experiment_cmd;
 mod regress_cmd;
 mod run;
 
@@ -114,6 +115,21 @@ enum Command {
         #[command(subcommand)]
         command: regress_cmd::RegressCommand,
     },
+    /// Experiments as data: an experiment file's runs, cached, into one table and plots,
+    /// on this machine or as a Slurm job array (docs/EXPERIMENTS.md).
+    Experiment {
+        #[command(subcommand)]
+        command: experiment_cmd::ExperimentCommand,
+    },
+    /// Draw one run's issue slots by reason per core and per phase (stacked bars, SVG)
+    /// from its JSON report (`wsim run --json`).
+    Plot {
+        /// The run's report.
+        report: PathBuf,
+        /// The SVG to write [default: the report's name with .svg].
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -166,6 +182,8 @@ fn main() -> ExitCode {
         Command::Disasm { elf } => disasm::run(&elf),
         Command::Graph { command } => graph::run(command),
         Command::Regress { command } => regress_cmd::run(command),
+        Command::Experiment { command } => experiment_cmd::run(command),
+        Command::Plot { report, output } => experiment_cmd::plot(&report, output),
     };
     match result {
         Ok(code) => code,
