@@ -52,24 +52,27 @@ pub fn simulate(machine: &mut Machine) -> SimResult<RunSummary> {
         if elapsed < QUIET_FOR {
             return;
         }
-        let bar = bar.get_or_insert_with(|| {
-            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{spinner} simulating: {human_pos} cycles ({per_sec}), {msg}, {elapsed}",
-                )
-                .expect("a valid template"),
-            );
-            bar.enable_steady_tick(Duration::from_millis(200));
-            bar
-        });
-        bar.set_position(p.cycles);
-        let rate = p.instructions as f64 / elapsed.as_secs_f64();
-        bar.set_message(format!(
-            "{} warp instructions ({}/s)",
+        let seconds = elapsed.as_secs_f64();
+        let message = format!(
+            "{} cycles ({}/s), {} warp instr ({}/s)",
+            HumanCount(p.cycles),
+            HumanCount((p.cycles as f64 / seconds) as u64),
             HumanCount(p.instructions),
-            HumanCount(rate as u64)
-        ));
+            HumanCount((p.instructions as f64 / seconds) as u64)
+        );
+        match &bar {
+            Some(bar) => bar.set_message(message),
+            None => {
+                let new = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+                new.set_style(
+                    ProgressStyle::with_template("{spinner} simulating: {msg}, {elapsed}")
+                        .expect("a valid template"),
+                );
+                new.set_message(message);
+                new.enable_steady_tick(Duration::from_millis(200));
+                bar = Some(new);
+            }
+        }
     });
     if let Some(bar) = bar {
         bar.finish_and_clear();
