@@ -523,3 +523,56 @@ fn experiment_file_errors_name_what_and_where() {
         );
     }
 }
+
+#[test]
+fn wsim_plot_draws_one_runs_issue_slots_per_core_and_phase() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("pr.json");
+    let config = root().join("configs/tiny.toml");
+    let pr = common::programs_dir().join("graph/pr_sparseweaver_pull.elf");
+    let out = wsim(&[
+        "run",
+        "-c",
+        config.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+        pr.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let plotted = wsim(&["plot", json.to_str().unwrap()]);
+    assert!(
+        plotted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&plotted.stderr)
+    );
+    let svg = text(&dir.path().join("pr.svg"));
+    for label in [
+        "issue slots per core",
+        "issue slots per phase (all cores)",
+        "share of the core&apos;s issue slots (%)",
+        "weaver",
+        "scoreboard_memory",
+        "graph gen:rmat:scale=8,ef=8",
+    ] {
+        assert!(svg.contains(label), "pr.svg lacks {label}");
+    }
+    // A bar per core (tiny: 2) and per phase (the graph framework's 7), each a stack.
+    let report: serde_json::Value = serde_json::from_str(&text(&json)).unwrap();
+    let phases = report["phases"].as_object().unwrap().len();
+    assert!(phases > 1);
+    let bars = svg.matches("<rect").count();
+    assert!(bars > 2 + phases, "{bars} rectangles");
+
+    std::fs::write(
+        dir.path().join("other.json"),
+        "{\"schema\": \"wsim-regress/1\"}",
+    )
+    .unwrap();
+    let wrong = wsim(&["plot", dir.path().join("other.json").to_str().unwrap()]);
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("other.json: not a wsim run's report"));
+}
