@@ -13,11 +13,14 @@ run=/run/wsim-slurm
 
 say() { echo "slurm-local: $*" >&2; }
 
+# The daemons' own pid files (this configuration's and munged's).
+pidfiles=("$run/slurmd.pid" "$run/slurmctld.pid" /run/munge/munged.pid)
+
 stop() {
-    for daemon in slurmd slurmctld munged; do
-        if [ -f "$run/$daemon.pid" ]; then
-            kill "$(cat "$run/$daemon.pid")" 2>/dev/null || true
-            rm -f "$run/$daemon.pid"
+    for pidfile in "${pidfiles[@]}"; do
+        if [ -f "$pidfile" ]; then
+            kill "$(cat "$pidfile")" 2>/dev/null || true
+            rm -f "$pidfile"
         fi
     done
 }
@@ -75,16 +78,17 @@ PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 EOF
 
 say "starting munged, slurmctld and slurmd ($cpus CPUs, $memory MiB)"
+# Whatever a previous start left half up goes first.
+stop
+sleep 1
 chown munge:munge /run/munge
-if ! pgrep -x munged >/dev/null; then
-    [ -s /etc/munge/munge.key ] || runuser -u munge -- mungekey --create --keyfile /etc/munge/munge.key
-    runuser -u munge -- munged
-    pgrep -xo munged >"$run/munged.pid"
-fi
-pgrep -x slurmctld >/dev/null || slurmctld
-pgrep -x slurmd >/dev/null || slurmd -N localhost
+[ -s /etc/munge/munge.key ] || runuser -u munge -- mungekey --create --keyfile /etc/munge/munge.key
+runuser -u munge -- munged --force
+munge -n | unmunge >/dev/null || { say "munge does not work"; exit 1; }
+slurmctld
+slurmd -N localhost
 
-for _ in $(seq 60); do
+for _ in $(seq 30); do
     state=$(sinfo -h -o %T 2>/dev/null || true)
     case $state in
         idle | mixed | allocated) say "node localhost is $state"; exit 0 ;;
