@@ -38,6 +38,15 @@ pub mod exit {
     pub const STALE: u8 = 5;
 }
 
+/// The SHA-256 of `bytes` in hex: the fingerprint of programs, graphs and cached runs.
+pub fn sha256(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// wsim's version and the git revision it was built from (12 digits, `-modified` when
 /// its sources differ from that commit), as rows and cached runs record it.
 pub fn version() -> String {

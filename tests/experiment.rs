@@ -57,20 +57,8 @@ fn run(file: &Path, extra: &[&str]) -> ((usize, usize), Output) {
     ((numbers[1], numbers[2]), output)
 }
 
-/// The table as rows of column -> cell.
 fn table(path: &Path) -> Vec<BTreeMap<String, String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
-    reader
-        .records()
-        .map(|r| {
-            header
-                .iter()
-                .cloned()
-                .zip(r.unwrap().iter().map(String::from))
-                .collect()
-        })
-        .collect()
+    common::csv_rows(&text(path))
 }
 
 /// The table without the host's time (the only column two executions may differ in).
@@ -330,34 +318,19 @@ fn shards_add_up_to_the_local_run() {
         err.contains("4 of 6 runs are not in") && err.contains("#1 hello ratio=2"),
         "{err}"
     );
+    let file_arg = file.to_str().unwrap();
     for shard in ["1/4", "2/4", "3/4"] {
-        let out = wsim(&[
+        common::wsim_ok(&[
             "experiment",
             "run",
-            file.to_str().unwrap(),
+            file_arg,
             "--out",
             shared_arg,
             "--shard",
             shard,
         ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
     }
-    let collect = wsim(&[
-        "experiment",
-        "collect",
-        file.to_str().unwrap(),
-        "--out",
-        shared_arg,
-    ]);
-    assert!(
-        collect.status.success(),
-        "{}",
-        String::from_utf8_lossy(&collect.stderr)
-    );
+    common::wsim_ok(&["experiment", "collect", file_arg, "--out", shared_arg]);
     assert_eq!(
         without_host_time(&table(&shared.join("sharded.csv"))),
         without_host_time(&table(&local.join("sharded.csv")))

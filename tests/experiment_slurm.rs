@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use common::root;
+use common::{csv_rows, root, wsim_ok as wsim};
 
 fn slurm_is_up() -> bool {
     Command::new("sinfo")
@@ -28,31 +28,11 @@ fn slurm_is_up() -> bool {
         })
 }
 
-fn wsim(args: &[&str]) -> std::process::Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(args)
-        .output()
-        .expect("wsim runs");
-    assert!(
-        out.status.success(),
-        "wsim {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
 /// The table's rows without the host's time.
 fn table(path: &Path) -> Vec<BTreeMap<String, String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
-    reader
-        .records()
-        .map(|r| {
-            let mut row: BTreeMap<String, String> = header
-                .iter()
-                .cloned()
-                .zip(r.unwrap().iter().map(String::from))
-                .collect();
+    csv_rows(&std::fs::read_to_string(path).unwrap())
+        .into_iter()
+        .map(|mut row| {
             row.remove("host_seconds").expect("a host_seconds column");
             row
         })

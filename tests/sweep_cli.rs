@@ -6,31 +6,13 @@ mod common;
 
 use std::process::Command;
 
-use common::{preset, program, run_ok};
+use common::{csv_rows as rows, preset, program, run_ok};
 
 fn wsim(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_wsim"))
         .args(args)
         .output()
         .expect("wsim runs")
-}
-
-/// The CSV's rows as column -> cell.
-fn rows(text: &str) -> Vec<std::collections::BTreeMap<String, String>> {
-    let mut reader = csv::Reader::from_reader(text.as_bytes());
-    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            assert_eq!(r.len(), header.len(), "every row has the header's columns");
-            header
-                .iter()
-                .cloned()
-                .zip(r.iter().map(String::from))
-                .collect()
-        })
-        .collect()
 }
 
 #[test]

@@ -12,18 +12,11 @@ use std::sync::OnceLock;
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use crate::measure::Measured;
+use crate::sha256;
 
 const SCHEMA: &str = "wsim-experiment-run/1";
-
-pub fn sha256(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
 
 /// What identifies the simulator: the version and revision, and for a build whose sources
 /// differ from its commit (or are not in git) the executable's bytes, since the revision

@@ -120,7 +120,8 @@ pub struct Graph {
     /// it from the current directory.
     pub spec: String,
     pub resolved: String,
-    /// The loading options as flags (`--symmetrize` ...), in the file's order of keys.
+    /// The loading options as flags (`--symmetrize` ...): as the file gives them until
+    /// [`canonical`] leaves only those that differ from the defaults, in one order.
     pub flags: Vec<String>,
 }
 
@@ -260,28 +261,24 @@ pub(super) fn graphs(spec: &Spec, dir: &Path) -> Vec<Graph> {
     spec.graphs
         .iter()
         .map(|g| {
-            let mut flags = Vec::new();
-            for (on, flag) in [
-                (g.symmetrize, "--symmetrize"),
-                (g.drop_self_loops, "--drop-self-loops"),
-                (g.dedup, "--dedup"),
-            ] {
-                if on {
-                    flags.push(flag.to_string());
-                }
-            }
-            let valued = [
-                ("--weights", g.weights.clone()),
-                ("--max-weight", g.max_weight.map(|n| n.to_string())),
-                ("--seed", g.seed.map(|n| n.to_string())),
-                ("--max-vertices", g.max_vertices.map(|n| n.to_string())),
-                ("--max-edges", g.max_edges.map(|n| n.to_string())),
+            // As wsim run's flags (a switch: an empty value), made canonical below.
+            let options = [
+                ("symmetrize", g.symmetrize.then(String::new)),
+                ("drop-self-loops", g.drop_self_loops.then(String::new)),
+                ("dedup", g.dedup.then(String::new)),
+                ("weights", g.weights.clone()),
+                ("max-weight", g.max_weight.map(|n| n.to_string())),
+                ("seed", g.seed.map(|n| n.to_string())),
+                ("max-vertices", g.max_vertices.map(|n| n.to_string())),
+                ("max-edges", g.max_edges.map(|n| n.to_string())),
             ];
-            for (flag, value) in valued {
-                if let Some(v) = value {
-                    flags.push(format!("{flag}={v}"));
-                }
-            }
+            let flags = options
+                .into_iter()
+                .filter_map(|(name, value)| match value? {
+                    v if v.is_empty() => Some(format!("--{name}")),
+                    v => Some(format!("--{name}={v}")),
+                })
+                .collect();
             let resolved = if g.spec.starts_with("gen:") {
                 g.spec.clone()
             } else {
@@ -295,6 +292,14 @@ pub(super) fn graphs(spec: &Spec, dir: &Path) -> Vec<Graph> {
             }
         })
         .collect()
+}
+
+/// `graph` with only the loading options that differ from the defaults, so that saying a
+/// default aloud changes neither a run's key nor its row; an option wsim run refuses is
+/// an error.
+pub(super) fn canonical(mut graph: Graph) -> anyhow::Result<Graph> {
+    graph.flags = graph_args(Some(&graph), None, None)?.load.flags();
+    Ok(graph)
 }
 
 /// The graph options of a run, as `wsim run` parses them (`graph`: none for programs run
@@ -316,8 +321,14 @@ pub(super) fn graph_args(
         argv.push(format!("--iterations={n}"));
     }
     let command = GraphArgs::augment_args(clap::Command::new("experiment").no_binary_name(false));
-    let matches = command
-        .try_get_matches_from(&argv)
-        .map_err(|e| anyhow::anyhow!("graph options {}: {}", argv[1..].join(" "), e.kind()))?;
+    let matches = command.try_get_matches_from(&argv).map_err(|e| {
+        let why = e.to_string();
+        let first = why
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches("error: ");
+        anyhow::anyhow!("graph options {}: {first}", argv[1..].join(" "))
+    })?;
     Ok(GraphArgs::from_arg_matches(&matches)?)
 }

@@ -160,12 +160,14 @@ impl Experiment {
         let axes = file::axes(&spec).map_err(|e| at(format!("{e:#}")))?;
         let combos = crate::sweep::combinations(&axes);
         let programs = file::programs(&spec, dir, path)?;
-        let graphs = file::graphs(&spec, dir);
         // Loading options are checked now, not in the middle of the runs.
-        for g in &graphs {
-            file::graph_args(Some(g), None, None)
-                .map_err(|e| at(format!("graph `{}`: {e:#}", g.name)))?;
-        }
+        let graphs = file::graphs(&spec, dir)
+            .into_iter()
+            .map(|g| {
+                let name = g.name.clone();
+                file::canonical(g).map_err(|e| at(format!("graph `{name}`: {e:#}")))
+            })
+            .collect::<anyhow::Result<Vec<Graph>>>()?;
         let graph_ids = graphs
             .iter()
             .map(|g| cache::graph_identity(&g.spec, &g.resolved, &g.flags))

@@ -133,11 +133,7 @@ fn ceiling(max: f64) -> f64 {
 
 /// Write `names[i]` under the middle of slot `i` (x from i to i + 1) of a chart whose x
 /// axis has no labels of its own.
-fn name_slots(
-    area: &Area,
-    chart: &ChartContext<SVGBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
-    names: &[String],
-) -> anyhow::Result<()> {
+fn name_slots(area: &Area, chart: &SlotsChart, names: &[String]) -> anyhow::Result<()> {
     let (left, top) = area.get_base_pixel();
     let style = ("sans-serif", 12)
         .into_font()
@@ -155,22 +151,23 @@ fn name_slots(
     Ok(())
 }
 
-pub fn grouped_bars(area: &Area, labels: &Labels, bars: &GroupedBars) -> anyhow::Result<()> {
-    let max = bars
-        .values
-        .iter()
-        .flatten()
-        .flatten()
-        .copied()
-        .chain(bars.reference)
-        .fold(0.0, f64::max);
-    let n = bars.groups.len();
+type SlotsChart<'a, 'b> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// A chart of named slots along x (slot `i` from i to i + 1, its name under it) and
+/// values from 0 to `top` up y.
+fn slots_chart<'a, 'b>(
+    area: &'a Area<'b>,
+    labels: &Labels,
+    names: &[String],
+    top: f64,
+) -> anyhow::Result<SlotsChart<'a, 'b>> {
     let mut chart = ChartBuilder::on(area)
-        .caption(&labels.title, ("sans-serif", 18))
+        .caption(&labels.title, ("sans-serif", 16))
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(70)
-        .build_cartesian_2d(0.0..n as f64, 0.0..ceiling(max))
+        .build_cartesian_2d(0.0..names.len() as f64, 0.0..top)
         .map_err(failed)?;
     chart
         .configure_mesh()
@@ -181,7 +178,21 @@ pub fn grouped_bars(area: &Area, labels: &Labels, bars: &GroupedBars) -> anyhow:
         .y_label_formatter(&compact)
         .draw()
         .map_err(failed)?;
-    name_slots(area, &chart, &bars.groups)?;
+    name_slots(area, &chart, names)?;
+    Ok(chart)
+}
+
+pub fn grouped_bars(area: &Area, labels: &Labels, bars: &GroupedBars) -> anyhow::Result<()> {
+    let max = bars
+        .values
+        .iter()
+        .flatten()
+        .flatten()
+        .copied()
+        .chain(bars.reference)
+        .fold(0.0, f64::max);
+    let n = bars.groups.len();
+    let mut chart = slots_chart(area, labels, &bars.groups, ceiling(max))?;
     let width = 0.8 / bars.series.len().max(1) as f64;
     for (s, _) in bars.series.iter().enumerate() {
         let rects = (bars.values.iter().enumerate()).filter_map(|(g, row)| {
@@ -207,23 +218,7 @@ pub fn grouped_bars(area: &Area, labels: &Labels, bars: &GroupedBars) -> anyhow:
 
 /// Stacked bars, each part as a share of its bar's total (percent).
 pub fn stacked_bars(area: &Area, labels: &Labels, stacks: &StackedBars) -> anyhow::Result<()> {
-    let n = stacks.bars.len();
-    let mut chart = ChartBuilder::on(area)
-        .caption(&labels.title, ("sans-serif", 16))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(0.0..n as f64, 0.0..100.0)
-        .map_err(failed)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_desc(&labels.x)
-        .y_desc(&labels.y)
-        .x_labels(0)
-        .draw()
-        .map_err(failed)?;
-    name_slots(area, &chart, &stacks.bars)?;
+    let mut chart = slots_chart(area, labels, &stacks.bars, 100.0)?;
     for (b, parts) in stacks.values.iter().enumerate() {
         let total: f64 = parts.iter().sum();
         if total <= 0.0 {

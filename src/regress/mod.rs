@@ -22,13 +22,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use anyhow::bail;
 use rayon::prelude::*;
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 pub use file::{Recorded, RunSpec, Tolerance};
 pub use stats::{Value, DEFAULT as DEFAULT_STATS, NAMES as STAT_NAMES};
 
 use crate::graph_run::{self, RunError};
-use crate::{exit, load_config};
+use crate::{exit, load_config, sha256};
 
 /// The wsim that measures: its version and the git revision it was built from.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -57,7 +56,7 @@ pub struct Options {
     /// runs a parameter moves and by how much (a check only: the records keep the
     /// configuration their file states, so these do not make a run stale).
     pub overrides: Vec<String>,
-    /// A progress line on stderr (when it is a terminal).
+    /// A progress bar on stderr (drawn only when it is a terminal).
     pub progress: bool,
 }
 
@@ -378,13 +377,6 @@ impl Baseline {
             check,
         })
     }
-}
-
-fn sha256(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// Run one run as `wsim run` would, with `overrides` on top of its configuration. `Err`:
