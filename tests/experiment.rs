@@ -98,7 +98,7 @@ fn an_interrupted_experiment_reruns_only_what_is_missing() {
         "interrupted",
         &format!(
             "[[programs]]\nfiles = ['{}']\niterations = 3\n\
-             [[graphs]]\nspec = 'gen:rmat:scale=9,ef=8'\n\
+             [[graphs]]\nspec = 'gen:rmat:scale=11,ef=8'\n\
              [[axes]]\nname = 'latency'\nkey = 'memory.l2.hit_latency'\nvalues = [10, 12, 14, 16, 18, 20, 22, 24]\n",
             pr.display()
         ),

@@ -95,6 +95,32 @@ fn sweeps_count_runs_only_on_a_terminal() {
 }
 
 #[test]
+fn regression_checks_count_runs_only_on_a_terminal() {
+    let baseline = root().join("baselines/project.toml");
+    let args = strings(&[
+        "regress",
+        "check",
+        baseline.to_str().unwrap(),
+        "--only",
+        "hello@*",
+        "--only",
+        "vecadd@*",
+    ]);
+    let seen = on_terminal(&args);
+    // The check's summary says how many runs the patterns selected.
+    let runs = seen
+        .split("project.toml: ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .expect("the check's summary line");
+    assert!(
+        seen.contains("regress [") && seen.contains(&format!("/{runs} runs")),
+        "{seen}"
+    );
+    assert!(piped_stderr(&args).is_empty());
+}
+
+#[test]
 fn experiments_count_runs_only_on_a_terminal() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("e.toml");

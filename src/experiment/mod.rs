@@ -13,7 +13,7 @@ mod table;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::Arc;
 
 use anyhow::{bail, Context};
 use rayon::prelude::*;
@@ -56,6 +56,8 @@ pub struct Run {
     /// axis slowest): the table's order and what shards partition.
     pub index: usize,
     pub program: Program,
+    /// The program's bytes as read for the key (what runs is what the key names).
+    pub elf: Arc<Vec<u8>>,
     /// Index into [`Experiment::graphs`].
     pub graph: Option<usize>,
     pub values: Vec<String>,
@@ -181,8 +183,10 @@ impl Experiment {
         let mut runs = Vec::new();
         for program in programs {
             let entry = &spec.programs[program.entry];
-            let elf = std::fs::read(&program.path)
-                .with_context(|| format!("cannot read {}", program.path.display()))?;
+            let elf = Arc::new(
+                std::fs::read(&program.path)
+                    .with_context(|| format!("cannot read {}", program.path.display()))?,
+            );
             let own = base.with_overrides_from(
                 &format!("{}: programs[{}].set", path.display(), program.entry),
                 &entry.set,
@@ -203,6 +207,7 @@ impl Experiment {
                     runs.push(Run {
                         index: runs.len(),
                         program: program.clone(),
+                        elf: Arc::clone(&elf),
                         graph,
                         values: combo
                             .iter()
@@ -310,24 +315,9 @@ impl Experiment {
             indicatif::ProgressBar::hidden()
         };
         let failed = AtomicUsize::new(0);
-        let elfs = Mutex::new(BTreeMap::<PathBuf, std::sync::Arc<Vec<u8>>>::new());
         pending.par_iter().try_for_each(|run| {
-            let elf = {
-                let mut elfs = elfs.lock().expect("no panics while reading");
-                match elfs.get(&run.program.path) {
-                    Some(elf) => std::sync::Arc::clone(elf),
-                    None => {
-                        let bytes = std::fs::read(&run.program.path).with_context(|| {
-                            format!("cannot read {}", run.program.path.display())
-                        })?;
-                        let elf = std::sync::Arc::new(bytes);
-                        elfs.insert(run.program.path.clone(), std::sync::Arc::clone(&elf));
-                        elf
-                    }
-                }
-            };
             let input = &inputs[&(run.graph, run.source, run.iterations)];
-            let measured = measure(&run.config, &run.program.name, &elf, input);
+            let measured = measure(&run.config, &run.program.name, &run.elf, input);
             cache.put(&run.key, &measured)?;
             if crate::results::verdict(&measured) != "ok" {
                 let n = failed.fetch_add(1, Ordering::Relaxed) + 1;
