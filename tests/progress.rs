@@ -30,18 +30,10 @@ fn on_terminal(args: &[String]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// `wsim ARGS` with stderr a pipe: what a log or CI gets.
+/// `wsim ARGS` with stderr a pipe (what a log or CI gets): its stderr.
 fn piped_stderr(args: &[String]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(args)
-        .output()
-        .expect("wsim runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    String::from_utf8_lossy(&common::wsim_ok(&args).stderr).into_owned()
 }
 
 fn strings(args: &[&str]) -> Vec<String> {
