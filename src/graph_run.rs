@@ -305,7 +305,7 @@ pub fn simulate(config: &Config, elf: &[u8], graph: &GraphInput) -> Result<Finis
     let mut machine =
         crate::load_program(config, elf).map_err(|e| RunError::Setup(e.to_string()))?;
     let placed = place(&mut machine, graph).map_err(|e| RunError::Setup(format!("{e:#}")))?;
-    let summary = crate::run_program(&mut machine).map_err(|e| RunError::Simulation {
+    let summary = crate::run_program(&mut machine, false).map_err(|e| RunError::Simulation {
         message: e.to_string(),
         graph: placed.is_some(),
     })?;

@@ -4,9 +4,15 @@
 //! so that a user's own `cargo test` can check cycle counts as `wsim regress check` does.
 
 pub mod gcn_run;
+pub mod experiment;
 pub mod graph;
 pub mod graph_run;
+pub mod measure;
+pub mod plot;
+pub mod progress;
 pub mod regress;
+pub mod results;
+pub mod sweep;
 
 use std::path::{Path, PathBuf};
 
@@ -31,6 +37,28 @@ pub mod exit {
     /// `regress check`: a baseline is stale (its program, configuration or graph
     /// changed since it was recorded, or it never was), and nothing failed.
     pub const STALE: u8 = 5;
+}
+
+/// The SHA-256 of `bytes` in hex: the fingerprint of programs, graphs and cached runs.
+pub fn sha256(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// wsim's version and the git revision it was built from (12 digits, `-modified` when
+/// its sources differ from that commit), as rows and cached runs record it.
+pub fn version() -> String {
+    let revision = regress::REVISION;
+    let (commit, rest) = revision.split_at(revision.len().min(12));
+    let modified = if rest.ends_with("-modified") {
+        "-modified"
+    } else {
+        ""
+    };
+    format!("{} ({commit}{modified})", regress::VERSION)
 }
 
 /// Options that select the machine, shared by every command that builds one.
@@ -87,10 +115,15 @@ pub fn load_program(config: &Config, elf: &[u8]) -> SimResult<Machine> {
     Ok(machine)
 }
 
-/// Run the machine to its end (the log's `simulation` stage).
-pub fn run_program(machine: &mut Machine) -> SimResult<RunSummary> {
+/// Run the machine to its end (the log's `simulation` stage), with a progress display on
+/// a terminal if `show_progress` (not for runs of a sweep or experiment, which show theirs).
+pub fn run_program(machine: &mut Machine, show_progress: bool) -> SimResult<RunSummary> {
     let _stage = tracing::info_span!("simulation").entered();
-    let result = machine.run();
+    let result = if show_progress {
+        progress::simulate(machine)
+    } else {
+        machine.run()
+    };
     match &result {
         Ok(s) => tracing::info!(
             cycles = s.cycles,

@@ -1,10 +1,10 @@
 //! The `wsim` command line.
 
 mod disasm;
+mod experiment_cmd;
 mod logging;
 mod regress_cmd;
 mod run;
-mod sweep;
 mod trace;
 
 use std::io::Write;
@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use wsim::{exit, graph, graph_run, MachineArgs};
+use wsim::{exit, graph, graph_run, sweep, MachineArgs};
 
 #[derive(Parser)]
 #[command(
@@ -85,20 +85,28 @@ enum Command {
         command: ConfigCommand,
     },
     /// Run programs over every combination of configuration values (`--vary`) and print
-    /// one row per run: cycles, instructions, IPC, Weaver stalls. Runs go in parallel.
-    /// Exits with 1 when any run fails, exits non-zero or does not verify.
+    /// one row per run as it finishes: cycles, instructions, IPC, cache hit rates, DRAM,
+    /// Weaver statistics, the verdict. Runs go in parallel. Exits with 1 when any run
+    /// fails, exits non-zero or does not verify.
     Sweep {
         #[command(flatten)]
         machine: MachineArgs,
         /// A key and the values it takes, e.g. `--vary weaver.table_latency=10,20,40,80,160`
-        /// (repeatable: every combination runs).
+        /// (repeatable, one key each: every combination runs).
         #[arg(long = "vary", value_name = "KEY=V1,V2,...")]
         vary: Vec<sweep::Axis>,
         #[command(flatten)]
         graph: graph_run::GraphArgs,
         /// Print CSV instead of an aligned table.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "json")]
         csv: bool,
+        /// Print JSON lines (one object per run, keyed by column) instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Print the rows in the runs' order (programs, then combinations) instead of as
+        /// they finish.
+        #[arg(long)]
+        ordered: bool,
         /// The programs (each runs under every combination).
         #[arg(required = true)]
         programs: Vec<PathBuf>,
@@ -117,6 +125,21 @@ enum Command {
     Regress {
         #[command(subcommand)]
         command: regress_cmd::RegressCommand,
+    },
+    /// Experiments as data: an experiment file's runs, cached, into one table and plots,
+    /// on this machine or as a Slurm job array (docs/EXPERIMENTS.md).
+    Experiment {
+        #[command(subcommand)]
+        command: experiment_cmd::ExperimentCommand,
+    },
+    /// Draw one run's issue slots by reason per core and per phase (stacked bars, SVG)
+    /// from its JSON report (`wsim run --json`).
+    Plot {
+        /// The run's report.
+        report: PathBuf,
+        /// The SVG to write [default: the report's name with .svg].
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
     },
 }
 
@@ -144,28 +167,36 @@ fn main() -> ExitCode {
             vary,
             graph,
             csv,
+            json,
+            ordered,
             programs,
         } => run::resolve_config(&machine)
             .and_then(|base| {
                 let input = graph_run::load(&graph)?;
-                sweep::sweep(&base, &vary, &programs, &input, csv)
+                let format = match (csv, json) {
+                    (true, _) => sweep::Format::Csv,
+                    (_, true) => sweep::Format::Json,
+                    _ => sweep::Format::Table,
+                };
+                let options = sweep::Options { format, ordered };
+                let mut out = std::io::stdout();
+                sweep::sweep(&base, &vary, &programs, &input, options, &mut out)
             })
-            .and_then(|outcome| {
-                std::io::stdout()
-                    .lock()
-                    .write_all(outcome.table.as_bytes())?;
-                if outcome.failures.is_empty() {
-                    return Ok(ExitCode::SUCCESS);
+            .map(|failures| {
+                if failures.is_empty() {
+                    return ExitCode::SUCCESS;
                 }
-                eprintln!("wsim: {} run(s) did not succeed:", outcome.failures.len());
-                for failure in &outcome.failures {
+                eprintln!("wsim: {} run(s) did not succeed:", failures.len());
+                for failure in &failures {
                     eprintln!("  {failure}");
                 }
-                Ok(ExitCode::from(exit::FAILED))
+                ExitCode::from(exit::FAILED)
             }),
         Command::Disasm { elf } => disasm::run(&elf),
         Command::Graph { command } => graph::run(command),
         Command::Regress { command } => regress_cmd::run(command),
+        Command::Experiment { command } => experiment_cmd::run(command),
+        Command::Plot { report, output } => experiment_cmd::plot(&report, output),
     };
     match result {
         Ok(code) => code,

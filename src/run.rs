@@ -49,7 +49,7 @@ pub fn run(
         machine.record_timeline(options);
     }
     let started = std::time::Instant::now();
-    let result = wsim::run_program(&mut machine);
+    let result = wsim::run_program(&mut machine, true);
     let seconds = started.elapsed().as_secs_f64();
     let mut out = std::io::stdout().lock();
     out.write_all(&machine.shared.console)?;

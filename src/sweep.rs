@@ -1,19 +1,24 @@
 //! `wsim sweep`: run programs over every combination of configuration values and print one
-//! row per run (cycles, instructions, IPC, Weaver stalls; graph programs on one graph,
-//! verified against the host reference), optionally as CSV. Runs go in
-//! parallel on the host's cores; each run is deterministic, and rows come out in order.
-//! A run that fails, exits non-zero or does not verify makes the whole sweep fail (after
-//! the table is printed), so scripts and regression jobs cannot miss it.
+//! row per run as it finishes (cycles, instructions, IPC, caches, DRAM, the Weaver unit,
+//! the verdict; graph programs on one graph, verified against the host reference), as an
+//! aligned table, CSV or JSON lines. Runs go in parallel on the host's cores; each run is
+//! deterministic, and `--ordered` prints the rows in the runs' order (each as soon as the
+//! ones before it are out) instead of as they finish. A run that fails, exits non-zero or
+//! does not verify keeps its row and makes the whole sweep fail (after the rows), so
+//! scripts and regression jobs cannot miss it.
 
-use std::fmt::Write as _;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use rayon::prelude::*;
-use wsim_sim::stats::SlotReason;
-use wsim_sim::{Config, RunSummary};
+use wsim_sim::Config;
 
-use crate::graph_run::{self, GraphInput};
+use crate::graph_run::GraphInput;
+use crate::measure::{measure, Measured};
+use crate::results::{self, Column};
 
 /// One axis of a sweep: a key and the values it takes.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,6 +46,22 @@ impl std::str::FromStr for Axis {
     }
 }
 
+/// Axes must vary different keys: a key given twice would run its combinations with only
+/// the later value applied, and label them with both.
+pub fn distinct_keys(axes: &[Axis]) -> anyhow::Result<()> {
+    let mut seen = BTreeSet::new();
+    for axis in axes {
+        if !seen.insert(axis.key.as_str()) {
+            bail!(
+                "--vary: `{}` is varied twice; give all its values in one --vary {}=V1,V2,...",
+                axis.key,
+                axis.key
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Every combination of the axes' values, first axis slowest, as `key=value` overrides.
 pub fn combinations(axes: &[Axis]) -> Vec<Vec<String>> {
     axes.iter().fold(vec![Vec::new()], |acc, axis| {
@@ -56,32 +77,57 @@ pub fn combinations(axes: &[Axis]) -> Vec<Vec<String>> {
     })
 }
 
-/// What one run produced: its summary and, for a graph program, whether its result
-/// matched the host reference.
-struct Row {
-    program: String,
-    /// Index of the run's combination (`key=value` overrides).
-    combo: usize,
-    outcome: Result<(RunSummary, Option<bool>), String>,
+/// How rows are printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Columns aligned under their header.
+    Table,
+    Csv,
+    /// One JSON object per run and line (JSON lines), keyed by column.
+    Json,
 }
 
-/// A sweep's printed table and the runs that did not succeed.
-pub struct Outcome {
-    pub table: String,
-    /// `program [key=value ...]: why` for each run that failed, exited non-zero or did
-    /// not match the host reference.
-    pub failures: Vec<String>,
+/// How a sweep prints.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    pub format: Format,
+    /// Rows in the runs' order (programs, then combinations) rather than as they finish.
+    pub ordered: bool,
 }
+
+/// The result columns a sweep prints, after the program, the axes, the graph, the
+/// configuration's hash and wsim's version.
+const RESULTS: [&str; 16] = [
+    "l1d_size",
+    "exit",
+    "verified",
+    "cycles",
+    "warp_instructions",
+    "ipc",
+    "weaver_stall_pct",
+    "l1d_hit_rate",
+    "l2_hit_rate",
+    "dram_bytes",
+    "dram_bandwidth",
+    "weaver_registrations",
+    "weaver_decode_requests",
+    "weaver_batches",
+    "weaver_lanes_filled",
+    "weaver_table_reads",
+];
 
 /// Run every program under every combination on top of `base` (graph programs on
-/// `graph`, verified) and return the table.
+/// `graph`, verified), writing each row to `out` as it is ready; returns `program
+/// [key=value ...]: why` for each run that failed, exited non-zero or did not verify.
 pub fn sweep(
     base: &Config,
     axes: &[Axis],
     programs: &[PathBuf],
     graph: &GraphInput,
-    csv: bool,
-) -> anyhow::Result<Outcome> {
+    options: Options,
+    out: &mut (dyn Write + Send),
+) -> anyhow::Result<Vec<String>> {
+    distinct_keys(axes)?;
     let combos = combinations(axes);
     // Bad values fail here, before anything runs.
     let configs = combos
@@ -95,34 +141,91 @@ pub fn sweep(
     let jobs: Vec<(usize, usize)> = (0..programs.len())
         .flat_map(|p| (0..combos.len()).map(move |c| (p, c)))
         .collect();
-    let rows: Vec<Row> = jobs
-        .par_iter()
-        .map(|&(p, c)| Row {
-            combo: c,
-            program: name(&programs[p]),
-            outcome: run_one(&configs[c], &elfs[p], graph),
-        })
-        .collect();
-    let failures = rows
-        .iter()
-        .filter_map(|r| {
-            let why = match &r.outcome {
-                Err(e) => e.clone(),
-                Ok((s, _)) if s.exit_code != 0 => format!("exit status {}", s.exit_code),
-                Ok((_, Some(false))) => "result does not match the host reference".into(),
-                Ok(_) => return None,
+    let table = Table::new(axes);
+    let version = crate::version();
+    let printer = Mutex::new(Printer {
+        out,
+        options,
+        next: 0,
+        waiting: BTreeMap::new(),
+        widths: table.widths(),
+    });
+    printer
+        .lock()
+        .expect("no panics while printing")
+        .header(&table.header)?;
+    let bar = crate::progress::runs(jobs.len() as u64, "sweep");
+    let failures = Mutex::new(BTreeMap::new());
+    jobs.par_iter().enumerate().try_for_each(|(k, &(p, c))| {
+        let name = name(&programs[p]);
+        let measured = measure(
+            &configs[c],
+            &programs[p].display().to_string(),
+            &elfs[p],
+            graph,
+        );
+        let verdict = results::verdict(&measured);
+        if verdict != "ok" {
+            let why = match verdict {
+                "exit_nonzero" => format!(
+                    "exit status {}",
+                    measured
+                        .report
+                        .as_ref()
+                        .map_or(0, |r| r["exit_code"].as_u64().unwrap_or(0))
+                ),
+                "mismatch" => "result does not match the host reference".into(),
+                _ => measured.error.clone().unwrap_or_default(),
             };
-            let run = std::iter::once(r.program.clone())
-                .chain(combos[r.combo].iter().cloned())
+            let run = std::iter::once(name.clone())
+                .chain(combos[c].iter().cloned())
                 .collect::<Vec<_>>()
                 .join(" ");
-            Some(format!("{run}: {why}"))
-        })
-        .collect();
-    Ok(Outcome {
-        table: table(axes, &combos, &rows, csv),
-        failures,
-    })
+            let mut failures = failures.lock().expect("no panics while counting");
+            failures.insert(k, format!("{run}: {why}"));
+            bar.set_message(format!("({} failed)", failures.len()));
+        }
+        let mut row = vec![name];
+        row.extend(combos[c].iter().map(|kv| {
+            kv.split_once('=')
+                .map_or(kv.clone(), |(_, v)| v.to_string())
+        }));
+        row.push(graph_cell(&measured));
+        row.push(configs[c].hash());
+        row.push(version.clone());
+        row.extend(table.results.iter().map(|col| col.cell(&measured)));
+        row.push(verdict.to_string());
+        row.push(results::error_line(&measured));
+        let mut printer = printer.lock().expect("no panics while printing");
+        bar.suspend(|| printer.row(k, &table.header, row))?;
+        bar.inc(1);
+        anyhow::Ok(())
+    })?;
+    bar.finish_and_clear();
+    Ok(failures
+        .into_inner()
+        .expect("no panics while counting")
+        .into_values()
+        .collect())
+}
+
+/// A graph program's graph: the spec and the loading options that differ from the
+/// defaults (empty for other programs).
+fn graph_cell(m: &Measured) -> String {
+    let Some(graph) = m
+        .report
+        .as_ref()
+        .map(|r| &r["graph"])
+        .filter(|g| g.is_object())
+    else {
+        return String::new();
+    };
+    let mut cell = graph["spec"].as_str().unwrap_or_default().to_string();
+    for flag in graph["load_options"].as_array().into_iter().flatten() {
+        cell.push(' ');
+        cell.push_str(flag.as_str().unwrap_or_default());
+    }
+    cell
 }
 
 fn name(program: &Path) -> String {
@@ -132,111 +235,138 @@ fn name(program: &Path) -> String {
     )
 }
 
-fn run_one(
-    config: &Config,
-    elf: &[u8],
-    graph: &GraphInput,
-) -> Result<(RunSummary, Option<bool>), String> {
-    graph_run::simulate(config, elf, graph)
-        .map(|f| (f.summary, f.verified))
-        .map_err(|e| e.to_string())
+/// The sweep's columns.
+struct Table {
+    header: Vec<String>,
+    results: Vec<Column>,
 }
 
-fn table(axes: &[Axis], combos: &[Vec<String>], rows: &[Row], csv: bool) -> String {
-    let mut header: Vec<String> = vec!["program".into()];
-    header.extend(axes.iter().map(|a| a.key.clone()));
-    header.extend(
-        [
-            "exit",
-            "verified",
-            "cycles",
-            "warp_instructions",
-            "ipc",
-            "weaver_stall_pct",
-        ]
-        .map(String::from),
-    );
-    let cells: Vec<Vec<String>> = rows
-        .iter()
-        .map(|r| {
-            let mut row = vec![r.program.clone()];
-            row.extend(combos[r.combo].iter().map(|kv| {
-                kv.split_once('=')
-                    .map_or(kv.clone(), |(_, v)| v.to_string())
-            }));
-            match &r.outcome {
-                Ok((s, verified)) => {
-                    let t = s.total();
-                    let slots = t.slots.total().max(1);
-                    row.extend([
-                        s.exit_code.to_string(),
-                        match verified {
-                            None => "-",
-                            Some(true) => "yes",
-                            Some(false) => "NO",
-                        }
-                        .to_string(),
-                        s.cycles.to_string(),
-                        t.instructions.to_string(),
-                        format!("{:.3}", t.instructions as f64 / s.cycles.max(1) as f64),
-                        format!(
-                            "{:.1}",
-                            100.0 * t.slots.get(SlotReason::Weaver) as f64 / slots as f64
-                        ),
-                    ]);
-                }
-                // The first line: deadlock and max_cycles errors go on to list every
-                // warp (the failures on stderr have them).
-                Err(e) => row.extend([
-                    "error".to_string(),
-                    e.lines().next().unwrap_or_default().to_string(),
-                ]),
-            }
-            row
-        })
-        .collect();
-    let mut out = String::new();
-    if csv {
-        for row in std::iter::once(&header).chain(&cells) {
-            let quoted: Vec<String> = row
-                .iter()
-                .map(|c| {
-                    if c.contains([',', '"', '\n']) {
-                        format!("\"{}\"", c.replace('"', "\"\""))
-                    } else {
-                        c.clone()
-                    }
-                })
-                .collect();
-            let _ = writeln!(out, "{}", quoted.join(","));
-        }
-        return out;
-    }
-    let columns = cells
-        .iter()
-        .map(Vec::len)
-        .max()
-        .unwrap_or(0)
-        .max(header.len());
-    let widths: Vec<usize> = (0..columns)
-        .map(|k| {
-            std::iter::once(&header)
-                .chain(&cells)
-                .filter_map(|r| r.get(k))
-                .map(String::len)
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    for row in std::iter::once(&header).chain(&cells) {
-        let line: Vec<String> = row
+impl Table {
+    fn new(axes: &[Axis]) -> Table {
+        let mut all = results::all(&[]);
+        let results: Vec<Column> = RESULTS
             .iter()
-            .enumerate()
-            .map(|(k, c)| format!("{c:>w$}", w = widths[k]))
+            .map(|name| {
+                let k = all
+                    .iter()
+                    .position(|c| c.name == *name)
+                    .expect("a sweep column is a result column");
+                all.swap_remove(k)
+            })
             .collect();
-        let _ = writeln!(out, "{}", line.join("  ").trim_end());
+        let mut header = vec!["program".to_string()];
+        header.extend(axes.iter().map(|a| a.key.clone()));
+        header.extend(["graph", "config_hash", "wsim_version"].map(String::from));
+        header.extend(results.iter().map(|c| c.name.clone()));
+        header.extend(["verdict", "error"].map(String::from));
+        Table { header, results }
     }
-    out
+
+    /// Streamed rows cannot be measured first: each column of the table is as wide as its
+    /// header, and at least 8 (a wider cell shifts the rest of its row).
+    fn widths(&self) -> Vec<usize> {
+        (self.header.iter())
+            .filter(|h| !WIDE.contains(&h.as_str()))
+            .map(|h| h.len().max(8))
+            .collect()
+    }
+}
+
+/// Columns the terminal table leaves to CSV and JSON, to fit a terminal's width.
+const WIDE: [&str; 11] = [
+    "graph",
+    "config_hash",
+    "wsim_version",
+    "l1d_size",
+    "l2_hit_rate",
+    "dram_bytes",
+    "weaver_registrations",
+    "weaver_decode_requests",
+    "weaver_batches",
+    "weaver_lanes_filled",
+    "weaver_table_reads",
+];
+
+/// A row as one JSON object, keys in column order: numbers as numbers, empty cells as
+/// null, the rest as strings.
+fn json_line(header: &[String], row: &[String]) -> String {
+    let fields: Vec<String> = header
+        .iter()
+        .zip(row)
+        .map(|(h, c)| {
+            let value = if c.is_empty() {
+                serde_json::Value::Null
+            } else if let Ok(n) = c.parse::<serde_json::Number>() {
+                serde_json::Value::Number(n)
+            } else {
+                serde_json::Value::String(c.clone())
+            };
+            format!("{}:{value}", serde_json::Value::String(h.clone()))
+        })
+        .collect();
+    format!("{{{}}}", fields.join(","))
+}
+
+/// Writes rows as they come (or, ordered, as soon as the ones before them are out).
+struct Printer<'a> {
+    out: &'a mut (dyn Write + Send),
+    options: Options,
+    /// The next row to print, and rows finished before it (ordered only).
+    next: usize,
+    waiting: BTreeMap<usize, Vec<String>>,
+    widths: Vec<usize>,
+}
+
+impl Printer<'_> {
+    fn header(&mut self, header: &[String]) -> std::io::Result<()> {
+        match self.options.format {
+            Format::Json => Ok(()),
+            _ => self.line(header, header),
+        }
+    }
+
+    fn row(&mut self, k: usize, header: &[String], row: Vec<String>) -> std::io::Result<()> {
+        if !self.options.ordered {
+            return self.line(header, &row);
+        }
+        self.waiting.insert(k, row);
+        while let Some(row) = self.waiting.remove(&self.next) {
+            self.line(header, &row)?;
+            self.next += 1;
+        }
+        Ok(())
+    }
+
+    /// One line, flushed.
+    fn line(&mut self, header: &[String], row: &[String]) -> std::io::Result<()> {
+        let text = match self.options.format {
+            Format::Csv => row
+                .iter()
+                .map(|c| csv_cell(c))
+                .collect::<Vec<_>>()
+                .join(","),
+            Format::Json => json_line(header, row),
+            Format::Table => (row.iter().zip(header))
+                .filter(|(_, h)| !WIDE.contains(&h.as_str()))
+                .zip(&self.widths)
+                .map(|((c, _), w)| format!("{c:>w$}"))
+                .collect::<Vec<_>>()
+                .join("  ")
+                .trim_end()
+                .to_string(),
+        };
+        writeln!(self.out, "{text}")?;
+        self.out.flush()
+    }
+}
+
+/// A CSV cell, quoted when it holds a comma, a quote or a line break.
+pub fn csv_cell(c: &str) -> String {
+    if c.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", c.replace('"', "\"\""))
+    } else {
+        c.to_string()
+    }
 }
 
 #[cfg(test)]
@@ -248,7 +378,7 @@ mod tests {
         let a: Axis = "memory.dram.clock_ratio=1,4".parse().unwrap();
         let b: Axis = "weaver.table_latency=10,160".parse().unwrap();
         assert_eq!(
-            combinations(&[a, b]),
+            combinations(&[a.clone(), b.clone()]),
             [
                 ["memory.dram.clock_ratio=1", "weaver.table_latency=10"],
                 ["memory.dram.clock_ratio=1", "weaver.table_latency=160"],
@@ -259,5 +389,18 @@ mod tests {
         assert!("nokey".parse::<Axis>().is_err());
         assert!("k=1,,2".parse::<Axis>().is_err());
         assert_eq!(combinations(&[]), [Vec::<String>::new()]);
+        assert!(distinct_keys(&[a.clone(), b]).is_ok());
+        let twice = distinct_keys(&[a.clone(), a]).unwrap_err().to_string();
+        assert!(
+            twice.contains("`memory.dram.clock_ratio` is varied twice"),
+            "{twice}"
+        );
+    }
+
+    #[test]
+    fn csv_cells_are_quoted_when_needed() {
+        assert_eq!(csv_cell("plain"), "plain");
+        assert_eq!(csv_cell("a,b"), "\"a,b\"");
+        assert_eq!(csv_cell("say \"x\""), "\"say \"\"x\"\"\"");
     }
 }

@@ -1,10 +1,12 @@
-//! `wsim sweep`: one row per (program, combination), in order, equal to single runs.
+//! `wsim sweep`: one row per (program, combination), equal to single runs, printed as each
+//! run finishes (or in order with `--ordered`), as a table, CSV or JSON lines; error rows
+//! keep the header's columns.
 
 mod common;
 
 use std::process::Command;
 
-use common::{preset, program, run_ok};
+use common::{csv_rows as rows, preset, program, run_ok};
 
 fn wsim(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_wsim"))
@@ -24,6 +26,7 @@ fn rows_match_single_runs_in_order() {
         "--vary",
         "memory.dram.clock_ratio=1,3",
         "--csv",
+        "--ordered",
         hello.to_str().unwrap(),
     ]);
     assert!(
@@ -32,23 +35,129 @@ fn rows_match_single_runs_in_order() {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(
-        lines[0],
-        "program,memory.dram.clock_ratio,exit,verified,cycles,warp_instructions,ipc,weaver_stall_pct"
-    );
-    assert_eq!(lines.len(), 3, "{text}");
-    for (line, ratio) in lines[1..].iter().zip([1, 3]) {
+    assert!(text.starts_with(
+        "program,memory.dram.clock_ratio,graph,config_hash,wsim_version,l1d_size,exit,verified,cycles,warp_instructions,ipc,"
+    ), "{text}");
+    let rows = rows(&text);
+    assert_eq!(rows.len(), 2, "{text}");
+    for (row, ratio) in rows.iter().zip([1, 3]) {
         let c = preset("tiny")
             .with_overrides(&[format!("memory.dram.clock_ratio={ratio}")])
             .unwrap();
         let (_, s) = run_ok("hello", &c);
-        let fields: Vec<&str> = line.split(',').collect();
-        assert_eq!(
-            fields[..5],
-            ["hello", &ratio.to_string(), "0", "-", &s.cycles.to_string()]
-        );
+        assert_eq!(row["program"], "hello");
+        assert_eq!(row["memory.dram.clock_ratio"], ratio.to_string());
+        assert_eq!(row["config_hash"], c.hash());
+        assert_eq!((row["exit"].as_str(), row["verified"].as_str()), ("0", "-"));
+        assert_eq!(row["cycles"], s.cycles.to_string());
+        assert_eq!(row["dram_bytes"], s.memory.dram.bytes.to_string());
+        assert_eq!((row["verdict"].as_str(), row["error"].as_str()), ("ok", ""));
     }
+}
+
+#[test]
+fn rows_stream_as_runs_finish() {
+    // One run at a time, in order: BFS's row must be out while the long PageRank runs.
+    let config = common::root().join("configs/sparseweaver.toml");
+    let pagerank = common::programs_dir().join("graph/pr_vm_pull.elf");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wsim"))
+        .args([
+            "sweep",
+            "--csv",
+            "--ordered",
+            "-c",
+            config.to_str().unwrap(),
+        ])
+        .args(["--graph", "gen:rmat:scale=11,ef=16"])
+        .arg(common::programs_dir().join("graph/bfs_vm_push.elf"))
+        .arg(&pagerank)
+        .env("RAYON_NUM_THREADS", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(child.stdout.take().unwrap()));
+    let header = lines.next().unwrap().unwrap();
+    assert!(header.starts_with("program,graph,"), "{header}");
+    let first = lines.next().unwrap().unwrap();
+    assert!(first.starts_with("bfs_vm_push,"), "{first}");
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the sweep is still running PageRank when BFS's row is out"
+    );
+    let second = lines.next().unwrap().unwrap();
+    assert!(
+        second.starts_with("pr_vm_pull,\"gen:rmat:scale=11,ef=16\","),
+        "{second}"
+    );
+    assert!(second.contains(",0,yes,"), "{second}");
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn json_lines_have_the_csv_columns_typed() {
+    let config = common::root().join("configs/tiny.toml");
+    let args = |format: &str| {
+        wsim(&[
+            "sweep",
+            "-c",
+            config.to_str().unwrap(),
+            "--ordered",
+            format,
+            "--vary",
+            "gpu.warps_per_core=2,4",
+            program("vecadd").to_str().unwrap(),
+        ])
+    };
+    let json = String::from_utf8(args("--json").stdout).unwrap();
+    let csv = String::from_utf8(args("--csv").stdout).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let objects: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(objects.len(), 2);
+    for (object, row) in objects.iter().zip(rows(&csv)) {
+        let keys: Vec<&str> = object
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut sorted = header.clone();
+        sorted.sort_unstable();
+        assert_eq!(keys, sorted, "the CSV's columns");
+        assert_eq!(
+            object["cycles"].as_u64().unwrap().to_string(),
+            row["cycles"]
+        );
+        assert_eq!(object["program"], "vecadd");
+        assert!(object["graph"].is_null() && object["ipc"].is_f64());
+    }
+    // Keys come in column order on the line itself.
+    let first = json.lines().next().unwrap();
+    assert!(
+        first.starts_with("{\"program\":\"vecadd\",\"gpu.warps_per_core\":2,\"graph\":null,"),
+        "{first}"
+    );
+}
+
+#[test]
+fn a_key_varied_twice_is_an_error() {
+    let out = wsim(&[
+        "sweep",
+        "--vary",
+        "memory.dram.clock_ratio=1,2",
+        "--vary",
+        "memory.dram.clock_ratio=3",
+        program("hello").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("`memory.dram.clock_ratio` is varied twice"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -80,13 +189,19 @@ fn a_failed_run_fails_the_sweep_after_the_table() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 3, "{text}");
-    assert!(lines[1].starts_with("hello,0,-,"), "{text}");
+    let mut rows = rows(&text);
+    assert_eq!(rows.len(), 2, "{text}");
+    rows.sort_by(|a, b| a["program"].cmp(&b["program"]));
+    assert_eq!(rows[0]["verdict"], "ok");
+    let failed = &rows[1];
+    assert_eq!(failed["program"], "vecadd");
+    assert_eq!(failed["verdict"], "failed");
+    assert_eq!(failed["error"], "run exceeded run.max_cycles = 20000");
     assert_eq!(
-        lines[2], "vecadd,error,run exceeded run.max_cycles = 20000",
-        "{text}"
+        failed["cycles"], "20000",
+        "the statistics up to the failure"
     );
+    assert_eq!(failed["exit"], "", "the program did not exit");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("1 run(s) did not succeed:\n  vecadd: run exceeded run.max_cycles"),

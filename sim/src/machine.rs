@@ -74,6 +74,14 @@ impl RunSummary {
     }
 }
 
+/// How far a run has come: what [`Machine::run_observed`] hands its observer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    pub cycles: u64,
+    /// Warp instructions issued so far, all cores.
+    pub instructions: u64,
+}
+
 /// The cores' view of the memory hierarchy.
 struct Port<'a>(&'a mut MemoryHierarchy);
 
@@ -281,13 +289,29 @@ impl Machine {
     /// at which anything can happen and accounts the skipped issue slots in bulk: they
     /// would all have had the same reasons.
     pub fn run(&mut self) -> SimResult<RunSummary> {
+        self.run_observed(u64::MAX, |_| {})
+    }
+
+    /// [`Machine::run`], handing `observe` the run's [`Progress`] at the first cycle at or
+    /// after every `every` cycles (a host's progress display; the engine prints nothing).
+    /// Between calls it costs one comparison per simulated step.
+    pub fn run_observed(
+        &mut self,
+        every: u64,
+        mut observe: impl FnMut(Progress),
+    ) -> SimResult<RunSummary> {
         let max = self.config.run.max_cycles;
         let mut ended = None;
         let mut done = Vec::new();
+        let mut next_observation = every;
         while ended.is_none() && self.cores.iter().any(Core::is_live) {
             let now = self.shared.cycle;
             if self.timeline.as_ref().is_some_and(|t| t.due(now)) {
                 self.sample_timeline(now);
+            }
+            if now >= next_observation {
+                observe(self.progress());
+                next_observation = now.saturating_add(every);
             }
             if now >= max {
                 return Err(SimError::new(ErrorKind::MaxCycles {
@@ -337,6 +361,21 @@ impl Machine {
             }
         }
         Ok(self.summary(ended))
+    }
+
+    /// Cycles and warp instructions so far (the counters not yet folded into the
+    /// statistics included).
+    fn progress(&self) -> Progress {
+        let instructions = (self.cores.iter())
+            .map(|c| {
+                c.counters.instructions
+                    + c.stats.phases.values().map(|p| p.instructions).sum::<u64>()
+            })
+            .sum();
+        Progress {
+            cycles: self.shared.cycle,
+            instructions,
+        }
     }
 
     /// The statistics so far: after [`Machine::run`] failed, everything up to the failure.

@@ -22,13 +22,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use anyhow::bail;
 use rayon::prelude::*;
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 pub use file::{Recorded, RunSpec, Tolerance};
 pub use stats::{Value, DEFAULT as DEFAULT_STATS, NAMES as STAT_NAMES};
 
 use crate::graph_run::{self, RunError};
-use crate::{exit, load_config};
+use crate::{exit, load_config, sha256};
 
 /// The wsim that measures: its version and the git revision it was built from.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -57,7 +56,7 @@ pub struct Options {
     /// runs a parameter moves and by how much (a check only: the records keep the
     /// configuration their file states, so these do not make a run stale).
     pub overrides: Vec<String>,
-    /// A progress line on stderr (when it is a terminal).
+    /// A progress bar on stderr (drawn only when it is a terminal).
     pub progress: bool,
 }
 
@@ -339,27 +338,28 @@ impl Baseline {
     /// Measure the selected runs in parallel and compare each with its record; results
     /// in the runs' order.
     fn round(&self, options: &Options) -> anyhow::Result<Round> {
-        use std::io::IsTerminal;
         let started = std::time::Instant::now();
         let selected = self.select(&options.only)?;
-        let progress = options.progress && std::io::stderr().is_terminal();
-        let done = AtomicUsize::new(0);
-        let total = selected.len();
+        let bar = if options.progress {
+            crate::progress::runs(selected.len() as u64, "regress")
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        let failed = AtomicUsize::new(0);
         let measured = selected
             .par_iter()
             .map(|&i| {
                 let run = &self.file.runs[i];
                 let m = measure(run, &options.overrides);
-                if progress {
-                    let k = done.fetch_add(1, Ordering::Relaxed) + 1;
-                    eprint!("\r\x1b[K[{k}/{total}] {}", run.name);
+                if !matches!(&m, Ok(Measured { outcome: Ok(_), .. })) {
+                    let n = failed.fetch_add(1, Ordering::Relaxed) + 1;
+                    bar.set_message(format!("({n} failed)"));
                 }
+                bar.inc(1);
                 m
             })
             .collect();
-        if progress {
-            eprint!("\r\x1b[K");
-        }
+        bar.finish_and_clear();
         let runs = selected
             .iter()
             .zip(&measured)
@@ -377,13 +377,6 @@ impl Baseline {
             check,
         })
     }
-}
-
-fn sha256(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// Run one run as `wsim run` would, with `overrides` on top of its configuration. `Err`:

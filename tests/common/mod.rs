@@ -188,4 +188,34 @@ pub fn run_cli(name: &str, options: &[&str]) -> (std::process::Output, Option<se
         .ok()
         .map(|text| serde_json::from_str(&text).expect("the JSON statistics parse"));
     (out, stats)
+/// A CSV table's rows as column -> cell; every row has the header's columns.
+pub fn csv_rows(text: &str) -> Vec<std::collections::BTreeMap<String, String>> {
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            assert_eq!(r.len(), header.len(), "every row has the header's columns");
+            header
+                .iter()
+                .cloned()
+                .zip(r.iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+/// Run the wsim under test with `args` and require that it succeeds.
+pub fn wsim_ok(args: &[&str]) -> std::process::Output {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wsim"))
+        .args(args)
+        .output()
+        .expect("wsim runs");
+    assert!(
+        out.status.success(),
+        "wsim {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
 }

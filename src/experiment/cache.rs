@@ -1,0 +1,154 @@
+//! The run cache: each run's outcome (its report JSON, or why it could not be set up) in
+//! a file named by the SHA-256 of everything that decides it: wsim's version (and, for a
+//! build of uncommitted sources, the executable's own hash), the program's bytes, the
+//! resolved configuration, the graph (spec, file contents, loading options) and the
+//! program's arguments. A run whose file exists is not run again; anything that changes
+//! one of those inputs names another file. Files are written whole (a temporary file
+//! renamed), so an interrupted run leaves none, and array tasks of a cluster can share
+//! the directory.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+
+use crate::measure::Measured;
+use crate::sha256;
+
+const SCHEMA: &str = "wsim-experiment-run/1";
+
+/// What identifies the simulator: the version and revision, and for a build whose sources
+/// differ from its commit (or are not in git) the executable's bytes, since the revision
+/// then does not pin the code.
+pub fn simulator() -> &'static str {
+    static SIMULATOR: OnceLock<String> = OnceLock::new();
+    SIMULATOR.get_or_init(|| {
+        let revision = crate::regress::REVISION;
+        let pinned = !revision.ends_with("-modified") && revision != "unknown";
+        let exe = if pinned {
+            None
+        } else {
+            std::env::current_exe()
+                .and_then(std::fs::read)
+                .ok()
+                .map(|bytes| sha256(&bytes))
+        };
+        format!(
+            "wsim {} {revision}{}",
+            crate::regress::VERSION,
+            exe.map_or(String::new(), |h| format!(" executable {h}"))
+        )
+    })
+}
+
+/// The inputs of a run, as the text whose hash is its key.
+pub struct Inputs<'a> {
+    pub program: &'a [u8],
+    /// The resolved configuration (TOML).
+    pub config: &'a str,
+    /// `graph SPEC sha256 FLAGS...` (the file's or generator's), or none.
+    pub graph: Option<String>,
+    pub source: Option<u32>,
+    pub iterations: Option<u32>,
+}
+
+impl Inputs<'_> {
+    pub fn key(&self) -> String {
+        let show = |n: Option<u32>| n.map_or("-".to_string(), |n| n.to_string());
+        let text = format!(
+            "{}\nprogram {}\nconfig {}\n{}\nsource {}\niterations {}\n",
+            simulator(),
+            sha256(self.program),
+            sha256(self.config.as_bytes()),
+            self.graph.as_deref().unwrap_or("graph none"),
+            show(self.source),
+            show(self.iterations)
+        );
+        sha256(text.as_bytes())
+    }
+}
+
+/// A graph's part of a key: the spec, the contents of its file (a generator's spec is
+/// its contents) and the loading options.
+pub fn graph_identity(spec: &str, resolved: &str, flags: &[String]) -> anyhow::Result<String> {
+    let contents = if resolved.starts_with("gen:") {
+        sha256(resolved.as_bytes())
+    } else {
+        let bytes =
+            std::fs::read(resolved).with_context(|| format!("cannot read graph {resolved}"))?;
+        sha256(&bytes)
+    };
+    Ok(format!("graph {spec} {contents} {}", flags.join(" ")))
+}
+
+/// A cached run.
+#[derive(Serialize, Deserialize)]
+struct Entry {
+    schema: String,
+    report: Option<serde_json::Value>,
+    error: Option<String>,
+}
+
+/// A directory of cached runs.
+pub struct Cache {
+    dir: PathBuf,
+}
+
+impl Cache {
+    pub fn new(dir: &Path) -> anyhow::Result<Cache> {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the cache directory {}", dir.display()))?;
+        Ok(Cache {
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    pub fn path(&self, key: &str) -> PathBuf {
+        self.dir.join(format!("{key}.json"))
+    }
+
+    pub fn has(&self, key: &str) -> bool {
+        self.path(key).is_file()
+    }
+
+    /// The run cached under `key`, if any.
+    pub fn get(&self, key: &str) -> anyhow::Result<Option<Measured>> {
+        let path = self.path(key);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+        };
+        let entry: Entry = serde_json::from_str(&text).with_context(|| {
+            format!("{}: not a cached run (delete it to rerun)", path.display())
+        })?;
+        if entry.schema != SCHEMA {
+            anyhow::bail!(
+                "{}: schema {}, expected {SCHEMA} (delete it to rerun)",
+                path.display(),
+                entry.schema
+            );
+        }
+        Ok(Some(Measured {
+            report: entry.report,
+            error: entry.error,
+        }))
+    }
+
+    /// Keep a run: written to a temporary file beside its place, then renamed into it.
+    pub fn put(&self, key: &str, measured: &Measured) -> anyhow::Result<()> {
+        let entry = Entry {
+            schema: SCHEMA.to_string(),
+            report: measured.report.clone(),
+            error: measured.error.clone(),
+        };
+        let path = self.path(key);
+        let temporary = self.dir.join(format!(".{key}.{}.tmp", std::process::id()));
+        let text = serde_json::to_string(&entry).expect("an entry serializes");
+        std::fs::write(&temporary, text)
+            .with_context(|| format!("cannot write {}", temporary.display()))?;
+        std::fs::rename(&temporary, &path)
+            .with_context(|| format!("cannot write {}", path.display()))
+    }
+}

@@ -1,0 +1,334 @@
+//! The experiment file (TOML, docs/EXPERIMENTS.md): what it may say, checked as it is
+//! read, and its expansion into runs. Paths in it are relative to the file.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use clap::{Args, FromArgMatches};
+use serde::Deserialize;
+
+use crate::graph_run::GraphArgs;
+use crate::plot::PlotSpec;
+use crate::sweep::{self, Axis};
+
+/// The file as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Spec {
+    /// Names the outputs (`results/NAME/`); the file's stem without it.
+    pub name: Option<String>,
+    pub description: Option<String>,
+    /// A configuration file; wsim's built-in default without it.
+    pub config: Option<String>,
+    /// `key=value` overrides of the configuration, for every run.
+    #[serde(default)]
+    pub set: Vec<String>,
+    pub programs: Vec<ProgramsSpec>,
+    #[serde(default)]
+    pub graphs: Vec<GraphSpec>,
+    #[serde(default)]
+    pub axes: Vec<AxisSpec>,
+    #[serde(default)]
+    pub plots: Vec<PlotSpec>,
+    /// Resources of each Slurm array task (the sbatch script's defaults).
+    #[serde(default)]
+    pub slurm: SlurmSpec,
+}
+
+/// Programs and what they are given.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ProgramsSpec {
+    /// Paths or glob patterns (`*`, `?`, `[...]`), each matching at least one file.
+    pub files: Vec<String>,
+    /// File-name patterns to leave out of what `files` matched.
+    #[serde(default)]
+    pub exclude: Vec<String>,
+    /// BFS / SSSP source vertex and PageRank iterations (wsim run's defaults without).
+    pub source: Option<u32>,
+    pub iterations: Option<u32>,
+    /// `key=value` overrides for these programs' runs (on top of the file's `set`).
+    #[serde(default)]
+    pub set: Vec<String>,
+}
+
+/// A graph and its loading options (those of `wsim run --graph`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct GraphSpec {
+    /// The graph's name in the table and plots; the spec without it.
+    pub name: Option<String>,
+    /// A graph file (SNAP or Matrix Market, optionally .gz) or a `gen:...` generator.
+    pub spec: String,
+    #[serde(default)]
+    pub symmetrize: bool,
+    #[serde(default)]
+    pub drop_self_loops: bool,
+    #[serde(default)]
+    pub dedup: bool,
+    /// `file`, `generated` or `unit`.
+    pub weights: Option<String>,
+    pub max_weight: Option<u32>,
+    pub seed: Option<u64>,
+    pub max_vertices: Option<u32>,
+    pub max_edges: Option<u32>,
+}
+
+/// A named axis: a configuration key and the values it takes.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct AxisSpec {
+    /// The axis's column in the table (and what plots call it).
+    pub name: String,
+    pub key: String,
+    pub values: Vec<toml::Value>,
+    /// The values' unit, for plots' axis labels (e.g. `cycles`).
+    pub unit: Option<String>,
+}
+
+/// What each Slurm array task asks for.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SlurmSpec {
+    pub cpus_per_task: Option<u32>,
+    /// `--mem`, e.g. `4G`.
+    pub mem: Option<String>,
+    /// `--time`, e.g. `02:00:00`.
+    pub time: Option<String>,
+    pub partition: Option<String>,
+    /// More `#SBATCH` options, verbatim (e.g. `--account=arch`).
+    #[serde(default)]
+    pub options: Vec<String>,
+}
+
+/// A program matched by the file.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// The file's stem: the table's `program`.
+    pub name: String,
+    pub path: PathBuf,
+    /// Index of the `[[programs]]` entry that matched it.
+    pub entry: usize,
+}
+
+/// A graph with the options that load it, as `wsim run` takes them.
+#[derive(Clone, Debug)]
+pub struct Graph {
+    pub name: String,
+    /// The spec as the file gives it (the table's `graph_spec`), and as `wsim run` finds
+    /// it from the current directory.
+    pub spec: String,
+    pub resolved: String,
+    /// The loading options as flags (`--symmetrize` ...): as the file gives them until
+    /// [`canonical`] leaves only those that differ from the defaults, in one order.
+    pub flags: Vec<String>,
+}
+
+/// Read and check `path`.
+pub(super) fn read(path: &Path) -> anyhow::Result<Spec> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read experiment {}", path.display()))?;
+    let spec: Spec = toml::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.to_string().trim_end()))?;
+    let at = |what: String| format!("{}: {what}", path.display());
+    if spec.programs.is_empty() {
+        bail!(at(
+            "no [[programs]]: an experiment runs at least one program".into()
+        ));
+    }
+    let mut names = BTreeSet::new();
+    for (i, axis) in spec.axes.iter().enumerate() {
+        if axis.values.is_empty() {
+            bail!(at(format!("axes[{i}] `{}` has no values", axis.name)));
+        }
+        if !is_column_name(&axis.name) {
+            bail!(at(format!(
+                "axes[{i}]: the name `{}` is not a column name (lower-case letters, digits, _)",
+                axis.name
+            )));
+        }
+        if !names.insert(axis.name.as_str()) {
+            bail!(at(format!("two axes are named `{}`", axis.name)));
+        }
+    }
+    sweep::distinct_keys(&axes(&spec)?).map_err(|e| anyhow::anyhow!(at(format!("{e:#}"))))?;
+    let mut graph_names = BTreeSet::new();
+    for (i, g) in spec.graphs.iter().enumerate() {
+        let name = g.name.clone().unwrap_or_else(|| g.spec.clone());
+        if !graph_names.insert(name.clone()) {
+            bail!(at(format!(
+                "graphs[{i}]: a second graph named `{name}`: name them apart"
+            )));
+        }
+    }
+    Ok(spec)
+}
+
+fn is_column_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// The axes as sweeps take them (values as text: `4`, `write-back`, `true`).
+pub(super) fn axes(spec: &Spec) -> anyhow::Result<Vec<Axis>> {
+    spec.axes
+        .iter()
+        .map(|a| {
+            let values = a
+                .values
+                .iter()
+                .map(|v| match v {
+                    toml::Value::String(s) => Ok(s.clone()),
+                    toml::Value::Integer(_) | toml::Value::Float(_) | toml::Value::Boolean(_) => {
+                        Ok(v.to_string())
+                    }
+                    other => bail!(
+                        "axis `{}`: a value must be a string, number or boolean, not {}",
+                        a.name,
+                        other.type_str()
+                    ),
+                })
+                .collect::<anyhow::Result<Vec<String>>>()?;
+            Ok(Axis {
+                key: a.key.clone(),
+                values,
+            })
+        })
+        .collect()
+}
+
+/// The programs the entries match, in entry order and by path within an entry; a pattern
+/// that matches nothing, or a program two entries match, is an error.
+pub(super) fn programs(spec: &Spec, dir: &Path, file: &Path) -> anyhow::Result<Vec<Program>> {
+    let mut found: Vec<Program> = Vec::new();
+    for (entry, p) in spec.programs.iter().enumerate() {
+        let mut matched = BTreeSet::new();
+        for pattern in &p.files {
+            let full = dir.join(pattern);
+            let text = full.to_string_lossy();
+            let paths = glob::glob(&text).with_context(|| {
+                format!(
+                    "{}: programs[{entry}]: bad pattern `{pattern}`",
+                    file.display()
+                )
+            })?;
+            let before = matched.len();
+            for path in paths {
+                let path =
+                    path.with_context(|| format!("{}: programs[{entry}]", file.display()))?;
+                let name = file_name(&path);
+                if !p.exclude.iter().any(|x| crate::regress::glob(x, &name)) {
+                    matched.insert(path);
+                }
+            }
+            if matched.len() == before {
+                bail!(
+                    "{}: programs[{entry}]: `{pattern}` matches no program (looked for {text}; \
+                     build them with `make -C programs`)",
+                    file.display()
+                );
+            }
+        }
+        for path in matched {
+            if let Some(other) = found.iter().find(|q| q.path == path) {
+                bail!(
+                    "{}: {} is matched by programs[{}] and programs[{entry}]: which arguments would it take?",
+                    file.display(),
+                    path.display(),
+                    other.entry
+                );
+            }
+            let name = path
+                .file_stem()
+                .map_or_else(|| file_name(&path), |s| s.to_string_lossy().into_owned());
+            found.push(Program { name, path, entry });
+        }
+    }
+    Ok(found)
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    )
+}
+
+/// The graphs with their loading options as flags.
+pub(super) fn graphs(spec: &Spec, dir: &Path) -> Vec<Graph> {
+    spec.graphs
+        .iter()
+        .map(|g| {
+            // As wsim run's flags (a switch: an empty value), made canonical below.
+            let options = [
+                ("symmetrize", g.symmetrize.then(String::new)),
+                ("drop-self-loops", g.drop_self_loops.then(String::new)),
+                ("dedup", g.dedup.then(String::new)),
+                ("weights", g.weights.clone()),
+                ("max-weight", g.max_weight.map(|n| n.to_string())),
+                ("seed", g.seed.map(|n| n.to_string())),
+                ("max-vertices", g.max_vertices.map(|n| n.to_string())),
+                ("max-edges", g.max_edges.map(|n| n.to_string())),
+            ];
+            let flags = options
+                .into_iter()
+                .filter_map(|(name, value)| match value? {
+                    v if v.is_empty() => Some(format!("--{name}")),
+                    v => Some(format!("--{name}={v}")),
+                })
+                .collect();
+            let resolved = if g.spec.starts_with("gen:") {
+                g.spec.clone()
+            } else {
+                dir.join(&g.spec).display().to_string()
+            };
+            Graph {
+                name: g.name.clone().unwrap_or_else(|| g.spec.clone()),
+                spec: g.spec.clone(),
+                resolved,
+                flags,
+            }
+        })
+        .collect()
+}
+
+/// `graph` with only the loading options that differ from the defaults, so that saying a
+/// default aloud changes neither a run's key nor its row; an option wsim run refuses is
+/// an error.
+pub(super) fn canonical(mut graph: Graph) -> anyhow::Result<Graph> {
+    graph.flags = graph_args(Some(&graph), None, None)?.load.flags();
+    Ok(graph)
+}
+
+/// The graph options of a run, as `wsim run` parses them (`graph`: none for programs run
+/// without one).
+pub(super) fn graph_args(
+    graph: Option<&Graph>,
+    source: Option<u32>,
+    iterations: Option<u32>,
+) -> anyhow::Result<GraphArgs> {
+    let mut argv = vec!["experiment".to_string()];
+    if let Some(g) = graph {
+        argv.push(format!("--graph={}", g.resolved));
+        argv.extend(g.flags.iter().cloned());
+    }
+    if let Some(s) = source {
+        argv.push(format!("--source={s}"));
+    }
+    if let Some(n) = iterations {
+        argv.push(format!("--iterations={n}"));
+    }
+    let command = GraphArgs::augment_args(clap::Command::new("experiment").no_binary_name(false));
+    let matches = command.try_get_matches_from(&argv).map_err(|e| {
+        let why = e.to_string();
+        let first = why
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches("error: ");
+        anyhow::anyhow!("graph options {}: {first}", argv[1..].join(" "))
+    })?;
+    Ok(GraphArgs::from_arg_matches(&matches)?)
+}

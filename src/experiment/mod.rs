@@ -1,0 +1,403 @@
+//! Experiments as data (docs/EXPERIMENTS.md): a TOML file names programs, graphs, a base
+//! configuration and named axes; [`Experiment::load`] expands it into runs, each with the
+//! key of its cached result ([`cache`]); [`Experiment::execute`] runs the missing ones in
+//! parallel (all, or one shard of a deterministic partition, as a Slurm array task
+//! does); [`Experiment::collect`] reads every run back from the cache into one tidy table
+//! ([`table`]) and its plots.
+
+pub mod cache;
+mod file;
+pub mod slurm;
+mod table;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use anyhow::{bail, Context};
+use rayon::prelude::*;
+use wsim_sim::Config;
+
+pub use file::{Graph, Program, SlurmSpec};
+pub use table::Table;
+
+use crate::graph_run::{self, GraphInput};
+use crate::measure::{measure, Measured};
+use crate::plot::PlotSpec;
+use cache::{Cache, Inputs};
+
+/// An experiment file, expanded.
+pub struct Experiment {
+    pub path: PathBuf,
+    pub name: String,
+    pub description: Option<String>,
+    /// The configuration file as the experiment names it (`default`: wsim's built-in).
+    pub config: String,
+    /// The axes, in the file's order (the runs' `values` follow it).
+    pub axes: Vec<AxisInfo>,
+    pub graphs: Vec<Graph>,
+    pub runs: Vec<Run>,
+    pub plots: Vec<PlotSpec>,
+    pub slurm: SlurmSpec,
+}
+
+/// A named axis.
+#[derive(Clone, Debug)]
+pub struct AxisInfo {
+    pub name: String,
+    pub key: String,
+    pub unit: Option<String>,
+}
+
+/// One run: a program on a graph (or none) under one combination of the axes' values.
+pub struct Run {
+    /// Position in the expansion (programs, then graphs, then combinations, the first
+    /// axis slowest): the table's order and what shards partition.
+    pub index: usize,
+    pub program: Program,
+    /// The program's bytes as read for the key (what runs is what the key names).
+    pub elf: Arc<Vec<u8>>,
+    /// Index into [`Experiment::graphs`].
+    pub graph: Option<usize>,
+    pub values: Vec<String>,
+    pub config: Config,
+    pub source: Option<u32>,
+    pub iterations: Option<u32>,
+    /// The cache key of its result.
+    pub key: String,
+}
+
+/// One of `count` deterministic parts of an experiment's runs: run `i` belongs to shard
+/// `i mod count` (so every shard gets a share of every program and graph).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// `K/N`, 0 <= K < N (a Slurm array's task ids count from 0).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || format!("--shard {s}: expected K/N with 0 <= K < N, e.g. 0/4");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count): (usize, usize) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl Shard {
+    pub fn holds(&self, run: usize) -> bool {
+        run % self.count == self.index
+    }
+}
+
+/// What [`Experiment::execute`] did.
+#[derive(Debug)]
+pub struct Execution {
+    /// The runs of the shard (all without one), those found in the cache, those run now.
+    pub selected: usize,
+    pub cached: usize,
+    pub ran: usize,
+}
+
+/// Where an experiment's results go.
+#[derive(Clone, Debug)]
+pub struct Outputs {
+    /// The table and plots.
+    pub dir: PathBuf,
+    pub cache: PathBuf,
+}
+
+impl Outputs {
+    /// `results/NAME` below the current directory, its cache in `cache/` there, unless
+    /// given.
+    pub fn new(experiment: &Experiment, dir: Option<&Path>, cache: Option<&Path>) -> Outputs {
+        let dir = dir.map_or_else(
+            || Path::new("results").join(&experiment.name),
+            Path::to_path_buf,
+        );
+        let cache = cache.map_or_else(|| dir.join("cache"), Path::to_path_buf);
+        Outputs { dir, cache }
+    }
+
+    pub fn table(&self, experiment: &Experiment) -> PathBuf {
+        self.dir.join(format!("{}.csv", experiment.name))
+    }
+}
+
+impl Experiment {
+    /// Read an experiment file and expand it into runs, with their configurations checked
+    /// and their keys worked out (the programs and graph files are read for it).
+    pub fn load(path: &Path) -> anyhow::Result<Experiment> {
+        let spec = file::read(path)?;
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let at = |what: String| anyhow::anyhow!("{}: {what}", path.display());
+        let name = match &spec.name {
+            Some(name) => name.clone(),
+            None => path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .ok_or_else(|| at("no name".into()))?,
+        };
+        let base = match &spec.config {
+            Some(config) => {
+                let file = dir.join(config);
+                let text = std::fs::read_to_string(&file).map_err(|e| {
+                    at(format!("cannot read configuration {}: {e}", file.display()))
+                })?;
+                Config::from_toml(&text, &file.display().to_string())?
+            }
+            None => Config::default(),
+        };
+        let base = base.with_overrides_from(&format!("{}: set", path.display()), &spec.set)?;
+        let axes = file::axes(&spec).map_err(|e| at(format!("{e:#}")))?;
+        let combos = crate::sweep::combinations(&axes);
+        let programs = file::programs(&spec, dir, path)?;
+        // Loading options are checked now, not in the middle of the runs.
+        let graphs = file::graphs(&spec, dir)
+            .into_iter()
+            .map(|g| {
+                let name = g.name.clone();
+                file::canonical(g).map_err(|e| at(format!("graph `{name}`: {e:#}")))
+            })
+            .collect::<anyhow::Result<Vec<Graph>>>()?;
+        let graph_ids = graphs
+            .iter()
+            .map(|g| cache::graph_identity(&g.spec, &g.resolved, &g.flags))
+            .collect::<anyhow::Result<Vec<String>>>()
+            .map_err(|e| at(format!("{e:#}")))?;
+        let graph_choices: Vec<Option<usize>> = if graphs.is_empty() {
+            vec![None]
+        } else {
+            (0..graphs.len()).map(Some).collect()
+        };
+        let mut runs = Vec::new();
+        for program in programs {
+            let entry = &spec.programs[program.entry];
+            let elf = Arc::new(
+                std::fs::read(&program.path)
+                    .with_context(|| format!("cannot read {}", program.path.display()))?,
+            );
+            let own = base.with_overrides_from(
+                &format!("{}: programs[{}].set", path.display(), program.entry),
+                &entry.set,
+            )?;
+            let configs = combos
+                .iter()
+                .map(|combo| own.with_overrides_from(&format!("{}: axes", path.display()), combo))
+                .collect::<Result<Vec<Config>, _>>()?;
+            for &graph in &graph_choices {
+                for (combo, config) in combos.iter().zip(&configs) {
+                    let inputs = Inputs {
+                        program: &elf,
+                        config: &config.to_toml(),
+                        graph: graph.map(|g| graph_ids[g].clone()),
+                        source: entry.source,
+                        iterations: entry.iterations,
+                    };
+                    runs.push(Run {
+                        index: runs.len(),
+                        program: program.clone(),
+                        elf: Arc::clone(&elf),
+                        graph,
+                        values: combo
+                            .iter()
+                            .map(|kv| kv.split_once('=').map_or("", |(_, v)| v).to_string())
+                            .collect(),
+                        config: config.clone(),
+                        source: entry.source,
+                        iterations: entry.iterations,
+                        key: inputs.key(),
+                    });
+                }
+            }
+        }
+        let experiment = Experiment {
+            path: path.to_path_buf(),
+            name,
+            description: spec.description.clone(),
+            config: spec.config.clone().unwrap_or_else(|| "default".into()),
+            axes: spec
+                .axes
+                .iter()
+                .map(|a| AxisInfo {
+                    name: a.name.clone(),
+                    key: a.key.clone(),
+                    unit: a.unit.clone(),
+                })
+                .collect(),
+            graphs,
+            runs,
+            plots: spec.plots,
+            slurm: spec.slurm,
+        };
+        // A plot's typo shows now, not after hours of runs.
+        let header = Table::header(&experiment, &[]);
+        for plot in &experiment.plots {
+            plot.check().map_err(|e| at(format!("{e:#}")))?;
+            let missing = plot.missing_columns(&header);
+            if !missing.is_empty() {
+                return Err(at(format!(
+                    "plot `{}`: no column {} (the table's columns: {})",
+                    plot.name,
+                    missing.join(", "),
+                    header.join(", ")
+                )));
+            }
+        }
+        Ok(experiment)
+    }
+
+    /// Read every run from the cache, write the table (`NAME.csv`) and draw the plots
+    /// into the output directory; returns the table and the files written.
+    pub fn report(&self, outputs: &Outputs) -> anyhow::Result<(Table, Vec<PathBuf>)> {
+        let measured = self.collect(outputs)?;
+        let table = Table::new(self, &measured);
+        let path = outputs.table(self);
+        table.write(&path)?;
+        let mut written = vec![path];
+        written.extend(self.plot(&table, outputs)?);
+        Ok((table, written))
+    }
+
+    /// Draw the plots of `table` (this experiment's) into the output directory.
+    pub fn plot(&self, table: &Table, outputs: &Outputs) -> anyhow::Result<Vec<PathBuf>> {
+        let units: BTreeMap<String, String> = self
+            .axes
+            .iter()
+            .map(|a| {
+                let unit = a.unit.as_ref().map_or(String::new(), |u| format!(", {u}"));
+                (a.name.clone(), format!("{}{unit}", a.key))
+            })
+            .collect();
+        self.plots
+            .iter()
+            .map(|p| {
+                p.draw(table, &outputs.dir, &units)
+                    .with_context(|| format!("{}", self.path.display()))
+            })
+            .collect()
+    }
+
+    /// Run the runs of `shard` (every run without one) that the cache lacks, in parallel,
+    /// each kept in the cache as it finishes; `progress`: a bar on stderr (when it is a
+    /// terminal).
+    pub fn execute(
+        &self,
+        outputs: &Outputs,
+        shard: Option<Shard>,
+        progress: bool,
+    ) -> anyhow::Result<Execution> {
+        let cache = Cache::new(&outputs.cache)?;
+        let selected: Vec<&Run> = self
+            .runs
+            .iter()
+            .filter(|r| shard.is_none_or(|s| s.holds(r.index)))
+            .collect();
+        let pending: Vec<&Run> = selected
+            .iter()
+            .copied()
+            .filter(|r| !cache.has(&r.key))
+            .collect();
+        let inputs = self.graph_inputs(&pending)?;
+        let bar = if progress {
+            crate::progress::runs(pending.len() as u64, &format!("experiment {}", self.name))
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        let failed = AtomicUsize::new(0);
+        pending.par_iter().try_for_each(|run| {
+            let input = &inputs[&(run.graph, run.source, run.iterations)];
+            let measured = measure(&run.config, &run.program.name, &run.elf, input);
+            cache.put(&run.key, &measured)?;
+            if crate::results::verdict(&measured) != "ok" {
+                let n = failed.fetch_add(1, Ordering::Relaxed) + 1;
+                bar.set_message(format!("({n} failed so far)"));
+            }
+            bar.inc(1);
+            anyhow::Ok(())
+        })?;
+        bar.finish_and_clear();
+        Ok(Execution {
+            selected: selected.len(),
+            cached: selected.len() - pending.len(),
+            ran: pending.len(),
+        })
+    }
+
+    /// The graphs the runs need, each loaded once (in parallel).
+    fn graph_inputs(
+        &self,
+        runs: &[&Run],
+    ) -> anyhow::Result<BTreeMap<(Option<usize>, Option<u32>, Option<u32>), GraphInput>> {
+        let mut needed: Vec<(Option<usize>, Option<u32>, Option<u32>)> = runs
+            .iter()
+            .map(|r| (r.graph, r.source, r.iterations))
+            .collect();
+        needed.sort_unstable();
+        needed.dedup();
+        needed
+            .into_par_iter()
+            .map(|(graph, source, iterations)| {
+                let g = graph.map(|g| &self.graphs[g]);
+                let args = file::graph_args(g, source, iterations)?;
+                let input = graph_run::load(&args).with_context(|| {
+                    format!(
+                        "{}: graph `{}`",
+                        self.path.display(),
+                        g.map_or("(default)", |g| &g.name)
+                    )
+                })?;
+                Ok(((graph, source, iterations), input))
+            })
+            .collect()
+    }
+
+    /// Every run's result from the cache; a run not there yet is an error that counts
+    /// them and names the first.
+    pub fn collect(&self, outputs: &Outputs) -> anyhow::Result<Vec<Measured>> {
+        let cache = Cache::new(&outputs.cache)?;
+        let found = self
+            .runs
+            .iter()
+            .map(|r| cache.get(&r.key))
+            .collect::<anyhow::Result<Vec<Option<Measured>>>>()?;
+        let missing: Vec<&Run> = (self.runs.iter().zip(&found))
+            .filter(|(_, m)| m.is_none())
+            .map(|(r, _)| r)
+            .collect();
+        if let Some(first) = missing.first() {
+            bail!(
+                "{}: {} of {} runs are not in {} yet (the first: {}); run them \
+                 (wsim experiment run, or every shard)",
+                self.path.display(),
+                missing.len(),
+                self.runs.len(),
+                outputs.cache.display(),
+                self.describe(first)
+            );
+        }
+        Ok(found.into_iter().flatten().collect())
+    }
+
+    /// `program on graph with axis=value ...`, for messages.
+    pub fn describe(&self, run: &Run) -> String {
+        let mut text = format!("#{} {}", run.index, run.program.name);
+        if let Some(g) = run.graph {
+            text.push_str(&format!(" on {}", self.graphs[g].name));
+        }
+        for (axis, value) in self.axes.iter().zip(&run.values) {
+            text.push_str(&format!(" {}={value}", axis.name));
+        }
+        text
+    }
+}

@@ -1,0 +1,114 @@
+//! An experiment's tidy table: one row per run, in the runs' order, with every field that
+//! identifies the run (experiment, program, kernel, graph, each axis, configuration and
+//! its hash, wsim's version) and its results ([`crate::results`]: outcome, cycles,
+//! instructions, IPC, SIMT efficiency, issue slots by reason, hit rates, DRAM, the Weaver
+//! unit, cycles per phase), then the verdict, the error and the host's time (the only
+//! column that differs between two runs of the same experiment).
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use anyhow::Context;
+
+use super::{Experiment, Run};
+use crate::measure::Measured;
+use crate::results;
+
+/// The table in memory: a header and rows of cells.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+/// Columns that differ from one execution of the same runs to the next.
+pub const HOST_COLUMNS: [&str; 1] = ["host_seconds"];
+
+impl Table {
+    /// The columns of `experiment`'s table when its runs have `phases`.
+    pub fn header(experiment: &Experiment, phases: &[u32]) -> Vec<String> {
+        let mut header: Vec<String> = ["experiment", "run", "program"].map(String::from).to_vec();
+        header.extend(results::kernel().iter().map(|c| c.name.clone()));
+        header.extend(["graph", "graph_spec", "graph_options"].map(String::from));
+        header.extend(experiment.axes.iter().map(|a| a.name.clone()));
+        header.extend(["config", "config_hash", "wsim_version"].map(String::from));
+        header.extend(results::all(phases).iter().map(|c| c.name.clone()));
+        header.extend(["verdict", "error"].map(String::from));
+        header.extend(HOST_COLUMNS.map(String::from));
+        header
+    }
+
+    /// The table of `experiment`, whose runs measured `measured` (in the runs' order).
+    pub fn new(experiment: &Experiment, measured: &[Measured]) -> Table {
+        let phases: BTreeSet<u32> = measured.iter().flat_map(results::phases).collect();
+        let phases: Vec<u32> = phases.into_iter().collect();
+        let kernel = results::kernel();
+        let all = results::all(&phases);
+        let header = Table::header(experiment, &phases);
+        let version = crate::version();
+        let rows = experiment
+            .runs
+            .iter()
+            .zip(measured)
+            .map(|(run, m): (&Run, &Measured)| {
+                let graph = run.graph.map(|g| &experiment.graphs[g]);
+                let mut row = vec![
+                    experiment.name.clone(),
+                    run.index.to_string(),
+                    run.program.name.clone(),
+                ];
+                row.extend(kernel.iter().map(|c| c.cell(m)));
+                row.push(graph.map_or(String::new(), |g| g.name.clone()));
+                row.push(graph.map_or(String::new(), |g| g.spec.clone()));
+                row.push(graph.map_or(String::new(), |g| g.flags.join(" ")));
+                row.extend(run.values.iter().cloned());
+                row.push(experiment.config.clone());
+                row.push(run.config.hash());
+                row.push(version.clone());
+                row.extend(all.iter().map(|c| c.cell(m)));
+                row.push(results::verdict(m).to_string());
+                row.push(results::error_line(m));
+                row.push(results::host_seconds(m));
+                row
+            })
+            .collect();
+        Table { header, rows }
+    }
+
+    pub fn write(&self, path: &Path) -> anyhow::Result<()> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        let mut out = csv::Writer::from_path(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        out.write_record(&self.header)?;
+        for row in &self.rows {
+            out.write_record(row)?;
+        }
+        out.flush()
+            .with_context(|| format!("cannot write {}", path.display()))
+    }
+
+    pub fn read(path: &Path) -> anyhow::Result<Table> {
+        let mut reader = csv::Reader::from_path(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let header = reader
+            .headers()
+            .with_context(|| format!("{}: no header", path.display()))?
+            .iter()
+            .map(String::from)
+            .collect();
+        let rows = reader
+            .records()
+            .map(|r| r.map(|r| r.iter().map(String::from).collect()))
+            .collect::<Result<Vec<Vec<String>>, _>>()
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        Ok(Table { header, rows })
+    }
+
+    /// The column called `name`.
+    pub fn column(&self, name: &str) -> Option<usize> {
+        self.header.iter().position(|h| h == name)
+    }
+}

@@ -1,0 +1,65 @@
+//! One run to its report, without printing: the JSON `wsim run --json` writes (schema
+//! `wsim-stats/1`), also for a simulation that failed (its statistics up to the failure),
+//! which sweeps and experiments turn into rows and keep.
+
+use std::time::Instant;
+
+use serde_json::Value;
+use wsim_sim::graph_image;
+use wsim_sim::report::{HostTime, Report};
+use wsim_sim::{Config, Machine};
+
+use crate::graph_run::{self, GraphInput};
+
+/// What one run left.
+#[derive(Clone, Debug)]
+pub struct Measured {
+    /// The run's report; `None` when it could not be set up (an invalid program, graph
+    /// options that do not fit it).
+    pub report: Option<Value>,
+    /// Why the run did not complete (set-up or simulation error); `None` when it ran to its
+    /// end (whatever its exit status or verdict).
+    pub error: Option<String>,
+}
+
+/// Run `elf` (called `name` in the report) on `config` as `wsim run` does: a graph
+/// program on `graph`, verified after the run.
+pub fn measure(config: &Config, name: &str, elf: &[u8], graph: &GraphInput) -> Measured {
+    let setup_error = |error: String| Measured {
+        report: None,
+        error: Some(error),
+    };
+    let mut machine = match Machine::new(config, elf) {
+        Ok(machine) => machine,
+        Err(e) => return setup_error(e.to_string()),
+    };
+    let placed = match graph_run::place(&mut machine, graph) {
+        Ok(placed) => placed,
+        Err(e) => return setup_error(format!("{e:#}")),
+    };
+    let started = Instant::now();
+    let result = machine.run();
+    let seconds = started.elapsed().as_secs_f64();
+    let (summary, error) = match result {
+        Ok(summary) => (summary, None),
+        Err(e) => (machine.summary(None), Some(e)),
+    };
+    let host = HostTime::new(seconds, &summary);
+    let mut report = Report::new(config, name, &summary, Some(host));
+    if let Some(placed) = &placed {
+        let mismatches = match &error {
+            None => graph_run::check(&machine, placed, summary.exit_code),
+            Some(_) => None,
+        };
+        let supersteps = graph_image::supersteps(&machine, &placed.layout);
+        report = report.with_graph(graph_run::json(placed, supersteps, mismatches.as_deref()));
+    }
+    if let Some(e) = &error {
+        report = report.failed(e);
+    }
+    let json = serde_json::from_str(&report.to_json()).expect("a report is JSON");
+    Measured {
+        report: Some(json),
+        error: error.map(|e| e.to_string()),
+    }
+}

@@ -1,0 +1,512 @@
+//! Plots as SVG (docs/EXPERIMENTS.md): an experiment's figures drawn from its table (the
+//! kinds and their columns named in the experiment file), and `wsim plot`'s figure of
+//! one run's issue slots per core and per phase from its JSON report. Both draw through
+//! [`draw`].
+
+pub mod draw;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::{bail, Context};
+use serde::Deserialize;
+use serde_json::Value;
+use wsim_sim::stats::SlotReason;
+
+use crate::experiment::Table;
+use draw::{GroupedBars, Labels, Lines, StackedBars};
+
+/// What an experiment file's `[[plots]]` entry asks for.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlotSpec {
+    /// The file's name: `NAME.svg` beside the table.
+    pub name: String,
+    pub kind: Kind,
+    pub title: Option<String>,
+    /// The column along the x axis: speedup's groups, breakdown's bars, line's x values.
+    pub x: String,
+    /// The column whose values make the bars of a group (speedup), label the bars beside
+    /// `x` (breakdown) or make the lines (line).
+    pub series: Option<String>,
+    /// The measured column (speedup, line).
+    #[serde(default = "cycles")]
+    pub metric: String,
+    /// speedup: the `series` value the others are compared with (`metric` is a time:
+    /// speedup = baseline's / theirs).
+    pub baseline: Option<String>,
+    /// breakdown: `slots` (issue slots by reason) or `phases` (warp time by phase).
+    pub parts: Option<Parts>,
+    /// Only the rows whose columns have these values.
+    #[serde(default, rename = "where")]
+    pub filter: BTreeMap<String, toml::Value>,
+    /// Axis labels instead of the column names and units.
+    pub x_label: Option<String>,
+    pub y_label: Option<String>,
+}
+
+fn cycles() -> String {
+    "cycles".into()
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Grouped bars of speedups over a baseline, with the geometric mean of each series.
+    Speedup,
+    /// Stacked bars of shares (issue slots or phases), one bar per run.
+    Breakdown,
+    /// A metric over a swept axis, a line per series.
+    Line,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Parts {
+    Slots,
+    Phases,
+}
+
+/// The unit of a result column, for axis labels.
+fn unit(column: &str) -> Option<&'static str> {
+    Some(match column {
+        "cycles" => "cycles",
+        "warp_instructions" | "thread_instructions" => "instructions",
+        "ipc" => "warp instructions per cycle",
+        "simt_efficiency" => "fraction of lanes",
+        "dram_bytes" => "bytes",
+        "dram_bandwidth" => "bytes per cycle",
+        "host_seconds" => "s",
+        "weaver_stall_pct" => "% of issue slots",
+        c if c.ends_with("_hit_rate") => "fraction of accesses",
+        c if c.starts_with("phase_") && c.ends_with("cycles") => "cycles",
+        _ => return None,
+    })
+}
+
+fn labelled(column: &str, units: &BTreeMap<String, String>) -> String {
+    match units.get(column).map(String::as_str).or(unit(column)) {
+        Some(u) if u != column => format!("{column} ({u})"),
+        _ => column.to_string(),
+    }
+}
+
+/// The TOML value of a `where` as the table prints it.
+fn cell_text(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+impl PlotSpec {
+    /// The columns the plot names that `header` lacks (phase columns exist only once a
+    /// run has the phase, so they are not checked before the runs).
+    pub fn missing_columns(&self, header: &[String]) -> Vec<String> {
+        let mut named: Vec<&str> = vec![self.x.as_str()];
+        named.extend(self.series.as_deref());
+        if self.kind != Kind::Breakdown {
+            named.push(&self.metric);
+        }
+        named.extend(self.filter.keys().map(String::as_str));
+        named
+            .into_iter()
+            .filter(|c| !c.starts_with("phase_") && !header.iter().any(|h| h == c))
+            .map(String::from)
+            .collect()
+    }
+
+    /// Check what a kind needs.
+    pub fn check(&self) -> anyhow::Result<()> {
+        let at = |what: &str| format!("plot `{}`: {what}", self.name);
+        match self.kind {
+            Kind::Speedup if self.series.is_none() || self.baseline.is_none() => {
+                bail!(at(
+                    "a speedup plot needs `series` and `baseline` (a value of the series)"
+                ))
+            }
+            Kind::Breakdown if self.parts.is_none() => {
+                bail!(at(
+                    "a breakdown plot needs `parts` (\"slots\" or \"phases\")"
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Draw the plot of `table` into `dir/NAME.svg`; `units`: the units of the axes'
+    /// columns (from the experiment file).
+    pub fn draw(
+        &self,
+        table: &Table,
+        dir: &Path,
+        units: &BTreeMap<String, String>,
+    ) -> anyhow::Result<std::path::PathBuf> {
+        self.check()?;
+        let missing = self.missing_columns(&table.header);
+        if !missing.is_empty() {
+            bail!(
+                "plot `{}`: the table has no column {} (it has: {})",
+                self.name,
+                missing.join(", "),
+                table.header.join(", ")
+            );
+        }
+        let rows = self.rows(table);
+        if rows.is_empty() {
+            bail!(
+                "plot `{}`: no row of the table matches its `where`",
+                self.name
+            );
+        }
+        let path = dir.join(format!("{}.svg", self.name));
+        let caption = caption(table, &rows);
+        let col = |name: &str| table.column(name).expect("checked above");
+        let x = col(&self.x);
+        let x_label = self
+            .x_label
+            .clone()
+            .unwrap_or_else(|| labelled(&self.x, units));
+        match self.kind {
+            Kind::Speedup => {
+                let bars = self.speedups(table, &rows)?;
+                let baseline = self.baseline.as_deref().unwrap_or_default();
+                let labels = Labels {
+                    title: self.title.clone().unwrap_or_else(|| {
+                        format!("speedup over {baseline} ({} ratio)", self.metric)
+                    }),
+                    x: x_label,
+                    y: self.y_label.clone().unwrap_or_else(|| {
+                        format!("speedup over {baseline} (x, {} ratio)", self.metric)
+                    }),
+                };
+                let width = (160 + 16 * bars.groups.len() * bars.series.len()).max(900) as u32;
+                draw::figure(&path, (width, 520), &caption, &bars.series, |area| {
+                    draw::grouped_bars(area, &labels, &bars)
+                })?;
+            }
+            Kind::Breakdown => {
+                let parts = self.parts.expect("checked");
+                let (names, columns): (Vec<String>, Vec<usize>) = table
+                    .header
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, h)| part_name(parts, h).map(|n| (n, k)))
+                    .unzip();
+                let series = self.series.as_deref().map(col);
+                let stacks = StackedBars {
+                    bars: rows
+                        .iter()
+                        .map(|r| match series {
+                            Some(s) => format!("{} {}", r[x], r[s]),
+                            None => r[x].clone(),
+                        })
+                        .collect(),
+                    values: rows
+                        .iter()
+                        .map(|r| {
+                            columns
+                                .iter()
+                                .map(|&c| r[c].parse().unwrap_or(0.0))
+                                .collect()
+                        })
+                        .collect(),
+                    parts: names,
+                };
+                let labels = Labels {
+                    title: self.title.clone().unwrap_or_else(|| match parts {
+                        Parts::Slots => "issue slots by reason".into(),
+                        Parts::Phases => "warp time by phase".into(),
+                    }),
+                    x: x_label,
+                    y: self.y_label.clone().unwrap_or_else(|| match parts {
+                        Parts::Slots => "share of issue slots (%)".into(),
+                        Parts::Phases => "share of warp time (%)".into(),
+                    }),
+                };
+                let widest = stacks
+                    .bars
+                    .iter()
+                    .map(|b| b.chars().count())
+                    .max()
+                    .unwrap_or(0);
+                let width = (200 + (7 * widest + 12).max(40) * stacks.bars.len()).max(800) as u32;
+                draw::figure(&path, (width, 520), &caption, &stacks.parts, |area| {
+                    draw::stacked_bars(area, &labels, &stacks)
+                })?;
+            }
+            Kind::Line => {
+                let lines = self.lines(table, &rows);
+                let names: Vec<String> = lines.series.iter().map(|(n, _)| n.clone()).collect();
+                let labels = Labels {
+                    title: self
+                        .title
+                        .clone()
+                        .unwrap_or_else(|| format!("{} by {}", self.metric, self.x)),
+                    x: x_label,
+                    y: self
+                        .y_label
+                        .clone()
+                        .unwrap_or_else(|| labelled(&self.metric, units)),
+                };
+                draw::figure(&path, (900, 520), &caption, &names, |area| {
+                    draw::lines(area, &labels, &lines)
+                })?;
+            }
+        }
+        Ok(path)
+    }
+
+    /// The rows its `where` keeps, in the table's order.
+    fn rows<'t>(&self, table: &'t Table) -> Vec<&'t Vec<String>> {
+        let filter: Vec<(usize, String)> = self
+            .filter
+            .iter()
+            .filter_map(|(c, v)| table.column(c).map(|k| (k, cell_text(v))))
+            .collect();
+        table
+            .rows
+            .iter()
+            .filter(|r| filter.iter().all(|(k, v)| &r[*k] == v))
+            .collect()
+    }
+
+    /// Speedups over the baseline by group (x) and series, then each series' geometric mean.
+    fn speedups(&self, table: &Table, rows: &[&Vec<String>]) -> anyhow::Result<GroupedBars> {
+        let col = |name: &str| table.column(name).expect("checked");
+        let (x, s, m) = (
+            col(&self.x),
+            col(self.series.as_deref().expect("checked")),
+            col(&self.metric),
+        );
+        let baseline = self.baseline.as_deref().expect("checked");
+        let mut groups: Vec<String> = Vec::new();
+        let mut series: Vec<String> = Vec::new();
+        let mut value: BTreeMap<(String, String), Option<f64>> = BTreeMap::new();
+        for r in rows {
+            if !groups.contains(&r[x]) {
+                groups.push(r[x].clone());
+            }
+            if !series.contains(&r[s]) {
+                series.push(r[s].clone());
+            }
+            // A run that failed has no time to compare: its bar is left out.
+            let v = r[m]
+                .parse::<f64>()
+                .ok()
+                .filter(|v| *v > 0.0 && r[col("verdict")] == "ok");
+            if value.insert((r[x].clone(), r[s].clone()), v).is_some() {
+                bail!(
+                    "plot `{}`: several runs have {}={} and {}={}: narrow the rows with `where`",
+                    self.name,
+                    self.x,
+                    r[x],
+                    self.series.as_deref().unwrap_or_default(),
+                    r[s]
+                );
+            }
+        }
+        if !series.iter().any(|v| v == baseline) {
+            bail!(
+                "plot `{}`: the baseline `{baseline}` is not a value of `{}` (it has {})",
+                self.name,
+                self.series.as_deref().unwrap_or_default(),
+                series.join(", ")
+            );
+        }
+        let mut values: Vec<Vec<Option<f64>>> = groups
+            .iter()
+            .map(|g| {
+                let base = value
+                    .get(&(g.clone(), baseline.to_string()))
+                    .copied()
+                    .flatten();
+                series
+                    .iter()
+                    .map(|sv| {
+                        let v = value.get(&(g.clone(), sv.clone())).copied().flatten()?;
+                        Some(base? / v)
+                    })
+                    .collect()
+            })
+            .collect();
+        let geomean: Vec<Option<f64>> = (0..series.len())
+            .map(|k| {
+                let logs: Vec<f64> = values.iter().filter_map(|g| g[k]).map(f64::ln).collect();
+                (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
+            })
+            .collect();
+        if groups.len() > 1 {
+            groups.push("geomean".into());
+            values.push(geomean);
+        }
+        Ok(GroupedBars {
+            groups,
+            series,
+            values,
+            reference: Some(1.0),
+        })
+    }
+
+    fn lines(&self, table: &Table, rows: &[&Vec<String>]) -> Lines {
+        let col = |name: &str| table.column(name).expect("checked");
+        let (x, m) = (col(&self.x), col(&self.metric));
+        let s = self.series.as_deref().map(col);
+        let numeric = rows.iter().all(|r| r[x].parse::<f64>().is_ok());
+        let mut categories: Vec<String> = Vec::new();
+        let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+        for r in rows {
+            let Ok(y) = r[m].parse::<f64>() else { continue };
+            let xv = if numeric {
+                r[x].parse().expect("checked numeric")
+            } else {
+                let k = categories
+                    .iter()
+                    .position(|c| c == &r[x])
+                    .unwrap_or_else(|| {
+                        categories.push(r[x].clone());
+                        categories.len() - 1
+                    });
+                k as f64
+            };
+            let name = s.map_or_else(|| self.metric.clone(), |s| r[s].clone());
+            match series.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, points)) => points.push((xv, y)),
+                None => series.push((name, vec![(xv, y)])),
+            }
+        }
+        for (_, points) in &mut series {
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        Lines {
+            series,
+            categories: (!numeric).then_some(categories),
+        }
+    }
+}
+
+/// A breakdown's part name for a column (`slots_issued` -> `issued`), if it is one.
+fn part_name(parts: Parts, column: &str) -> Option<String> {
+    match parts {
+        Parts::Slots => column.strip_prefix("slots_").map(String::from),
+        Parts::Phases => column
+            .strip_prefix("phase_")
+            .and_then(|c| c.strip_suffix("_warp_cycles"))
+            .map(|p| format!("phase {p}")),
+    }
+}
+
+/// The values of `column` among `rows`, each once, in order.
+fn distinct(table: &Table, rows: &[&Vec<String>], column: &str) -> Vec<String> {
+    let Some(k) = table.column(column) else {
+        return Vec::new();
+    };
+    let mut seen: Vec<String> = Vec::new();
+    for r in rows {
+        if !seen.contains(&r[k]) && !r[k].is_empty() {
+            seen.push(r[k].clone());
+        }
+    }
+    seen
+}
+
+/// The caption: the experiment, the configuration(s) and the graph(s) of the plotted
+/// rows, and the wsim that measured them.
+fn caption(table: &Table, rows: &[&Vec<String>]) -> String {
+    let list = |column: &str, many: &str| {
+        let values = distinct(table, rows, column);
+        match values.len() {
+            0 => None,
+            1..=3 => Some(values.join(", ")),
+            n => Some(format!("{n} {many}")),
+        }
+    };
+    let mut parts = Vec::new();
+    if let Some(e) = list("experiment", "experiments") {
+        parts.push(format!("experiment {e}"));
+    }
+    if let Some(c) = list("config", "configurations") {
+        let hashes = distinct(table, rows, "config_hash");
+        parts.push(match hashes.as_slice() {
+            [one] => format!("config {c} (hash {one})"),
+            many => format!("config {c} ({} resolved by set and axes)", many.len()),
+        });
+    }
+    parts.push(match list("graph", "graphs") {
+        Some(g) => format!("graph {g}"),
+        None => "no graph".into(),
+    });
+    if let Some(v) = list("wsim_version", "versions") {
+        parts.push(format!("wsim {v}"));
+    }
+    parts.join(" · ")
+}
+
+/// `wsim plot`: one run's issue slots by reason per core and per phase, as stacked bars
+/// side by side, from its JSON report (`wsim run --json`), into `out`.
+pub fn run(report_path: &Path, out: &Path) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(report_path)
+        .with_context(|| format!("cannot read {}", report_path.display()))?;
+    let report: Value = serde_json::from_str(&text)
+        .with_context(|| format!("{}: not JSON", report_path.display()))?;
+    if report["schema"] != "wsim-stats/1" {
+        bail!(
+            "{}: not a wsim run's report (schema wsim-stats/1; write one with wsim run --json)",
+            report_path.display()
+        );
+    }
+    let reasons: Vec<String> = SlotReason::ALL.map(|r| r.name().to_string()).to_vec();
+    let slots = |counters: &Value| -> Vec<f64> {
+        SlotReason::ALL
+            .map(|r| counters["slots"][r.name()].as_f64().unwrap_or(0.0))
+            .to_vec()
+    };
+    let cores = report["cores"].as_array().cloned().unwrap_or_default();
+    let per_core = StackedBars {
+        bars: (0..cores.len()).map(|c| c.to_string()).collect(),
+        values: cores.iter().map(|c| slots(&c["total"])).collect(),
+        parts: reasons.clone(),
+    };
+    let phases = report["phases"].as_object().cloned().unwrap_or_default();
+    let mut phase_ids: Vec<(u32, &Value)> = phases
+        .iter()
+        .filter_map(|(k, v)| k.parse().ok().map(|k| (k, v)))
+        .collect();
+    phase_ids.sort_by_key(|(k, _)| *k);
+    let per_phase = StackedBars {
+        bars: phase_ids
+            .iter()
+            .map(|(k, _)| crate::results::phase_label(*k))
+            .collect(),
+        values: phase_ids.iter().map(|(_, v)| slots(v)).collect(),
+        parts: reasons.clone(),
+    };
+    let mut caption = format!(
+        "{} · {} cycles · config {}",
+        report["program"].as_str().unwrap_or("?"),
+        report["cycles"],
+        report["config_hash"].as_str().unwrap_or("?")
+    );
+    if let Some(spec) = report["graph"]["spec"].as_str() {
+        caption.push_str(&format!(" · graph {spec}"));
+    }
+    if report["status"] == "failed" {
+        caption.push_str(" · FAILED (statistics up to the failure)");
+    }
+    let width = (300 + 30 * (per_core.bars.len() + per_phase.bars.len())).max(1000) as u32;
+    draw::figure(out, (width, 520), &caption, &reasons, |area| {
+        let panels = draw::panels(area, 2);
+        let core_labels = Labels {
+            title: "issue slots per core".into(),
+            x: "core".into(),
+            y: "share of the core's issue slots (%)".into(),
+        };
+        draw::stacked_bars(&panels[0], &core_labels, &per_core)?;
+        let phase_labels = Labels {
+            title: "issue slots per phase (all cores)".into(),
+            x: "phase".into(),
+            y: "share of the phase's issue slots (%)".into(),
+        };
+        draw::stacked_bars(&panels[1], &phase_labels, &per_phase)
+    })
+}

@@ -1,0 +1,551 @@
+//! `wsim experiment`: runs cached under their inputs' key (an interrupted experiment
+//! reruns only what is missing; a changed program or configuration exactly its runs),
+//! failed runs kept, shards that add up to the local run, the table's columns, plots
+//! redrawn from the table, and errors in experiment files.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use common::{program, root};
+
+fn wsim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wsim"))
+        .args(args)
+        .output()
+        .expect("wsim runs")
+}
+
+fn text(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// An experiment file `name.toml` in `dir` with `body` (programs etc.), on `tiny`.
+fn experiment(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(format!("{name}.toml"));
+    let config = root().join("configs/tiny.toml");
+    std::fs::write(&path, format!("config = '{}'\n{body}", config.display())).unwrap();
+    path
+}
+
+/// `wsim experiment run FILE --out DIR/out`: (cached, run) from its summary line, and
+/// the output.
+fn run(file: &Path, extra: &[&str]) -> ((usize, usize), Output) {
+    let out = file.parent().unwrap().join("out");
+    let mut args = vec![
+        "experiment",
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    let output = wsim(&args);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("experiment "))
+        .unwrap_or_else(|| panic!("no summary line: {stderr}"));
+    // experiment NAME: N runs: C cached, R run in S s
+    let numbers: Vec<usize> = line
+        .split([' ', ',', ':'])
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    ((numbers[1], numbers[2]), output)
+}
+
+fn table(path: &Path) -> Vec<BTreeMap<String, String>> {
+    common::csv_rows(&text(path))
+}
+
+/// The table without the host's time (the only column two executions may differ in).
+fn without_host_time(rows: &[BTreeMap<String, String>]) -> Vec<BTreeMap<String, String>> {
+    rows.iter()
+        .map(|r| {
+            let mut r = r.clone();
+            assert!(r.remove("host_seconds").is_some(), "a host_seconds column");
+            r
+        })
+        .collect()
+}
+
+fn cache_entries(dir: &Path) -> BTreeMap<String, String> {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                .map(|p| {
+                    (
+                        p.file_name().unwrap().to_string_lossy().into_owned(),
+                        text(&p),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn an_interrupted_experiment_reruns_only_what_is_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let pr = common::programs_dir().join("graph/pr_vm_pull.elf");
+    let file = experiment(
+        dir.path(),
+        "interrupted",
+        &format!(
+            "[[programs]]\nfiles = ['{}']\niterations = 3\n\
+             [[graphs]]\nspec = 'gen:rmat:scale=11,ef=8'\n\
+             [[axes]]\nname = 'latency'\nkey = 'memory.l2.hit_latency'\nvalues = [10, 12, 14, 16, 18, 20, 22, 24]\n",
+            pr.display()
+        ),
+    );
+    let cache = dir.path().join("out/cache");
+    // One run at a time, stopped once two are cached: the third is half done.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wsim"))
+        .args(["experiment", "run", file.to_str().unwrap(), "--out"])
+        .arg(dir.path().join("out"))
+        .env("RAYON_NUM_THREADS", "1")
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while cache_entries(&cache).len() < 2 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the experiment ended before it could be interrupted"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "no run finished"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = cache_entries(&cache);
+    assert!((2..8).contains(&before.len()), "{} cached", before.len());
+    let leftovers: Vec<_> = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| !n.to_string_lossy().ends_with(".json"))
+        .collect();
+    // A run killed while writing leaves at most its temporary file, never a cached run.
+    assert!(leftovers.len() <= 1, "{leftovers:?}");
+
+    let ((cached, ran), out) = run(&file, &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!((cached, ran), (before.len(), 8 - before.len()));
+    let after = cache_entries(&cache);
+    assert_eq!(after.len(), 8);
+    for (name, entry) in &before {
+        assert_eq!(&after[name], entry, "a cached run is kept as it was");
+    }
+    let rows = table(&dir.path().join("out/interrupted.csv"));
+    assert_eq!(rows.len(), 8);
+    assert!(rows
+        .iter()
+        .all(|r| r["verdict"] == "ok" && r["verified"] == "yes"));
+    let latencies: Vec<&str> = rows.iter().map(|r| r["latency"].as_str()).collect();
+    assert_eq!(latencies, ["10", "12", "14", "16", "18", "20", "22", "24"]);
+
+    // Everything cached now: nothing runs, and the table is the same.
+    let ((cached, ran), _) = run(&file, &[]);
+    assert_eq!((cached, ran), (8, 0));
+    assert_eq!(table(&dir.path().join("out/interrupted.csv")), rows);
+}
+
+#[test]
+fn a_changed_program_or_configuration_reruns_exactly_its_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.elf");
+    let b = dir.path().join("b.elf");
+    std::fs::copy(program("hello"), &a).unwrap();
+    std::fs::copy(program("vecadd"), &b).unwrap();
+    let body = |values: &str, b_set: &str| {
+        format!(
+            "[[programs]]\nfiles = ['a.elf']\n\
+             [[programs]]\nfiles = ['b.elf']\nset = [{b_set}]\n\
+             [[axes]]\nname = 'ratio'\nkey = 'memory.dram.clock_ratio'\nvalues = [{values}]\n"
+        )
+    };
+    let file = experiment(dir.path(), "changes", &body("1, 2", ""));
+    let csv = dir.path().join("out/changes.csv");
+    let seconds = |rows: &[BTreeMap<String, String>]| -> Vec<String> {
+        rows.iter().map(|r| r["host_seconds"].clone()).collect()
+    };
+    assert_eq!(run(&file, &[]).0, (0, 4));
+    let first = table(&csv);
+    assert_eq!(run(&file, &[]).0, (4, 0));
+
+    // b's bytes change: b's two runs, and only they, run again.
+    std::fs::copy(program("atomics"), &b).unwrap();
+    assert_eq!(run(&file, &[]).0, (2, 2));
+    let second = table(&csv);
+    assert_eq!(
+        seconds(&second)[..2],
+        seconds(&first)[..2],
+        "a's rows come from the cache"
+    );
+    assert_ne!(
+        second[2]["warp_instructions"],
+        first[2]["warp_instructions"]
+    );
+
+    // An axis value changes: the runs with the new value.
+    experiment(dir.path(), "changes", &body("1, 3", ""));
+    assert_eq!(run(&file, &[]).0, (2, 2));
+    // A configuration key for b's runs only.
+    experiment(
+        dir.path(),
+        "changes",
+        &body("1, 3", "'memory.l2.hit_latency=33'"),
+    );
+    assert_eq!(run(&file, &[]).0, (2, 2));
+    // Back to what was run before: all cached.
+    experiment(dir.path(), "changes", &body("1, 2", ""));
+    assert_eq!(run(&file, &[]).0, (4, 0));
+    // The configuration file itself changes: every run.
+    let config = dir.path().join("tiny.toml");
+    let tiny = text(&root().join("configs/tiny.toml"));
+    std::fs::write(&config, format!("{tiny}\n")).unwrap();
+    let edited = format!("config = '{}'\n{}", config.display(), body("1, 2", ""));
+    std::fs::write(&file, &edited).unwrap();
+    assert_eq!(run(&file, &[]).0, (4, 0), "the same resolved configuration");
+    assert!(!tiny.contains("[run]"));
+    std::fs::write(&config, format!("{tiny}\n[run]\nmax_cycles = 99999999\n")).unwrap();
+    assert_eq!(run(&file, &[]).0, (0, 4));
+}
+
+#[test]
+fn failed_runs_are_kept_with_their_error_and_statistics() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = experiment(
+        dir.path(),
+        "failing",
+        &format!(
+            "set = ['run.max_cycles=20000']\n[[programs]]\nfiles = ['{}', '{}']\n",
+            program("hello").display(),
+            program("vecadd").display()
+        ),
+    );
+    let ((_, ran), out) = run(&file, &[]);
+    assert_eq!(ran, 2);
+    assert_eq!(out.status.code(), Some(1), "a failed run fails the command");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("1 run(s) did not succeed")
+            && err.contains("#1 vecadd: failed (run exceeded run.max_cycles = 20000)"),
+        "{err}"
+    );
+    let rows = table(&dir.path().join("out/failing.csv"));
+    assert_eq!(rows[0]["verdict"], "ok");
+    let failed = &rows[1];
+    assert_eq!(failed["verdict"], "failed");
+    assert_eq!(failed["status"], "failed");
+    assert_eq!(failed["error"], "run exceeded run.max_cycles = 20000");
+    assert_eq!(
+        failed["cycles"], "20000",
+        "the statistics up to the failure"
+    );
+    assert!(failed["warp_instructions"].parse::<u64>().unwrap() > 0);
+    assert_eq!(failed["exit"], "", "the program did not exit");
+    // A failure is a result like any other: kept, not run again.
+    let ((cached, ran), _) = run(&file, &[]);
+    assert_eq!((cached, ran), (2, 0));
+}
+
+#[test]
+fn shards_add_up_to_the_local_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = experiment(
+        dir.path(),
+        "sharded",
+        &format!(
+            "[[programs]]\nfiles = ['{}', '{}']\n\
+             [[axes]]\nname = 'ratio'\nkey = 'memory.dram.clock_ratio'\nvalues = [1, 2, 3]\n",
+            program("hello").display(),
+            program("vecadd").display()
+        ),
+    );
+    let local = dir.path().join("local");
+    let out = wsim(&[
+        "experiment",
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        local.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let shared = dir.path().join("shared");
+    let shared_arg = shared.to_str().unwrap();
+    // Before every shard has run, collect names what is missing.
+    let first = wsim(&[
+        "experiment",
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        shared_arg,
+        "--shard",
+        "0/4",
+    ]);
+    let err = String::from_utf8_lossy(&first.stderr);
+    assert!(
+        err.contains("2 runs (shard 0/4 of 6): 0 cached, 2 run"),
+        "{err}"
+    );
+    assert!(
+        !shared.join("sharded.csv").exists(),
+        "a shard writes no table"
+    );
+    let early = wsim(&[
+        "experiment",
+        "collect",
+        file.to_str().unwrap(),
+        "--out",
+        shared_arg,
+    ]);
+    assert_eq!(early.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&early.stderr);
+    assert!(
+        err.contains("4 of 6 runs are not in") && err.contains("#1 hello ratio=2"),
+        "{err}"
+    );
+    let file_arg = file.to_str().unwrap();
+    for shard in ["1/4", "2/4", "3/4"] {
+        common::wsim_ok(&[
+            "experiment",
+            "run",
+            file_arg,
+            "--out",
+            shared_arg,
+            "--shard",
+            shard,
+        ]);
+    }
+    common::wsim_ok(&["experiment", "collect", file_arg, "--out", shared_arg]);
+    assert_eq!(
+        without_host_time(&table(&shared.join("sharded.csv"))),
+        without_host_time(&table(&local.join("sharded.csv")))
+    );
+    assert!(
+        wsim(&[
+            "experiment",
+            "run",
+            file.to_str().unwrap(),
+            "--shard",
+            "4/4"
+        ])
+        .status
+        .code()
+            == Some(2)
+    );
+}
+
+#[test]
+fn the_table_identifies_each_run_and_plots_redraw_from_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let build = common::programs_dir().join("graph");
+    let file = experiment(
+        dir.path(),
+        "plotted",
+        &format!(
+            "[[programs]]\nfiles = ['{0}/bfs_vm_push.elf', '{0}/bfs_em_push.elf']\nsource = 3\n\
+             [[graphs]]\nname = 'small'\nspec = 'gen:rmat:scale=7,ef=4'\nsymmetrize = true\n\
+             [[graphs]]\nname = 'grid'\nspec = 'gen:grid:w=8,h=8'\n\
+             [[axes]]\nname = 'ratio'\nkey = 'memory.dram.clock_ratio'\nvalues = [1, 2]\nunit = 'core cycles per DRAM cycle'\n\
+             [[plots]]\nname = 'speedup'\nkind = 'speedup'\nx = 'graph'\nseries = 'schedule'\nbaseline = 'VM'\nwhere = {{ ratio = 2 }}\n\
+             [[plots]]\nname = 'slots'\nkind = 'breakdown'\nparts = 'slots'\nx = 'schedule'\nseries = 'graph'\nwhere = {{ ratio = 1 }}\n\
+             [[plots]]\nname = 'lines'\nkind = 'line'\nx = 'ratio'\nseries = 'schedule'\nwhere = {{ graph = 'grid' }}\n",
+            build.display()
+        ),
+    );
+    let (_, out) = run(&file, &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out_dir = dir.path().join("out");
+    let rows = table(&out_dir.join("plotted.csv"));
+    assert_eq!(rows.len(), 8);
+    let first = &rows[0];
+    for (column, value) in [
+        ("experiment", "plotted"),
+        ("run", "0"),
+        ("program", "bfs_em_push"),
+        ("algorithm", "BFS"),
+        ("schedule", "EM"),
+        ("direction", "push"),
+        ("graph", "small"),
+        ("graph_spec", "gen:rmat:scale=7,ef=4"),
+        ("graph_options", "--symmetrize"),
+        ("source", "3"),
+        ("ratio", "1"),
+        ("verdict", "ok"),
+        ("verified", "yes"),
+    ] {
+        assert_eq!(first[column], value, "{column}");
+    }
+    let version = String::from_utf8(wsim(&["--version"]).stdout).unwrap();
+    assert!(version.contains(first["wsim_version"].split(' ').next().unwrap()));
+    // The slots add up to cycles x cores x issue slots, so the breakdown is complete.
+    let slots: u64 = first
+        .iter()
+        .filter(|(k, _)| k.starts_with("slots_"))
+        .map(|(_, v)| v.parse::<u64>().unwrap())
+        .sum();
+    let cycles: u64 = first["cycles"].parse().unwrap();
+    assert_eq!(slots, 2 * cycles, "tiny: 2 cores, one issue slot each");
+    for column in [
+        "ipc",
+        "l1d_hit_rate",
+        "dram_bandwidth",
+        "phase_0_cycles",
+        "weaver_batches",
+    ] {
+        assert!(!first[column].is_empty(), "{column}");
+    }
+    let speedup = text(&out_dir.join("speedup.svg"));
+    for label in [
+        "speedup over VM",
+        "geomean",
+        "small",
+        "grid",
+        "experiment plotted",
+        "graph small, grid",
+    ] {
+        assert!(speedup.contains(label), "speedup.svg lacks {label}");
+    }
+    let lines = text(&out_dir.join("lines.svg"));
+    assert!(lines.contains("ratio (memory.dram.clock_ratio, core cycles per DRAM cycle)"));
+    assert!(lines.contains("cycles"));
+    assert!(text(&out_dir.join("slots.svg")).contains("scoreboard_memory"));
+
+    // Redrawn from the table alone: the same figures, nothing runs.
+    std::fs::remove_dir_all(out_dir.join("cache")).unwrap();
+    for plot in ["speedup", "slots", "lines"] {
+        std::fs::remove_file(out_dir.join(format!("{plot}.svg"))).unwrap();
+    }
+    let redraw = wsim(&[
+        "experiment",
+        "plot",
+        file.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert!(
+        redraw.status.success(),
+        "{}",
+        String::from_utf8_lossy(&redraw.stderr)
+    );
+    assert_eq!(text(&out_dir.join("speedup.svg")), speedup);
+    assert_eq!(text(&out_dir.join("lines.svg")), lines);
+}
+
+#[test]
+fn experiment_file_errors_name_what_and_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let hello = program("hello");
+    let cases: [(&str, String, &str); 7] = [
+        ("unknown key", format!("[[programs]]\nfiles = ['{}']\nitterations = 3\n", hello.display()), "unknown field `itterations`"),
+        ("no match", "[[programs]]\nfiles = ['missing_*.elf']\n".into(), "programs[0]: `missing_*.elf` matches no program"),
+        ("no programs", "set = []\n".into(), "missing field `programs`"),
+        (
+            "key twice",
+            format!("[[programs]]\nfiles = ['{}']\n[[axes]]\nname = 'a'\nkey = 'gpu.warps_per_core'\nvalues = [1]\n[[axes]]\nname = 'b'\nkey = 'gpu.warps_per_core'\nvalues = [2]\n", hello.display()),
+            "`gpu.warps_per_core` is varied twice",
+        ),
+        (
+            "bad value",
+            format!("[[programs]]\nfiles = ['{}']\n[[axes]]\nname = 'w'\nkey = 'gpu.threads_per_warp'\nvalues = [64]\n", hello.display()),
+            "gpu.threads_per_warp = 64",
+        ),
+        (
+            "plot column",
+            format!("[[programs]]\nfiles = ['{}']\n[[plots]]\nname = 'p'\nkind = 'line'\nx = 'ratoi'\n", hello.display()),
+            "plot `p`: no column ratoi",
+        ),
+        (
+            "graph option",
+            format!("[[programs]]\nfiles = ['{}']\n[[graphs]]\nspec = 'gen:rmat:scale=4'\nweights = 'heavy'\n", hello.display()),
+            "graph `gen:rmat:scale=4`",
+        ),
+    ];
+    for (what, body, expected) in cases {
+        let file = experiment(dir.path(), "bad", &body);
+        let out = wsim(&[
+            "experiment",
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            dir.path().join("out").to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{what}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(expected) && err.contains("bad.toml"),
+            "{what}: {err}"
+        );
+    }
+}
+
+#[test]
+fn wsim_plot_draws_one_runs_issue_slots_per_core_and_phase() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("pr.json");
+    let config = root().join("configs/tiny.toml");
+    let pr = common::programs_dir().join("graph/pr_sparseweaver_pull.elf");
+    let out = wsim(&[
+        "run",
+        "-c",
+        config.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+        pr.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let plotted = wsim(&["plot", json.to_str().unwrap()]);
+    assert!(
+        plotted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&plotted.stderr)
+    );
+    let svg = text(&dir.path().join("pr.svg"));
+    for label in [
+        "issue slots per core",
+        "issue slots per phase (all cores)",
+        "share of the core&apos;s issue slots (%)",
+        "weaver",
+        "scoreboard_memory",
+        "graph gen:rmat:scale=8,ef=8",
+    ] {
+        assert!(svg.contains(label), "pr.svg lacks {label}");
+    }
+    // A bar per core (tiny: 2) and per phase (the graph framework's 7), each a stack.
+    let report: serde_json::Value = serde_json::from_str(&text(&json)).unwrap();
+    let phases = report["phases"].as_object().unwrap().len();
+    assert!(phases > 1);
+    let bars = svg.matches("<rect").count();
+    assert!(bars > 2 + phases, "{bars} rectangles");
+
+    std::fs::write(
+        dir.path().join("other.json"),
+        "{\"schema\": \"wsim-regress/1\"}",
+    )
+    .unwrap();
+    let wrong = wsim(&["plot", dir.path().join("other.json").to_str().unwrap()]);
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("other.json: not a wsim run's report"));
+}
