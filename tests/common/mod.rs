@@ -188,6 +188,8 @@ pub fn run_cli(name: &str, options: &[&str]) -> (std::process::Output, Option<se
         .ok()
         .map(|text| serde_json::from_str(&text).expect("the JSON statistics parse"));
     (out, stats)
+}
+
 /// A CSV table's rows as column -> cell; every row has the header's columns.
 pub fn csv_rows(text: &str) -> Vec<std::collections::BTreeMap<String, String>> {
     let mut reader = csv::Reader::from_reader(text.as_bytes());
