@@ -253,6 +253,9 @@ fn the_unit_has_its_statistics_and_stall_reason() {
 #[test]
 fn eghw_decode_waits_for_offsets_then_edges() {
     for (pipelined, reads_new, reads_same) in [(false, 4, 2), (true, 2, 1)] {
+        // Per hit latency: the cycles beyond the reads and table accesses (the pipeline's
+        // own: the decode's dispatch and writeback, the warp's fetches and buffer loads).
+        let mut beyond = Vec::new();
         for hit in [4u64, 200] {
             let mut c = config(
                 "sparseweaver",
@@ -276,17 +279,19 @@ fn eghw_decode_waits_for_offsets_then_edges() {
                 .collect();
             let (load, new_entry, same_entry) = (r[0], r[1], r[2]);
             let what = format!("pipelined {pipelined}, hit {hit}: {r:?}\n{console}");
-            assert!(load >= hit && load < hit + 10, "{what}");
+            // A load: dispatch, the LSU, the L1 hit, writeback (and a cycle or two).
+            let core = &c.core;
+            let pipe = u64::from(core.dispatch_latency + core.latency.lsu + core.writeback_latency);
+            assert!(load >= hit + pipe && load < hit + pipe + 10, "{what}");
             // The answer waits for every read, the buffer write and the warp's buffer read.
             let least = |reads: u64, tables: u64| reads * hit + tables * table;
-            assert!(
-                new_entry >= least(reads_new, 2) && new_entry < least(reads_new + 1, 2) + 40,
-                "{what}"
-            );
-            assert!(
-                same_entry >= least(reads_same, 1) && same_entry < least(reads_same + 1, 1) + 40,
-                "{what}"
-            );
+            assert!(new_entry >= least(reads_new, 2), "{what}");
+            assert!(same_entry >= least(reads_same, 1), "{what}");
+            beyond.push((
+                new_entry - least(reads_new, 2),
+                same_entry - least(reads_same, 1),
+                what.clone(),
+            ));
             // The difference is the id read and the offsets' reads (a cycle or two each to
             // go through the LSU queue).
             let offsets = least(reads_new - reads_same, 1);
@@ -300,6 +305,13 @@ fn eghw_decode_waits_for_offsets_then_edges() {
             assert_eq!(s.total().local_accesses, 2 + 3 + 2 + 3 * 2, "{what}");
             assert_eq!(s.total().local_bank_conflict_cycles, 0, "one lane");
         }
+        // What is not the reads does not depend on their latency: every read is waited for
+        // once, one after the other (a model overlapping them, or ignoring one, moves this
+        // by a multiple of the 196-cycle difference). A cycle or two per read through the
+        // LSU queue.
+        let (low, high) = (&beyond[0], &beyond[1]);
+        assert!(low.0.abs_diff(high.0) <= 3 * reads_new, "{}\n{}", low.2, high.2);
+        assert!(low.1.abs_diff(high.1) <= 3 * reads_same, "{}\n{}", low.2, high.2);
     }
 }
 
