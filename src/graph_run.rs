@@ -55,10 +55,7 @@ pub struct GraphArgs {
 impl GraphArgs {
     /// Whether an option that only a graph program takes was given.
     fn any(&self) -> bool {
-        self.graph.is_some()
-            || self.source_given()
-            || self.iterations.is_some()
-            || self.layer.any()
+        self.graph.is_some() || self.source_given() || self.iterations.is_some() || self.layer.any()
     }
 
     fn source_given(&self) -> bool {

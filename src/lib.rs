@@ -3,8 +3,8 @@
 //! the run and their result verified after it), and regression baselines ([`regress`]),
 //! so that a user's own `cargo test` can check cycle counts as `wsim regress check` does.
 
-pub mod gcn_run;
 pub mod experiment;
+pub mod gcn_run;
 pub mod graph;
 pub mod graph_run;
 pub mod measure;

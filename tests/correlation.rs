@@ -95,7 +95,9 @@ fn check(label: &str) {
     table += &format!("geometric mean {mean:.3}\n");
     eprintln!("{label}:\n{table}");
     if (mean - 1.0).abs() > mean_tolerance {
-        failures.push(format!("geometric mean {mean:.3} beyond +-{mean_tolerance}"));
+        failures.push(format!(
+            "geometric mean {mean:.3} beyond +-{mean_tolerance}"
+        ));
     }
     assert!(failures.is_empty(), "{label}: {failures:?}\n{table}");
 }

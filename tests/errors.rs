@@ -269,7 +269,10 @@ fn max_cycles_keeps_the_statistics_and_names_each_warp() {
     // One `j` per 17 cycles on the default (SimX's) pipeline: the fetch loop (8), dispatch
     // (5), the ALU (2) and the resume (2); the first fetches miss in the L1I.
     let instructions = stats["total"]["instructions"].as_u64().unwrap();
-    assert!((5000 / 17 - 10..=5000 / 17).contains(&instructions), "{instructions}");
+    assert!(
+        (5000 / 17 - 10..=5000 / 17).contains(&instructions),
+        "{instructions}"
+    );
     assert!(
         stdout.contains("FAILED at cycle 5000: run exceeded run.max_cycles")
             && stdout.contains("issue slots"),

@@ -629,8 +629,16 @@ fn vortex_front_end_and_stages_match_the_configuration() {
         let lat = &cfg.core.latency;
         let (alu, branch) = (f64::from(lat.alu), f64::from(lat.branch));
         let result = s.dispatch + alu + s.writeback;
-        eprintln!("{overrides:?}: dependent {dependent}, independent {independent}, loop {loop_turn}");
-        assert_near("dependent add", dependent, result.max(s.fetch), 0.1, &console);
+        eprintln!(
+            "{overrides:?}: dependent {dependent}, independent {independent}, loop {loop_turn}"
+        );
+        assert_near(
+            "dependent add",
+            dependent,
+            result.max(s.fetch),
+            0.1,
+            &console,
+        );
         assert_near("independent add", independent, s.fetch, 0.1, &console);
         // The add issues a fetch loop after it was scheduled; the branch (fetched one
         // loop later) waits for its result, leaves the ALU, resumes the warp, whose next
@@ -691,8 +699,20 @@ fn fetching_ahead_issues_one_instruction_per_cycle() {
     let (alu, branch) = (f64::from(lat.alu), f64::from(lat.branch));
     let per_line = f64::from(cfg.memory.l1i.line / 4);
     let line_refill = f64::from(cfg.memory.l1i.hit_latency) / per_line;
-    assert_near("dependent add", dependent, s.dispatch + alu + s.writeback, 0.1, &console);
-    assert_near("independent add", independent, 1.0 + line_refill, 0.05, &console);
+    assert_near(
+        "dependent add",
+        dependent,
+        s.dispatch + alu + s.writeback,
+        0.1,
+        &console,
+    );
+    assert_near(
+        "independent add",
+        independent,
+        1.0 + line_refill,
+        0.05,
+        &console,
+    );
     let turn = 2.0 * s.dispatch + alu + s.writeback + branch + s.resume + s.fetch;
     assert_near("addi; bnez iteration", loop_turn, turn, 0.1, &console);
     let warps = f64::from(cfg.gpu.warps_per_core);

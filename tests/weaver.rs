@@ -310,8 +310,18 @@ fn eghw_decode_waits_for_offsets_then_edges() {
         // by a multiple of the 196-cycle difference). A cycle or two per read through the
         // LSU queue.
         let (low, high) = (&beyond[0], &beyond[1]);
-        assert!(low.0.abs_diff(high.0) <= 3 * reads_new, "{}\n{}", low.2, high.2);
-        assert!(low.1.abs_diff(high.1) <= 3 * reads_same, "{}\n{}", low.2, high.2);
+        assert!(
+            low.0.abs_diff(high.0) <= 3 * reads_new,
+            "{}\n{}",
+            low.2,
+            high.2
+        );
+        assert!(
+            low.1.abs_diff(high.1) <= 3 * reads_same,
+            "{}\n{}",
+            low.2,
+            high.2
+        );
     }
 }
 

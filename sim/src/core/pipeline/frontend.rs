@@ -269,7 +269,10 @@ impl Core {
         if !self.warps[w].is_live() {
             t.ibuf.clear();
             t.fetching = None;
-            if matches!(t.state, FetchState::Control { .. } | FetchState::Decode { .. }) {
+            if matches!(
+                t.state,
+                FetchState::Control { .. } | FetchState::Decode { .. }
+            ) {
                 t.state = FetchState::Open;
             }
             return;
@@ -279,7 +282,10 @@ impl Core {
             .or(t.fetching.map(|(p, _)| p))
             .unwrap_or(t.fetch_pc);
         if pc != expected {
-            let pending = matches!(t.state, FetchState::Control { .. } | FetchState::Decode { .. });
+            let pending = matches!(
+                t.state,
+                FetchState::Control { .. } | FetchState::Decode { .. }
+            );
             t.ibuf.clear();
             t.fetching = None;
             t.fetch_pc = pc;

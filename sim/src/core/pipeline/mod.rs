@@ -346,7 +346,9 @@ impl Core {
         if d.info.flow != Flow::None && pending && t.ibuf.is_empty() {
             let exit = exit.expect("control instructions leave a unit at a known cycle");
             let weaver = d.info.unit == Unit::Sfu(SfuKind::Weaver);
-            self.pipe.front.resolve_at(w, self.pipe.p.resumes_at(exit), weaver);
+            self.pipe
+                .front
+                .resolve_at(w, self.pipe.p.resumes_at(exit), weaver);
         } else {
             self.redirect_if_needed(w);
         }

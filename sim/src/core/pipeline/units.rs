@@ -120,7 +120,12 @@ impl Core {
             Unit::Div => {
                 self.counters.div += 1;
                 let interval = u64::from(lat.div);
-                (lat.div, interval, interval * groups(p.alu_lanes), Producer::Alu)
+                (
+                    lat.div,
+                    interval,
+                    interval * groups(p.alu_lanes),
+                    Producer::Alu,
+                )
             }
             Unit::Fpu(class) => {
                 self.counters.fpu += 1;

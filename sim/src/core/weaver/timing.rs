@@ -131,7 +131,11 @@ impl Core {
                     .units
                     .hold(SHARED_PORT, now, port(u64::from(lanes)));
                 if let Some(dst) = d.info.dst {
-                    self.pipe.scoreboard[w].set_ready(dst, now + sfu + table + p.writeback, Producer::Weaver);
+                    self.pipe.scoreboard[w].set_ready(
+                        dst,
+                        now + sfu + table + p.writeback,
+                        Producer::Weaver,
+                    );
                 }
                 None
             }
