@@ -12,6 +12,8 @@ pub const CORES_PER_CLUSTER: u32 = 64;
 pub const CORES: u32 = 256;
 /// Instruction-buffer entries per warp (Vortex has 2 to 8; a fetch stops at a branch).
 pub const IBUFFER: u32 = 64;
+/// Instructions a functional unit holds between dispatch and commit (`core.unit_queue`).
+pub const UNIT_QUEUE: u32 = 64;
 /// One bank per architectural register at most.
 pub const REGISTER_BANKS: u32 = 32;
 /// Cycles of one latency (core, Weaver, links): keeps every cycle sum far from overflow.

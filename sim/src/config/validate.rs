@@ -53,7 +53,7 @@ impl Config {
             ("core.dispatch_latency", u(c.dispatch_latency), 0, latency),
             ("core.writeback_latency", u(c.writeback_latency), 0, latency),
             ("core.resume_latency", u(c.resume_latency), 0, latency),
-            ("core.unit_queue", u(c.unit_queue), 0, 64),
+            ("core.unit_queue", u(c.unit_queue), 0, u(max::UNIT_QUEUE)),
             ("core.latency.alu", u(l.alu), 1, latency),
             ("core.latency.branch", u(l.branch), 1, latency),
             ("core.latency.mul", u(l.mul), 1, latency),

@@ -171,8 +171,7 @@ impl Core {
         let start = now + u64::from(p.lat.lsu);
         if kind == LsuKind::Fence || accesses.is_empty() {
             if let Some(dst) = d.info.dst {
-                let ready = start + p.writeback;
-                self.pipe.scoreboard[w].set_ready(dst, ready, Producer::Memory);
+                self.pipe.written_back(w, dst, start, Producer::Memory);
             }
             return;
         }
@@ -180,10 +179,10 @@ impl Core {
             let degree = bank_conflict_degree(accesses, p.local_banks);
             self.counters.local_accesses += 1;
             self.counters.local_bank_conflict_cycles += degree - 1;
-            let at = start + u64::from(p.lat.local_mem) + degree - 1 + p.writeback;
+            let at = start + u64::from(p.lat.local_mem) + degree - 1;
             self.pipe.units.occupy_until(d.info.unit, now + degree);
             if let Some(dst) = d.info.dst {
-                self.pipe.scoreboard[w].set_ready(dst, at, Producer::Memory);
+                self.pipe.written_back(w, dst, at, Producer::Memory);
             }
             return;
         }

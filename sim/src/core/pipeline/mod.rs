@@ -16,7 +16,7 @@ mod scheduler;
 mod scoreboard;
 mod units;
 
-use wsim_isa::{Flow, SfuKind, Unit};
+use wsim_isa::{Flow, RegRef, SfuKind, Unit};
 
 pub(in crate::core) use lsu::{bank_conflict_degree, LoadTracker, SHARED_PORT};
 pub use lsu::{MemoryPort, PortKind, PortRequest, Retry, Ticket};
@@ -64,6 +64,20 @@ pub(in crate::core) struct Params {
     pub weaver: crate::config::WeaverConfig,
     /// Stacks interleaved for timing: (top, bytes per thread, threads in the machine).
     stacks: Option<(u32, u32, u32)>,
+}
+
+impl Pipeline {
+    /// Warp `w`'s register `dst` gets the value `producer` has at the end of its unit at
+    /// `exit`: a dependent can issue `writeback` cycles later (the commit stage).
+    pub(in crate::core) fn written_back(
+        &mut self,
+        w: usize,
+        dst: RegRef,
+        exit: u64,
+        producer: Producer,
+    ) {
+        self.scoreboard[w].set_ready(dst, exit + self.p.writeback, producer);
+    }
 }
 
 impl Params {
@@ -185,8 +199,7 @@ impl Core {
                 if t.eghw {
                     self.eghw_lines_done(now);
                 } else if let Some(dst) = t.dst {
-                    let ready = now + self.pipe.p.writeback;
-                    self.pipe.scoreboard[t.warp].set_ready(dst, ready, t.producer);
+                    self.pipe.written_back(t.warp, dst, now, t.producer);
                 }
                 self.pipe.wake(t.warp);
             }

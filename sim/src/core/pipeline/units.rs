@@ -176,10 +176,9 @@ impl Core {
             .occupy_until(d.info.unit, now + occupancy + conflicts);
         // It reaches the unit after dispatch and leaves it with its last group's result.
         let exit = now + p.dispatch + u64::from(latency) + conflicts + occupancy - interval;
-        let writeback = p.writeback;
         self.pipe.units.enter(d.info.unit, exit);
         if let Some(dst) = d.info.dst {
-            self.pipe.scoreboard[w].set_ready(dst, exit + writeback, producer);
+            self.pipe.written_back(w, dst, exit, producer);
         }
         Some(exit)
     }

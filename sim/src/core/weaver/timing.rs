@@ -131,11 +131,8 @@ impl Core {
                     .units
                     .hold(SHARED_PORT, now, port(u64::from(lanes)));
                 if let Some(dst) = d.info.dst {
-                    self.pipe.scoreboard[w].set_ready(
-                        dst,
-                        now + sfu + table + p.writeback,
-                        Producer::Weaver,
-                    );
+                    self.pipe
+                        .written_back(w, dst, now + sfu + table, Producer::Weaver);
                 }
                 None
             }
@@ -184,8 +181,7 @@ impl Core {
                     .hold(SHARED_PORT, now, port(3 * st_reads + lanes));
                 let at = answer + sfu;
                 if let Some(dst) = d.info.dst {
-                    let ready = at + self.pipe.p.writeback;
-                    self.pipe.scoreboard[w].set_ready(dst, ready, Producer::Weaver);
+                    self.pipe.written_back(w, dst, at, Producer::Weaver);
                 }
                 self.trace_weaver_wait(w, now, Some(at));
                 Some(at)
@@ -401,8 +397,7 @@ impl Core {
         cycles.add(FsmState::S5, landed - now + f.write);
         cycles.add(FsmState::S7, f.last);
         if let Some(dst) = f.dst {
-            let ready = at + self.pipe.p.writeback;
-            self.pipe.scoreboard[f.warp].set_ready(dst, ready, Producer::Weaver);
+            self.pipe.written_back(f.warp, dst, at, Producer::Weaver);
         }
         // The unit is free again: the next request starts from its answer.
         let clock = self.clock();
