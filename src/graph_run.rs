@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use anyhow::{bail, Context};
 use clap::Args;
-use wsim_graph::{reference, Graph};
+use wsim_graph::{reference, Csr, Graph};
 use wsim_sim::config::WeaverMode;
 use wsim_sim::gcn_image;
 use wsim_sim::graph_image::{self, Algorithm, GraphArrays, GraphLayout, GraphProgram, Schedule};
@@ -41,8 +41,12 @@ pub struct GraphArgs {
     pub source: Option<u64>,
     /// BFS / SSSP source vertex as the graph's internal index (`0..V`, the file's vertices
     /// in id order).
-    #[arg(long, value_name = "I")]
+    #[arg(long, value_name = "I", conflicts_with = "source_hub")]
     pub source_index: Option<u32>,
+    /// BFS / SSSP from the vertex with the most out-edges (the lowest index of a tie): a
+    /// source that reaches the graph's bulk on any graph, generated ones included.
+    #[arg(long, conflicts_with = "source")]
+    pub source_hub: bool,
     /// PageRank iterations [default: 5].
     #[arg(long, value_name = "N")]
     pub iterations: Option<u32>,
@@ -59,7 +63,7 @@ impl GraphArgs {
     }
 
     fn source_given(&self) -> bool {
-        self.source.is_some() || self.source_index.is_some()
+        self.source.is_some() || self.source_index.is_some() || self.source_hub
     }
 }
 
@@ -139,7 +143,9 @@ pub fn load(args: &GraphArgs) -> anyhow::Result<GraphInput> {
             "--source-index {index} is out of range: graph {spec} has {n} vertices (0..={})",
             n - 1
         ),
-        (None, index) => index.unwrap_or(0),
+        (None, Some(index)) => index,
+        (None, None) if args.source_hub => hub(graph.csr(), n),
+        (None, None) => 0,
     };
     tracing::info!(
         vertices = n,
@@ -164,6 +170,13 @@ pub fn load(args: &GraphArgs) -> anyhow::Result<GraphInput> {
         seed: args.load.seed,
         layer_input: OnceLock::new(),
     })
+}
+
+/// The vertex with the most out-edges; the lowest index among equals.
+fn hub(csr: &Csr, n: u32) -> u32 {
+    (0..n)
+        .max_by_key(|&v| (csr.degree(v), std::cmp::Reverse(v)))
+        .unwrap_or(0)
 }
 
 /// If the machine's program is a graph program, lay the graph out for it; graph options

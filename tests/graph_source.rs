@@ -134,3 +134,18 @@ fn without_relabelling_the_id_is_the_index() {
         "cannot be used with",
     );
 }
+
+#[test]
+fn source_hub_is_the_vertex_with_the_most_out_edges() {
+    let dir = tempfile::tempdir().unwrap();
+    let star = dir.path().join("star.txt");
+    // Vertex 7 has four out-edges, vertex 2 two (and the lowest index on no tie).
+    std::fs::write(&star, "2 3\n2 4\n7 1\n7 3\n7 5\n7 6\n").unwrap();
+    let star = star.to_str().unwrap();
+    let (out, graph) = bfs(star, &["--source-hub"]);
+    assert!(out.status.success(), "{}", stdout(&out));
+    let graph = graph.unwrap();
+    assert_eq!(graph["source_id"].as_u64(), Some(7), "{graph}");
+    fails_with(star, &["--source-hub", "--source", "7"], "cannot be used with");
+    fails_with(star, &["--source-hub", "--source-index", "0"], "cannot be used with");
+}
