@@ -9,6 +9,12 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::error::{ErrorKind, GraphError};
 use crate::{Limits, RawGraph, VertexIds};
 
+mod chung_lu;
+mod ego;
+mod power_law;
+mod road;
+mod table43;
+
 /// SplitMix64's output function: a strong 64-bit mix, also used for generated weights.
 pub(crate) fn splitmix64(x: u64) -> u64 {
     let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -24,28 +30,41 @@ struct Kind {
     name: &'static str,
     keys: &'static [&'static str],
     run: fn(&Params) -> Generated,
+    /// The seed when the spec has none; `None`: the load's seed (`--seed`).
+    fixed_seed: Option<u64>,
 }
 
-const KINDS: [Kind; 4] = [
+const KINDS: [Kind; 5] = [
     Kind {
         name: "rmat",
         keys: &["scale", "ef", "seed", "a", "b", "c", "permute"],
         run: rmat,
+        fixed_seed: None,
     },
     Kind {
         name: "powerlaw",
         keys: &["v", "e", "alpha", "seed", "permute"],
         run: powerlaw,
+        fixed_seed: None,
     },
     Kind {
         name: "uniform",
         keys: &["v", "e", "seed", "permute"],
         run: uniform,
+        fixed_seed: None,
     },
     Kind {
         name: "grid",
         keys: &["w", "h", "seed", "permute"],
         run: grid,
+        fixed_seed: None,
+    },
+    Kind {
+        name: "table43",
+        keys: &["graph", "scale", "seed"],
+        run: table43::table43,
+        // Interface: each stand-in is one fixed graph unless the spec names a seed.
+        fixed_seed: Some(1),
     },
 ];
 
@@ -122,7 +141,7 @@ pub(crate) fn generate(
     let name = name.trim();
     let kind = KINDS.iter().find(|k| k.name == name).ok_or_else(|| {
         spec_error(format!(
-            "unknown generator `{name}` (did you mean `{}`?); generators: rmat, powerlaw, uniform, grid",
+            "unknown generator `{name}` (did you mean `{}`?); generators: rmat, powerlaw, uniform, grid, table43",
             nearest(name, KINDS.iter().map(|k| k.name))
         ))
     })?;
@@ -146,11 +165,11 @@ pub(crate) fn generate(
     }
     let params = Params {
         pairs,
-        default_seed,
+        default_seed: kind.fixed_seed.unwrap_or(default_seed),
         limits,
     };
     let (num_vertices, mut edges) = (kind.run)(&params)?;
-    let seed = params.int("seed", default_seed, 0..=u64::MAX)?;
+    let seed = params.int("seed", params.default_seed, 0..=u64::MAX)?;
     if params.int("permute", 0, 0..=1)? == 1 {
         relabel(num_vertices, &mut edges, seed);
     }
@@ -206,14 +225,23 @@ fn rmat(p: &Params) -> Generated {
     // The ceilings (at most u32::MAX) also keep ids and edge offsets within 32 bits.
     p.limits.vertices(1 << scale, "key `scale`")?;
     p.limits.edges(ef << scale, "keys `ef` x 2^`scale`")?;
-    let count = (ef << scale) as usize;
     let mut rng = p.rng()?;
+    let edges = rmat_edges(scale, (ef << scale) as usize, (a, b, c), &mut rng).collect();
+    Ok((1 << scale, edges))
+}
+
+/// `count` R-MAT edges on 2^`scale` vertices with quadrant probabilities (a, b, c).
+fn rmat_edges<'a>(
+    scale: u32,
+    count: usize,
+    (a, b, c): (f64, f64, f64),
+    rng: &'a mut Xoshiro256PlusPlus,
+) -> impl Iterator<Item = (u32, u32)> + 'a {
     let (ab, abc) = (a + b, a + b + c);
-    let mut edges = Vec::with_capacity(count);
-    for _ in 0..count {
+    (0..count).map(move |_| {
         let (mut u, mut v) = (0u32, 0u32);
         for _ in 0..scale {
-            let r = unit(&mut rng);
+            let r = unit(rng);
             let (du, dv) = if r < a {
                 (0, 0)
             } else if r < ab {
@@ -226,9 +254,8 @@ fn rmat(p: &Params) -> Generated {
             u = u << 1 | du;
             v = v << 1 | dv;
         }
-        edges.push((u, v));
-    }
-    Ok((1 << scale, edges))
+        (u, v)
+    })
 }
 
 /// A simple power-law graph (no self-loops, no parallel edges) with exactly `e` edges on

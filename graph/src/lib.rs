@@ -1,6 +1,6 @@
 //! wsim-graph: the graphs of wsim's workloads. Loads SNAP edge lists and Matrix Market
 //! files (optionally gzip-compressed), generates R-MAT, power-law, uniform and grid graphs
-//! deterministically from a seed, applies the loading options (symmetrise, drop
+//! and the dissertation's Table 4.3 stand-ins deterministically from a seed, applies the loading options (symmetrise, drop
 //! self-loops, deduplicate, weights), and holds the result as CSR (out-edges) and CSC
 //! (in-edges). `reference` has the host algorithms kernels are verified against.
 //! Formats, relabelling, weights and generators are described in docs/GRAPHS.md.
