@@ -161,30 +161,29 @@ fn error(claims: &str) -> String {
 
 #[test]
 fn errors_name_the_claim_and_what_is_wrong() {
-    let e = error(
-        "[[sections.claims]]\nid = 'x'\ntext = 't'\nlines = 1\npaper = 1\nreason = 'r'\n\
-         compute = 'value'\nexperiment = 'nosuch'\n",
-    );
-    assert!(
-        e.contains("claim `x`: unknown experiment `nosuch` (the experiments in exp/: tiny)"),
-        "{e}"
-    );
-    let e = error(
-        "[[sections.claims]]\nid = 'y'\ntext = 't'\nlines = 1\npaper = 1\nreason = 'r'\n\
-         compute = 'value'\nwhere = { colour = 'red' }\n",
-    );
-    assert!(
-        e.contains("claim `y` (quick): results/tiny/quick/tiny.csv has no column colour"),
-        "{e}"
-    );
-    let e = error(
-        "[[sections.claims]]\nid = 'z'\ntext = 't'\nlines = 1\npaper = 1\nreason = 'r'\n\
-         compute = 'value'\nwhere = { schedule = 'VM' }\n",
-    );
-    assert!(
-        e.contains("claim `z` (quick): 2 rows match where = {schedule=VM}"),
-        "{e}"
-    );
+    for (id, keys, message) in [
+        (
+            "x",
+            "experiment = 'nosuch'",
+            "claim `x`: unknown experiment `nosuch` (the experiments in exp/: tiny)",
+        ),
+        (
+            "y",
+            "where = { colour = 'red' }",
+            "claim `y` (quick): results/tiny/quick/tiny.csv has no column colour",
+        ),
+        (
+            "z",
+            "where = { schedule = 'VM' }",
+            "claim `z` (quick): 2 rows match where = {schedule=VM}",
+        ),
+    ] {
+        let e = error(&format!(
+            "[[sections.claims]]\nid = '{id}'\ntext = 't'\nlines = 1\npaper = 1\n\
+             reason = 'r'\ncompute = 'value'\n{keys}\n"
+        ));
+        assert!(e.contains(message), "{e}");
+    }
     let e = error("[[sections.claims]]\nid = 'w'\ntext = 't'\n");
     assert!(e.contains("missing field `lines`"), "{e}");
 }
