@@ -165,7 +165,7 @@ fn errors_name_the_claim_and_what_is_wrong() {
         (
             "x",
             "experiment = 'nosuch'",
-            "claim `x`: unknown experiment `nosuch` (the experiments in exp/: tiny)",
+            "claim `x`: unknown experiment `nosuch` (the experiments in exp: tiny)",
         ),
         (
             "y",

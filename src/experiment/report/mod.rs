@@ -178,8 +178,14 @@ impl Paper {
             .with_context(|| format!("cannot read {}", path.display()))?;
         let file: PaperFile =
             toml::from_str(&text).with_context(|| format!("{}", path.display()))?;
-        let here = path.parent().unwrap_or(Path::new("."));
-        let dir = here.join(file.experiments.as_deref().unwrap_or(Path::new("")));
+        let here = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let dir = match &file.experiments {
+            Some(d) => here.join(d),
+            None => here.to_path_buf(),
+        };
         let known = experiments(&dir, path).with_context(|| format!("{}", path.display()))?;
         let names = || known.keys().cloned().collect::<Vec<_>>().join(", ");
         let mut problems: Vec<String> = Vec::new();
