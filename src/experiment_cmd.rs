@@ -1,4 +1,4 @@
-//! `wsim experiment run|collect|plot|slurm` and `wsim plot`: the command line of
+//! `wsim experiment run|collect|plot|slurm|report` and `wsim plot`: the command line of
 //! `wsim::experiment` and `wsim::plot` (docs/EXPERIMENTS.md).
 
 use std::io::Write as _;
@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use wsim::exit;
+use wsim::experiment::report;
 use wsim::experiment::slurm::{self, Resources};
 use wsim::experiment::{Experiment, Outputs, Shard, Table};
 
@@ -84,6 +85,22 @@ pub enum ExperimentCommand {
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// Write a Markdown page of a paper's numbers beside wsim's, computed from the
+    /// experiments' tables of the profiles quick and full (DIR/EXPERIMENT/PROFILE/
+    /// EXPERIMENT.csv; an absent one has not run), with their figures copied beside it.
+    Report {
+        /// The paper file (TOML): its claims and how wsim's values are computed.
+        paper: PathBuf,
+        /// The experiments' outputs.
+        #[arg(long, value_name = "DIR", default_value = "results")]
+        results: PathBuf,
+        /// The page to write.
+        #[arg(short, long, value_name = "OUT.md", default_value = "docs/RESULTS.md")]
+        output: PathBuf,
+        /// Where the page's figures are copied.
+        #[arg(long, value_name = "DIR", default_value = "docs/results/dissertation")]
+        figures: PathBuf,
+    },
 }
 
 pub fn run(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
@@ -157,6 +174,21 @@ pub fn run(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
             std::fs::write(&path, text)
                 .with_context(|| format!("cannot write {}", path.display()))?;
             println!("{}", path.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        ExperimentCommand::Report {
+            paper,
+            results,
+            output,
+            figures,
+        } => {
+            let paper = report::Paper::load(&paper)?;
+            let places = report::Places {
+                results,
+                out: output,
+                figures,
+            };
+            written_files(&report::write(&paper, &places)?)?;
             Ok(ExitCode::SUCCESS)
         }
     }

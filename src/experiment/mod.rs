@@ -7,6 +7,7 @@
 
 pub mod cache;
 mod file;
+pub mod report;
 pub mod slurm;
 mod table;
 

@@ -1,0 +1,637 @@
+//! How a claim's value is computed from an experiment's table (the methods of a paper
+//! file's `compute`), and whether it meets the claim's expectation.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use anyhow::bail;
+use serde::Deserialize;
+
+use crate::experiment::Table;
+
+/// What the paper states: a number, or words ("stable").
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum Stated {
+    Number(f64),
+    Text(String),
+}
+
+/// How wsim's value is computed from the rows of a table.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// The geometric mean over pairs of baseline's metric / subject's.
+    GeomeanSpeedup,
+    /// Baseline's metric / subject's, one row each.
+    Ratio,
+    /// One row's metric.
+    Value,
+    /// The least and greatest speedup over pairs.
+    Range,
+    /// The metric's max / min over the rows (the largest over groups).
+    Spread,
+}
+
+impl Method {
+    /// As the paper file writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::GeomeanSpeedup => "geomean_speedup",
+            Method::Ratio => "ratio",
+            Method::Value => "value",
+            Method::Range => "range",
+            Method::Spread => "spread",
+        }
+    }
+
+    /// Its value is a ratio of times (printed `2.36x`).
+    pub fn is_ratio(self) -> bool {
+        self != Method::Value
+    }
+}
+
+/// A claim's expectation of wsim's value(s), for claims the paper states in words.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Expect {
+    /// `above X`: every value is greater than X.
+    Above(f64),
+    /// `below X`: every value is less than X.
+    Below(f64),
+    /// `between A and B`: every value lies in [A, B].
+    Between(f64, f64),
+    /// `within P%`: a range's or spread's values within P% of each other, one number
+    /// within P% of the paper's.
+    Within(f64),
+}
+
+impl std::str::FromStr for Expect {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || {
+            format!(
+                "expect = \"{s}\": expected \"above X\", \"below X\", \"between A and B\" \
+                 or \"within P%\""
+            )
+        };
+        let number = |t: &str| t.trim().parse::<f64>().map_err(|_| bad());
+        let words = s.trim();
+        if let Some(x) = words.strip_prefix("above ") {
+            Ok(Expect::Above(number(x)?))
+        } else if let Some(x) = words.strip_prefix("below ") {
+            Ok(Expect::Below(number(x)?))
+        } else if let Some(x) = words.strip_prefix("between ") {
+            let (a, b) = x.split_once(" and ").ok_or_else(bad)?;
+            let (a, b) = (number(a)?, number(b)?);
+            if a > b {
+                return Err(bad());
+            }
+            Ok(Expect::Between(a, b))
+        } else if let Some(x) = words.strip_prefix("within ") {
+            let p = number(x.strip_suffix('%').ok_or_else(bad)?)?;
+            if p < 0.0 {
+                return Err(bad());
+            }
+            Ok(Expect::Within(p / 100.0))
+        } else {
+            Err(bad())
+        }
+    }
+}
+
+/// wsim's value of a claim in one profile.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Measured {
+    One(f64),
+    Range(f64, f64),
+}
+
+impl Measured {
+    pub fn bounds(self) -> (f64, f64) {
+        match self {
+            Measured::One(v) => (v, v),
+            Measured::Range(lo, hi) => (lo, hi),
+        }
+    }
+}
+
+impl Expect {
+    /// Whether `value` (of a claim computed by `method`, the paper stating `paper`) meets
+    /// the expectation.
+    pub fn holds(self, method: Method, value: Measured, paper: &Stated) -> bool {
+        let (lo, hi) = value.bounds();
+        match self {
+            Expect::Above(x) => lo > x,
+            Expect::Below(x) => hi < x,
+            Expect::Between(a, b) => a <= lo && hi <= b,
+            // A spread is already max / min.
+            Expect::Within(p) if method == Method::Spread => lo <= 1.0 + p,
+            Expect::Within(p) => match (value, paper) {
+                (Measured::Range(..), _) => hi <= lo * (1.0 + p),
+                (Measured::One(v), Stated::Number(n)) => (v / n - 1.0).abs() <= p,
+                (Measured::One(_), Stated::Text(_)) => false,
+            },
+        }
+    }
+}
+
+/// `column = value` or `column = [values]` conditions on rows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Filter(Vec<(String, Vec<String>)>);
+
+impl Filter {
+    pub fn parse(what: &str, table: &BTreeMap<String, toml::Value>) -> Result<Filter, String> {
+        table
+            .iter()
+            .map(|(column, v)| {
+                let text = |v: &toml::Value| match v {
+                    toml::Value::String(s) => Ok(s.clone()),
+                    toml::Value::Integer(_) | toml::Value::Float(_) | toml::Value::Boolean(_) => {
+                        Ok(v.to_string())
+                    }
+                    _ => Err(format!(
+                        "{what}.{column}: expected a value or a list of values"
+                    )),
+                };
+                let values = match v {
+                    toml::Value::Array(list) if list.is_empty() => {
+                        return Err(format!("{what}.{column}: an empty list matches nothing"))
+                    }
+                    toml::Value::Array(list) => list.iter().map(text).collect(),
+                    one => text(one).map(|t| vec![t]),
+                };
+                Ok((column.clone(), values?))
+            })
+            .collect::<Result<Vec<_>, String>>()
+            .map(Filter)
+    }
+
+    fn columns(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(c, _)| c.as_str())
+    }
+
+    /// The rows whose every named column holds one of its values (numbers compare as
+    /// numbers: `1` matches `1.0`).
+    fn select<'t>(&self, view: &View<'t>, rows: &[&'t Vec<String>]) -> Vec<&'t Vec<String>> {
+        let conditions: Vec<(usize, &Vec<String>)> = self
+            .0
+            .iter()
+            .map(|(c, values)| (view.col(c), values))
+            .collect();
+        rows.iter()
+            .copied()
+            .filter(|row| {
+                conditions
+                    .iter()
+                    .all(|(k, values)| values.iter().any(|v| same(&row[*k], v)))
+            })
+            .collect()
+    }
+}
+
+impl std::fmt::Display for Filter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let parts: Vec<String> = self
+            .0
+            .iter()
+            .map(|(c, values)| match values.as_slice() {
+                [one] => format!("{c}={one}"),
+                many => format!("{c} in [{}]", many.join(", ")),
+            })
+            .collect();
+        write!(f, "{{{}}}", parts.join(", "))
+    }
+}
+
+fn same(cell: &str, wanted: &str) -> bool {
+    cell == wanted
+        || matches!((cell.parse::<f64>(), wanted.parse::<f64>()), (Ok(a), Ok(b)) if a == b)
+}
+
+/// How one claim's value is computed from one experiment's table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Computation {
+    pub method: Method,
+    pub filter: Filter,
+    /// Baseline and subject rows (speedups: baseline's metric / subject's).
+    pub sides: Option<(Filter, Filter)>,
+    /// `pair_by` (speedups) or `group_by` (spread).
+    pub by: Vec<String>,
+    pub metric: String,
+}
+
+/// A table and where it was read, for messages.
+struct View<'t> {
+    table: &'t Table,
+    path: &'t Path,
+}
+
+impl View<'_> {
+    /// A column the computation has checked exists.
+    fn col(&self, name: &str) -> usize {
+        self.table.column(name).expect("columns checked before use")
+    }
+
+    /// `run 3 (pr_vm_pull on RN)` from whichever of these columns the table has.
+    fn describe(&self, row: &[String]) -> String {
+        let cell = |name: &str| self.table.column(name).map(|k| row[k].as_str());
+        let mut text = match cell("run") {
+            Some(run) => format!("run {run}"),
+            None => "a row".to_string(),
+        };
+        let what: Vec<String> = [("program", ""), ("graph", "on ")]
+            .iter()
+            .filter_map(|(c, on)| {
+                cell(c)
+                    .filter(|v| !v.is_empty())
+                    .map(|v| format!("{on}{v}"))
+            })
+            .collect();
+        if !what.is_empty() {
+            text.push_str(&format!(" ({})", what.join(" ")));
+        }
+        text
+    }
+
+    /// A used row's metric: the run must have succeeded and verified (or have nothing to
+    /// verify), and its metric be a positive number.
+    fn metric(&self, row: &[String], metric: &str) -> anyhow::Result<f64> {
+        let at = || format!("{} in {}", self.describe(row), self.path.display());
+        if let Some(k) = self.table.column("verdict") {
+            if row[k] != "ok" {
+                bail!("{} did not succeed (verdict {})", at(), row[k]);
+            }
+        }
+        if let Some(k) = self.table.column("verified") {
+            if row[k] != "yes" && row[k] != "-" {
+                bail!("{} did not verify (verified {})", at(), row[k]);
+            }
+        }
+        match row[self.col(metric)].parse::<f64>() {
+            Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
+            _ => bail!(
+                "{}: {metric} is `{}`, not a positive number",
+                at(),
+                row[self.col(metric)]
+            ),
+        }
+    }
+}
+
+impl Computation {
+    /// The columns it reads.
+    fn columns(&self) -> BTreeSet<&str> {
+        let mut named: BTreeSet<&str> = self.filter.columns().collect();
+        if let Some((baseline, subject)) = &self.sides {
+            named.extend(baseline.columns().chain(subject.columns()));
+        }
+        named.extend(self.by.iter().map(String::as_str));
+        named.insert(&self.metric);
+        named
+    }
+
+    /// wsim's value from `table` (read from `path`).
+    pub fn compute(&self, table: &Table, path: &Path) -> anyhow::Result<Measured> {
+        let unknown: Vec<&str> = self
+            .columns()
+            .into_iter()
+            .filter(|c| table.column(c).is_none())
+            .collect();
+        if !unknown.is_empty() {
+            bail!(
+                "{} has no column {} (it has: {})",
+                path.display(),
+                unknown.join(", "),
+                table.header.join(", ")
+            );
+        }
+        let view = View { table, path };
+        let all: Vec<&Vec<String>> = table.rows.iter().collect();
+        let rows = self.filter.select(&view, &all);
+        if rows.is_empty() {
+            bail!(
+                "no row of {} matches where = {}",
+                path.display(),
+                self.filter
+            );
+        }
+        match self.method {
+            Method::GeomeanSpeedup => Ok(Measured::One(geomean(&self.speedups(&view, &rows)?))),
+            Method::Ratio => Ok(Measured::One(self.speedups(&view, &rows)?[0])),
+            Method::Range => {
+                let s = self.speedups(&view, &rows)?;
+                Ok(Measured::Range(
+                    s.iter().copied().fold(f64::INFINITY, f64::min),
+                    s.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                ))
+            }
+            Method::Value => match rows.as_slice() {
+                [row] => Ok(Measured::One(view.metric(row, &self.metric)?)),
+                many => bail!(
+                    "{} rows match where = {} ({}, ...): a value needs exactly one",
+                    many.len(),
+                    self.filter,
+                    view.describe(many[0])
+                ),
+            },
+            Method::Spread => {
+                let mut widest = 1.0f64;
+                for group in self.keyed(&view, &rows).values() {
+                    let values = group
+                        .iter()
+                        .map(|r| view.metric(r, &self.metric))
+                        .collect::<anyhow::Result<Vec<f64>>>()?;
+                    let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+                    widest = widest.max(max / min);
+                }
+                Ok(Measured::One(widest))
+            }
+        }
+    }
+
+    /// `rows` by the values of the `by` columns, in the keys' order.
+    fn keyed<'t>(
+        &self,
+        view: &View<'t>,
+        rows: &[&'t Vec<String>],
+    ) -> BTreeMap<Vec<String>, Vec<&'t Vec<String>>> {
+        let by: Vec<usize> = self.by.iter().map(|c| view.col(c)).collect();
+        let mut groups: BTreeMap<Vec<String>, Vec<&Vec<String>>> = BTreeMap::new();
+        for row in rows {
+            let key = by.iter().map(|&k| row[k].clone()).collect();
+            groups.entry(key).or_default().push(row);
+        }
+        groups
+    }
+
+    /// `by` columns and their values, for messages.
+    fn key_text(&self, key: &[String]) -> String {
+        self.by
+            .iter()
+            .zip(key)
+            .map(|(c, v)| format!("{c}={v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Each pair's baseline metric / subject metric, in the pairs' key order; every row
+    /// on either side must have exactly one partner.
+    fn speedups(&self, view: &View, rows: &[&Vec<String>]) -> anyhow::Result<Vec<f64>> {
+        let (baseline, subject) = self.sides.as_ref().expect("speedups have sides");
+        let side = |name: &str, filter: &Filter| {
+            let chosen = filter.select(view, rows);
+            if chosen.is_empty() {
+                bail!(
+                    "no {name} row: none of the rows where = {} matches {name} = {filter}",
+                    self.filter
+                );
+            }
+            let keyed = self.keyed(view, &chosen);
+            let mut one = BTreeMap::new();
+            for (key, group) in keyed {
+                if let [first, second, ..] = group.as_slice() {
+                    let (have, fix) = if key.is_empty() {
+                        ("match".to_string(), "narrow where")
+                    } else {
+                        (
+                            format!("have {}", self.key_text(&key)),
+                            "add a column to pair_by or narrow where",
+                        )
+                    };
+                    bail!(
+                        "{} {name} rows {have} ({}, {}, ...): {fix}",
+                        group.len(),
+                        view.describe(first),
+                        view.describe(second)
+                    );
+                }
+                one.insert(key, group[0]);
+            }
+            Ok(one)
+        };
+        let base = side("baseline", baseline)?;
+        let subj = side("subject", subject)?;
+        for (have, lack, name) in [(&base, &subj, "subject"), (&subj, &base, "baseline")] {
+            if let Some((key, row)) = have.iter().find(|(k, _)| !lack.contains_key(*k)) {
+                bail!(
+                    "no {name} row to pair with {} ({})",
+                    view.describe(row),
+                    self.key_text(key)
+                );
+            }
+        }
+        base.iter()
+            .map(|(key, b)| {
+                Ok(view.metric(b, &self.metric)? / view.metric(subj[key], &self.metric)?)
+            })
+            .collect()
+    }
+}
+
+/// The geometric mean of positive numbers.
+fn geomean(values: &[f64]) -> f64 {
+    (values.iter().map(|v| v.ln()).sum::<f64>() / values.len() as f64).exp()
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small table by hand: PageRank and BFS on two graphs, VM/EM/SparseWeaver, pull.
+    const CSV: &str = "\
+run,program,graph,algorithm,direction,schedule,dram_ratio,verified,verdict,cycles
+0,pr_vm_pull,g1,pr,pull,VM,1,yes,ok,400
+1,pr_sw_pull,g1,pr,pull,SparseWeaver,1,yes,ok,100
+2,pr_vm_pull,g2,pr,pull,VM,1,yes,ok,900
+3,pr_sw_pull,g2,pr,pull,SparseWeaver,1,yes,ok,100
+4,bfs_vm_pull,g1,bfs,pull,VM,1,yes,ok,300
+5,bfs_sw_pull,g1,bfs,pull,SparseWeaver,1,yes,ok,150
+6,pr_em_pull,g1,pr,pull,EM,1,-,ok,200
+7,pr_vm_pull,g1,pr,pull,VM,2,yes,ok,800
+8,pr_sw_pull,g1,pr,pull,SparseWeaver,2,yes,ok,250
+";
+
+    fn table(text: &str) -> Table {
+        let mut lines = text
+            .lines()
+            .map(|l| l.split(',').map(String::from).collect());
+        Table {
+            header: lines.next().unwrap(),
+            rows: lines.collect(),
+        }
+    }
+
+    fn filter(pairs: &[(&str, &[&str])]) -> Filter {
+        Filter(
+            pairs
+                .iter()
+                .map(|(c, v)| (c.to_string(), v.iter().map(|s| s.to_string()).collect()))
+                .collect(),
+        )
+    }
+
+    fn speedup(method: Method, filt: Filter, by: &[&str]) -> Computation {
+        Computation {
+            method,
+            filter: filt,
+            sides: Some((
+                filter(&[("schedule", &["VM"])]),
+                filter(&[("schedule", &["SparseWeaver"])]),
+            )),
+            by: by.iter().map(|s| s.to_string()).collect(),
+            metric: "cycles".into(),
+        }
+    }
+
+    fn compute(c: &Computation, text: &str) -> anyhow::Result<Measured> {
+        c.compute(&table(text), Path::new("t.csv"))
+    }
+
+    fn error(c: &Computation, text: &str) -> String {
+        format!("{:#}", compute(c, text).unwrap_err())
+    }
+
+    fn close(a: Measured, b: Measured) -> bool {
+        let ((a0, a1), (b0, b1)) = (a.bounds(), b.bounds());
+        (a0 - b0).abs() < 1e-12 && (a1 - b1).abs() < 1e-12
+    }
+
+    #[test]
+    fn geomean_speedup_pairs_rows_and_takes_the_geometric_mean() {
+        let c = speedup(
+            Method::GeomeanSpeedup,
+            filter(&[("dram_ratio", &["1"])]),
+            &["graph", "algorithm"],
+        );
+        // 400/100, 900/100, 300/150: (4 * 9 * 2)^(1/3).
+        let v = compute(&c, CSV).unwrap();
+        assert!(close(v, Measured::One(72f64.powf(1.0 / 3.0))), "{v:?}");
+        // A list of values and a number compared as a number.
+        let c = speedup(
+            Method::GeomeanSpeedup,
+            filter(&[("dram_ratio", &["1.0"]), ("algorithm", &["pr", "bfs"])]),
+            &["graph", "algorithm"],
+        );
+        assert!(close(compute(&c, CSV).unwrap(), v));
+    }
+
+    #[test]
+    fn ratio_range_value_and_spread() {
+        let one = filter(&[
+            ("graph", &["g1"]),
+            ("algorithm", &["pr"]),
+            ("dram_ratio", &["2"]),
+        ]);
+        assert_eq!(
+            compute(&speedup(Method::Ratio, one.clone(), &[]), CSV).unwrap(),
+            Measured::One(3.2)
+        );
+        let pr = filter(&[("algorithm", &["pr"])]);
+        assert_eq!(
+            compute(&speedup(Method::Range, pr, &["graph", "dram_ratio"]), CSV).unwrap(),
+            Measured::Range(3.2, 9.0)
+        );
+        let value = Computation {
+            method: Method::Value,
+            filter: filter(&[("run", &["6"])]),
+            sides: None,
+            by: vec![],
+            metric: "cycles".into(),
+        };
+        assert_eq!(compute(&value, CSV).unwrap(), Measured::One(200.0));
+        // SparseWeaver's cycles: g1 100, 250 (ratios 1, 2); g2 100 alone.
+        let spread = Computation {
+            method: Method::Spread,
+            filter: filter(&[("schedule", &["SparseWeaver"]), ("algorithm", &["pr"])]),
+            sides: None,
+            by: vec!["graph".into()],
+            metric: "cycles".into(),
+        };
+        assert_eq!(compute(&spread, CSV).unwrap(), Measured::One(2.5));
+        let ungrouped = Computation {
+            by: vec![],
+            ..spread
+        };
+        assert_eq!(compute(&ungrouped, CSV).unwrap(), Measured::One(2.5));
+    }
+
+    #[test]
+    fn computations_refuse_what_they_cannot_pair_or_trust() {
+        let pr = filter(&[("algorithm", &["pr"])]);
+        // Two ratios per graph: pair_by lacks dram_ratio.
+        let e = error(
+            &speedup(Method::GeomeanSpeedup, pr.clone(), &["graph"]),
+            CSV,
+        );
+        assert!(
+            e.contains("2 baseline rows have graph=g1") && e.contains("run 0"),
+            "{e}"
+        );
+        // g2 has no SparseWeaver run at ratio 1.
+        let missing = CSV.replace("3,pr_sw_pull,g2,pr,pull,SparseWeaver,1,yes,ok,100\n", "");
+        let e = error(
+            &speedup(Method::GeomeanSpeedup, pr.clone(), &["graph", "dram_ratio"]),
+            &missing,
+        );
+        assert!(
+            e.contains("no subject row to pair with run 2 (pr_vm_pull on g2)"),
+            "{e}"
+        );
+        let bad = CSV.replace(
+            "g2,pr,pull,SparseWeaver,1,yes,ok",
+            "g2,pr,pull,SparseWeaver,1,NO,mismatch",
+        );
+        let e = error(
+            &speedup(Method::Range, pr.clone(), &["graph", "dram_ratio"]),
+            &bad,
+        );
+        assert!(
+            e.contains("run 3 (pr_sw_pull on g2) in t.csv did not succeed"),
+            "{e}"
+        );
+        let e = error(
+            &speedup(
+                Method::Range,
+                filter(&[("colour", &["red"])]),
+                &["graph", "shape"],
+            ),
+            CSV,
+        );
+        assert!(e.contains("t.csv has no column colour, shape"), "{e}");
+        let e = error(
+            &speedup(Method::Range, filter(&[("algorithm", &["sssp"])]), &[]),
+            CSV,
+        );
+        assert!(
+            e.contains("no row of t.csv matches where = {algorithm=sssp}"),
+            "{e}"
+        );
+        let e = error(&speedup(Method::Ratio, pr.clone(), &[]), CSV);
+        assert!(e.contains("3 baseline rows match (run 0"), "{e}");
+        let one = filter(&[("run", &["0", "1"])]);
+        let mut cm = speedup(Method::Ratio, one, &[]);
+        cm.sides.as_mut().unwrap().1 = filter(&[("schedule", &["CM"])]);
+        let e = error(&cm, CSV);
+        assert!(e.contains("no subject row: none of the rows where = {run in [0, 1]} matches subject = {schedule=CM}"), "{e}");
+    }
+
+    #[test]
+    fn expectations_parse_and_hold() {
+        assert_eq!("above 1".parse(), Ok(Expect::Above(1.0)));
+        assert_eq!("within 10%".parse(), Ok(Expect::Within(0.1)));
+        assert_eq!("between 0.5 and 2".parse(), Ok(Expect::Between(0.5, 2.0)));
+        for bad in ["over 1", "within 10", "between 2 and 1", "above x"] {
+            assert!(bad.parse::<Expect>().is_err(), "{bad}");
+        }
+        let text = Stated::Text("stable".into());
+        let range = Measured::Range(1.2, 1.5);
+        assert!(Expect::Above(1.0).holds(Method::Range, range, &text));
+        assert!(!Expect::Above(1.3).holds(Method::Range, range, &text));
+        assert!(!Expect::Within(0.1).holds(Method::Range, range, &text));
+        assert!(Expect::Within(0.1).holds(Method::Spread, Measured::One(1.08), &text));
+        let paper = Stated::Number(2.36);
+        assert!(Expect::Within(0.1).holds(Method::GeomeanSpeedup, Measured::One(2.2), &paper));
+        assert!(!Expect::Within(0.1).holds(Method::GeomeanSpeedup, Measured::One(1.1), &paper));
+    }
+}

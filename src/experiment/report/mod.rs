@@ -1,0 +1,767 @@
+//! `wsim experiment report` (docs/EXPERIMENTS.md, "Reports"): a paper's numbers beside
+//! wsim's. A paper file (TOML) lists the paper's claims, each with its value and how
+//! wsim's value is computed from an experiment's table; the report reads the tables of
+//! the profiles `quick` and `full` (`RESULTS/EXPERIMENT/PROFILE/EXPERIMENT.csv`; a profile
+//! whose table is absent has not run) and writes one generated Markdown page with the
+//! experiments' figures copied beside it. Same tables, same page, byte for byte.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+mod compute;
+
+use anyhow::{anyhow, bail, Context};
+use serde::Deserialize;
+
+use super::Table;
+pub use compute::{Computation, Expect, Filter, Measured, Method, Stated};
+
+/// The profiles a report reads, in the order of its columns.
+pub const PROFILES: [&str; 2] = ["quick", "full"];
+
+/// The paper file as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PaperFile {
+    title: String,
+    #[serde(default)]
+    introduction: String,
+    /// The directory of the experiment files, relative to the paper file (default: the
+    /// paper file's own).
+    experiments: Option<PathBuf>,
+    #[serde(default)]
+    sections: Vec<SectionFile>,
+    #[serde(default)]
+    closing: Vec<Block>,
+}
+
+/// Free Markdown under a heading.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Block {
+    title: String,
+    text: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SectionFile {
+    title: String,
+    #[serde(default)]
+    text: String,
+    /// The experiment of the section's claims and figures unless they name another.
+    experiment: Option<String>,
+    /// Plots: `NAME` (of the section's experiment) or `EXPERIMENT/NAME`.
+    #[serde(default)]
+    figures: Vec<String>,
+    #[serde(default)]
+    claims: Vec<ClaimFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClaimFile {
+    id: String,
+    text: String,
+    lines: Lines,
+    paper: Stated,
+    reason: String,
+    compute: Option<Method>,
+    experiment: Option<String>,
+    #[serde(default, rename = "where")]
+    filter: BTreeMap<String, toml::Value>,
+    baseline: Option<BTreeMap<String, toml::Value>>,
+    subject: Option<BTreeMap<String, toml::Value>>,
+    pair_by: Option<Vec<String>>,
+    group_by: Option<Vec<String>>,
+    metric: Option<String>,
+    expect: Option<String>,
+}
+
+/// The dissertation's lines: `1527` or `"1527, 1683"`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Lines {
+    Line(u64),
+    Text(String),
+}
+
+/// A claim as the report uses it.
+pub struct Claim {
+    pub id: String,
+    pub text: String,
+    pub lines: String,
+    pub paper: Stated,
+    pub reason: String,
+    /// The experiment and how its table gives wsim's value; none for a claim wsim does
+    /// not measure (area, say).
+    pub measure: Option<(String, Computation)>,
+    pub expect: Option<Expect>,
+}
+
+/// A plot of an experiment, embedded in a section.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Figure {
+    pub experiment: String,
+    pub plot: String,
+}
+
+pub struct Section {
+    pub title: String,
+    pub text: String,
+    pub figures: Vec<Figure>,
+    pub claims: Vec<Claim>,
+}
+
+/// A paper file, read and checked against the experiment files.
+pub struct Paper {
+    pub path: PathBuf,
+    pub title: String,
+    pub introduction: String,
+    pub sections: Vec<Section>,
+    closing: Vec<Block>,
+}
+
+/// The experiments a paper may name: every experiment file (one with `[[programs]]`) in
+/// a directory, by name, with its plots' names.
+fn experiments(dir: &Path, paper: &Path) -> anyhow::Result<BTreeMap<String, Vec<String>>> {
+    let mut found = BTreeMap::new();
+    let pattern = dir.join("*.toml");
+    let mut files: Vec<PathBuf> = glob::glob(&pattern.to_string_lossy())
+        .context("the experiments directory")?
+        .collect::<Result<_, _>>()
+        .with_context(|| format!("cannot list {}", dir.display()))?;
+    files.sort();
+    let own = paper.canonicalize().ok();
+    for file in files {
+        if file.canonicalize().ok() == own {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file)
+            .with_context(|| format!("cannot read {}", file.display()))?;
+        let doc: toml::Table =
+            toml::from_str(&text).with_context(|| format!("{}", file.display()))?;
+        if !doc.contains_key("programs") {
+            continue;
+        }
+        let name = match doc.get("name").and_then(toml::Value::as_str) {
+            Some(name) => name.to_string(),
+            None => file
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        };
+        let plots = doc
+            .get("plots")
+            .and_then(toml::Value::as_array)
+            .map(|plots| {
+                plots
+                    .iter()
+                    .filter_map(|p| p.get("name").and_then(toml::Value::as_str))
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default();
+        if found.insert(name.clone(), plots).is_some() {
+            bail!("{}: two experiment files are named `{name}`", dir.display());
+        }
+    }
+    Ok(found)
+}
+
+impl Paper {
+    /// Read a paper file and check every claim and figure against the experiment files
+    /// (all problems at once, each naming its claim).
+    pub fn load(path: &Path) -> anyhow::Result<Paper> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let file: PaperFile =
+            toml::from_str(&text).with_context(|| format!("{}", path.display()))?;
+        let here = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let dir = match &file.experiments {
+            Some(d) => here.join(d),
+            None => here.to_path_buf(),
+        };
+        let known = experiments(&dir, path).with_context(|| format!("{}", path.display()))?;
+        let names = || known.keys().cloned().collect::<Vec<_>>().join(", ");
+        let mut problems: Vec<String> = Vec::new();
+        let mut ids = BTreeSet::new();
+        let mut sections = Vec::new();
+        for section in file.sections {
+            let mut figures = Vec::new();
+            for figure in &section.figures {
+                let (experiment, plot) = match figure.split_once('/') {
+                    Some((e, p)) => (Some(e.to_string()), p.to_string()),
+                    None => (section.experiment.clone(), figure.clone()),
+                };
+                let at = format!("section `{}`: figure `{figure}`", section.title);
+                match experiment {
+                    None => problems.push(format!(
+                        "{at}: no experiment (write EXPERIMENT/PLOT or give the section an \
+                         experiment)"
+                    )),
+                    Some(e) => match known.get(&e) {
+                        None => problems.push(format!(
+                            "{at}: unknown experiment `{e}` (the experiments in {}: {})",
+                            dir.display(),
+                            names()
+                        )),
+                        Some(plots) if !plots.contains(&plot) => problems.push(format!(
+                            "{at}: experiment `{e}` has no plot `{plot}` (its plots: {})",
+                            plots.join(", ")
+                        )),
+                        Some(_) => figures.push(Figure {
+                            experiment: e,
+                            plot,
+                        }),
+                    },
+                }
+            }
+            let mut claims = Vec::new();
+            for claim in section.claims {
+                let id = claim.id.clone();
+                if !ids.insert(id.clone()) {
+                    problems.push(format!("claim `{id}`: a second claim has this id"));
+                }
+                match Claim::new(claim, section.experiment.as_deref()) {
+                    Ok(c) => {
+                        if let Some((e, _)) = &c.measure {
+                            if !known.contains_key(e) {
+                                problems.push(format!(
+                                    "claim `{id}`: unknown experiment `{e}` (the experiments \
+                                     in {}: {})",
+                                    dir.display(),
+                                    names()
+                                ));
+                            }
+                        }
+                        claims.push(c);
+                    }
+                    Err(e) => problems.push(format!("claim `{id}`: {e}")),
+                }
+            }
+            sections.push(Section {
+                title: section.title,
+                text: section.text,
+                figures,
+                claims,
+            });
+        }
+        if !problems.is_empty() {
+            bail!("{}:\n  {}", path.display(), problems.join("\n  "));
+        }
+        Ok(Paper {
+            path: path.to_path_buf(),
+            title: file.title,
+            introduction: file.introduction,
+            sections,
+            closing: file.closing,
+        })
+    }
+
+    /// The experiments its claims and figures read, each once, by name.
+    fn experiments(&self) -> BTreeSet<&str> {
+        let mut names = BTreeSet::new();
+        for section in &self.sections {
+            names.extend(section.figures.iter().map(|f| f.experiment.as_str()));
+            names.extend(
+                section
+                    .claims
+                    .iter()
+                    .filter_map(|c| c.measure.as_ref().map(|(e, _)| e.as_str())),
+            );
+        }
+        names
+    }
+}
+
+impl Claim {
+    /// Check a claim's keys against its method; `experiment`: its section's.
+    fn new(file: ClaimFile, experiment: Option<&str>) -> Result<Claim, String> {
+        for (what, text) in [("text", &file.text), ("reason", &file.reason)] {
+            if text.contains('\n') {
+                return Err(format!("`{what}` must be one line (it is a table cell)"));
+            }
+        }
+        let lines = match file.lines {
+            Lines::Line(n) => n.to_string(),
+            Lines::Text(t) => t,
+        };
+        let expect = file
+            .expect
+            .as_deref()
+            .map(str::parse::<Expect>)
+            .transpose()?;
+        let Some(method) = file.compute else {
+            let extra: Vec<&str> = [
+                ("experiment", file.experiment.is_some()),
+                ("where", !file.filter.is_empty()),
+                ("baseline", file.baseline.is_some()),
+                ("subject", file.subject.is_some()),
+                ("pair_by", file.pair_by.is_some()),
+                ("group_by", file.group_by.is_some()),
+                ("metric", file.metric.is_some()),
+                ("expect", expect.is_some()),
+            ]
+            .into_iter()
+            .filter_map(|(k, given)| given.then_some(k))
+            .collect();
+            if !extra.is_empty() {
+                return Err(format!(
+                    "{} without `compute` (one of geomean_speedup, ratio, value, range, \
+                     spread)",
+                    extra.join(", ")
+                ));
+            }
+            return Ok(Claim {
+                id: file.id,
+                text: file.text,
+                lines,
+                paper: file.paper,
+                reason: file.reason,
+                measure: None,
+                expect: None,
+            });
+        };
+        let experiment = file
+            .experiment
+            .as_deref()
+            .or(experiment)
+            .ok_or("no experiment (give the claim or its section one)")?
+            .to_string();
+        let name = method.name();
+        let paired = matches!(
+            method,
+            Method::GeomeanSpeedup | Method::Range | Method::Ratio
+        );
+        let rules = [
+            ("baseline", file.baseline.is_some(), paired),
+            ("subject", file.subject.is_some(), paired),
+            (
+                "pair_by",
+                file.pair_by.is_some(),
+                matches!(method, Method::GeomeanSpeedup | Method::Range),
+            ),
+        ];
+        for (key, given, needed) in rules {
+            match (given, needed) {
+                (false, true) => return Err(format!("compute = \"{name}\" needs `{key}`")),
+                (true, false) => return Err(format!("compute = \"{name}\" takes no `{key}`")),
+                _ => {}
+            }
+        }
+        if file.group_by.is_some() && method != Method::Spread {
+            return Err(format!(
+                "compute = \"{name}\" takes no `group_by` (only spread)"
+            ));
+        }
+        if let (Some(Expect::Within(_)), Stated::Text(_)) = (expect, &file.paper) {
+            if matches!(
+                method,
+                Method::GeomeanSpeedup | Method::Ratio | Method::Value
+            ) {
+                return Err(format!(
+                    "expect = \"within P%\" of one number needs the paper's value as a number \
+                     (compute = \"{name}\")"
+                ));
+            }
+        }
+        let sides = match (&file.baseline, &file.subject) {
+            (Some(b), Some(s)) => {
+                Some((Filter::parse("baseline", b)?, Filter::parse("subject", s)?))
+            }
+            _ => None,
+        };
+        Ok(Claim {
+            id: file.id,
+            text: file.text,
+            lines,
+            paper: file.paper,
+            reason: file.reason,
+            measure: Some((
+                experiment,
+                Computation {
+                    method,
+                    filter: Filter::parse("where", &file.filter)?,
+                    sides,
+                    by: file.pair_by.or(file.group_by).unwrap_or_default(),
+                    metric: file.metric.unwrap_or_else(|| "cycles".into()),
+                },
+            )),
+            expect,
+        })
+    }
+}
+
+/// Where a report reads and writes.
+#[derive(Clone, Debug)]
+pub struct Places {
+    /// The experiments' outputs: `RESULTS/EXPERIMENT/PROFILE/`.
+    pub results: PathBuf,
+    /// The Markdown page.
+    pub out: PathBuf,
+    /// Where the figures are copied (`FIGURES/EXPERIMENT/PLOT.svg`).
+    pub figures: PathBuf,
+}
+
+impl Places {
+    fn table(&self, experiment: &str, profile: &str) -> PathBuf {
+        self.results
+            .join(experiment)
+            .join(profile)
+            .join(format!("{experiment}.csv"))
+    }
+
+    fn plot(&self, figure: &Figure, profile: &str) -> PathBuf {
+        self.results
+            .join(&figure.experiment)
+            .join(profile)
+            .join(format!("{}.svg", figure.plot))
+    }
+}
+
+/// The tables that exist, by experiment and profile.
+type Tables = BTreeMap<(String, &'static str), (PathBuf, Table)>;
+
+/// Write the report of `paper` from the tables under `places.results`: the page and
+/// the figures it embeds; returns the files written.
+pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
+    let mut tables: Tables = BTreeMap::new();
+    for experiment in paper.experiments() {
+        for profile in PROFILES {
+            let path = places.table(experiment, profile);
+            if path.exists() {
+                let table = Table::read(&path)?;
+                tables.insert((experiment.to_string(), profile), (path, table));
+            }
+        }
+    }
+    // Every claim's value in every profile that ran, or every problem at once.
+    let mut values: BTreeMap<(&str, &str), Measured> = BTreeMap::new();
+    let mut problems = Vec::new();
+    for claim in paper.sections.iter().flat_map(|s| &s.claims) {
+        let Some((experiment, computation)) = &claim.measure else {
+            continue;
+        };
+        for profile in PROFILES {
+            let Some((path, table)) = tables.get(&(experiment.clone(), profile)) else {
+                continue;
+            };
+            match computation.compute(table, path) {
+                Ok(v) => {
+                    values.insert((&claim.id, profile), v);
+                }
+                Err(e) => problems.push(format!("claim `{}` ({profile}): {e:#}", claim.id)),
+            }
+        }
+    }
+    if !problems.is_empty() {
+        bail!("{}:\n  {}", paper.path.display(), problems.join("\n  "));
+    }
+    let out_dir = match places.out.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => absolute(dir)?,
+        _ => absolute(Path::new("."))?,
+    };
+    std::fs::create_dir_all(&out_dir)
+        .with_context(|| format!("cannot create {}", out_dir.display()))?;
+    let mut written = Vec::new();
+    let mut page = header(paper, places, &tables);
+    for section in &paper.sections {
+        let _ = write!(page, "\n## {}\n\n", section.title);
+        if !section.text.trim().is_empty() {
+            let _ = write!(page, "{}\n\n", section.text.trim());
+        }
+        if !section.claims.is_empty() {
+            page.push_str(&claims_table(&section.claims, &values));
+        }
+        for figure in &section.figures {
+            let Some((profile, source)) = PROFILES
+                .iter()
+                .rev()
+                .map(|p| (*p, places.plot(figure, p)))
+                .find(|(_, path)| path.exists())
+            else {
+                let _ = write!(
+                    page,
+                    "\n*Figure `{}` of {}: not run.*\n",
+                    figure.plot, figure.experiment
+                );
+                continue;
+            };
+            let target = places
+                .figures
+                .join(&figure.experiment)
+                .join(format!("{}.svg", figure.plot));
+            if let Some(dir) = target.parent() {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot create {}", dir.display()))?;
+            }
+            std::fs::copy(&source, &target).with_context(|| {
+                format!("cannot copy {} to {}", source.display(), target.display())
+            })?;
+            let link = pathdiff::diff_paths(absolute(&target)?, &out_dir)
+                .ok_or_else(|| anyhow!("no relative path to {}", target.display()))?;
+            let _ = write!(
+                page,
+                "\n![{plot} ({experiment}, {profile})]({link})\n\n*{plot}: experiment \
+                 {experiment}, profile {profile}.*\n",
+                plot = figure.plot,
+                experiment = figure.experiment,
+                link = link.to_string_lossy().replace('\\', "/"),
+            );
+            written.push(target);
+        }
+    }
+    for block in &paper.closing {
+        let _ = write!(page, "\n## {}\n\n{}\n", block.title, block.text.trim());
+    }
+    std::fs::write(&places.out, page)
+        .with_context(|| format!("cannot write {}", places.out.display()))?;
+    written.insert(0, places.out.clone());
+    Ok(written)
+}
+
+fn absolute(path: &Path) -> anyhow::Result<PathBuf> {
+    std::path::absolute(path).with_context(|| format!("cannot resolve {}", path.display()))
+}
+
+/// The title, the notice that the page is generated (by which command, from which
+/// tables and wsim) and the introduction.
+fn header(paper: &Paper, places: &Places, tables: &Tables) -> String {
+    let mut page = format!("# {}\n\n", paper.title);
+    let _ = write!(
+        page,
+        "<!-- Generated by `wsim experiment report`: do not edit by hand; edit {paper} and \
+         regenerate. -->\n\
+         *Generated by `wsim experiment report {paper} --results {results} -o {out} \
+         --figures {figures}` from the experiments' tables below. Do not edit it by hand: \
+         edit {paper} (the paper's values, how wsim's are computed, the reasons, the text) \
+         and regenerate.*\n\n\
+         | experiment | {columns} |\n| --- |{rule}\n",
+        paper = paper.path.display(),
+        results = places.results.display(),
+        out = places.out.display(),
+        figures = places.figures.display(),
+        columns = PROFILES.join(" | "),
+        rule = " --- |".repeat(PROFILES.len()),
+    );
+    for experiment in paper.experiments() {
+        let cells: Vec<String> = PROFILES
+            .iter()
+            .map(
+                |profile| match tables.get(&(experiment.to_string(), *profile)) {
+                    None => "not run".into(),
+                    Some((path, table)) => {
+                        let versions: BTreeSet<&str> = table
+                            .column("wsim_version")
+                            .map(|k| table.rows.iter().map(|r| r[k].as_str()).collect())
+                            .unwrap_or_default();
+                        let versions: Vec<&str> = versions.into_iter().collect();
+                        format!(
+                            "`{}`: {} rows, wsim {}",
+                            path.display(),
+                            table.rows.len(),
+                            if versions.is_empty() {
+                                "unknown".into()
+                            } else {
+                                versions.join(", ")
+                            }
+                        )
+                    }
+                },
+            )
+            .collect();
+        let _ = writeln!(page, "| {experiment} | {} |", cells.join(" | "));
+    }
+    page.push_str(
+        "\nwsim/paper: wsim's value over the paper's (full's when it ran, else quick's); \
+         for a claim with an expectation, whether wsim's value meets it.\n",
+    );
+    if !paper.introduction.trim().is_empty() {
+        let _ = write!(page, "\n{}\n", paper.introduction.trim());
+    }
+    page
+}
+
+/// A section's claims: `claim | lines | paper | wsim quick | wsim full | wsim/paper |
+/// reason`.
+fn claims_table(claims: &[Claim], values: &BTreeMap<(&str, &str), Measured>) -> String {
+    let mut text = format!(
+        "| claim | lines | paper |{} wsim/paper | reason |\n| --- | --- | ---: |{} ---: | --- |\n",
+        PROFILES.map(|p| format!(" wsim {p} |")).concat(),
+        " ---: |".repeat(PROFILES.len()),
+    );
+    for claim in claims {
+        let method = claim.measure.as_ref().map(|(_, c)| c.method);
+        let measured: Vec<Option<Measured>> = PROFILES
+            .iter()
+            .map(|p| values.get(&(claim.id.as_str(), *p)).copied())
+            .collect();
+        let cells: Vec<String> = measured
+            .iter()
+            .map(|v| match (method, v) {
+                (None, _) => "not measured".into(),
+                (Some(_), None) => "not run".into(),
+                (Some(m), Some(v)) => shown(m, *v),
+            })
+            .collect();
+        let paper = match (&claim.paper, method) {
+            (Stated::Number(n), Some(m)) => number(m, *n),
+            (Stated::Number(n), None) => plain(*n),
+            (Stated::Text(t), _) => t.clone(),
+        };
+        let comparison = match method {
+            None => "—".into(),
+            Some(m) => compared(claim, m, &measured),
+        };
+        let _ = writeln!(
+            text,
+            "| {} (`{}`) | {} | {} | {} | {} | {} |",
+            cell(&claim.text),
+            claim.id,
+            cell(&claim.lines),
+            cell(&paper),
+            cells.join(" | "),
+            comparison,
+            cell(&claim.reason),
+        );
+    }
+    text
+}
+
+/// wsim/paper: the latest profile's value over the paper's and whether the expectation
+/// holds.
+fn compared(claim: &Claim, method: Method, measured: &[Option<Measured>]) -> String {
+    let Some((profile, value)) = PROFILES
+        .iter()
+        .zip(measured)
+        .rev()
+        .find_map(|(p, v)| v.map(|v| (*p, v)))
+    else {
+        return "not run".into();
+    };
+    let mut parts = Vec::new();
+    if let (Measured::One(v), Stated::Number(n)) = (value, &claim.paper) {
+        if method != Method::Spread {
+            parts.push(format!("{:.2}", v / n));
+        }
+    }
+    if let Some(expect) = claim.expect {
+        parts.push(
+            if expect.holds(method, value, &claim.paper) {
+                "holds"
+            } else {
+                "does not hold"
+            }
+            .to_string(),
+        );
+    }
+    if parts.is_empty() {
+        return "—".into();
+    }
+    let from = if profile == PROFILES[PROFILES.len() - 1] {
+        String::new()
+    } else {
+        format!(" ({profile})")
+    };
+    format!("{}{from}", parts.join(", "))
+}
+
+fn shown(method: Method, value: Measured) -> String {
+    match value {
+        Measured::One(v) => number(method, v),
+        Measured::Range(lo, hi) => format!("{}-{}", number(method, lo), number(method, hi)),
+    }
+}
+
+/// A value as its method gives it: a ratio of times `2.36x`, else [`plain`].
+fn number(method: Method, v: f64) -> String {
+    if method.is_ratio() {
+        format!("{v:.2}x")
+    } else {
+        plain(v)
+    }
+}
+
+/// Whole numbers with thousands separated (`1,234,567`), others to three decimals (one
+/// from 100 up).
+fn plain(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        let digits = format!("{}", v.abs() as u64);
+        let mut grouped = String::new();
+        for (k, d) in digits.chars().enumerate() {
+            if k > 0 && (digits.len() - k) % 3 == 0 {
+                grouped.push(',');
+            }
+            grouped.push(d);
+        }
+        format!("{}{grouped}", if v < 0.0 { "-" } else { "" })
+    } else if v.abs() >= 100.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// Text made safe for a Markdown table cell.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_formatted_for_reading() {
+        assert_eq!(number(Method::GeomeanSpeedup, 2.3612), "2.36x");
+        assert_eq!(
+            shown(Method::Range, Measured::Range(1.5, 2.0)),
+            "1.50x-2.00x"
+        );
+        assert_eq!(plain(1234567.0), "1,234,567");
+        assert_eq!(plain(-1000.0), "-1,000");
+        assert_eq!(plain(5408.33), "5408.3");
+        assert_eq!(plain(0.25), "0.250");
+    }
+
+    fn claim(body: &str) -> Result<Claim, String> {
+        let file: ClaimFile = toml::from_str(&format!(
+            "id = 'c'\ntext = 't'\nlines = 1527\nreason = 'r'\n{body}"
+        ))
+        .map_err(|e| e.to_string())?;
+        Claim::new(file, Some("exp"))
+    }
+
+    #[test]
+    fn claims_take_exactly_the_keys_of_their_method() {
+        let c = claim(
+            "paper = 2.36\ncompute = 'geomean_speedup'\nbaseline = { schedule = 'VM' }\n\
+             subject = { schedule = 'SparseWeaver' }\npair_by = ['graph']",
+        )
+        .unwrap();
+        let (experiment, computation) = c.measure.unwrap();
+        assert_eq!(
+            (experiment.as_str(), computation.metric.as_str()),
+            ("exp", "cycles")
+        );
+        assert_eq!(claim("paper = 'stable'").unwrap().measure, None);
+        let e = |body: &str| claim(body).err().unwrap();
+        assert!(e("paper = 1\ncompute = 'ratio'\nsubject = { a = 1 }").contains("needs `baseline`"));
+        assert!(e("paper = 1\ncompute = 'value'\npair_by = []").contains("takes no `pair_by`"));
+        assert!(e("paper = 1\ncompute = 'range'\nbaseline = {a=1}\nsubject = {a=2}\npair_by = []\ngroup_by = []")
+            .contains("takes no `group_by`"));
+        assert!(e("paper = 1\nwhere = { a = 1 }").contains("where without `compute`"));
+        assert!(e("paper = 'x'\ncompute = 'value'\nexpect = 'within 5%'").contains("as a number"));
+        assert!(
+            e("paper = 1\ncompute = 'value'\nexpect = 'roughly'").contains("expect = \"roughly\"")
+        );
+        assert!(e("paper = 1\ncompute = 'value'\nwhere = { a = [] }")
+            .contains("where.a: an empty list"));
+        assert!(e("paper = 1\ncompute = 'mean'").contains("unknown variant `mean`"));
+    }
+}

@@ -1,0 +1,189 @@
+//! `wsim experiment report`: a paper file and a tree of experiment tables (the quick
+//! profile run, the full one not) into the Markdown page, its figures copied beside it;
+//! the same page again from the same tables; errors that name the claim.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// An experiment file (only its name and plots matter to a report), the quick profile's
+/// table and plot, and a paper file whose claims (`claims`, TOML) read them.
+fn tree(dir: &Path, claims: &str) {
+    write(
+        &dir.join("exp/tiny.toml"),
+        "name = 'tiny'\n[[programs]]\nfiles = ['pr_*.elf']\n\
+         [[plots]]\nname = 'speedup'\nkind = 'speedup'\nx = 'graph'\nseries = 'schedule'\n\
+         baseline = 'VM'\n",
+    );
+    write(
+        &dir.join("results/tiny/quick/tiny.csv"),
+        "experiment,run,program,graph,schedule,profile,wsim_version,verified,verdict,cycles\n\
+         tiny,0,pr_vm,g1,VM,quick,0.1.0 (abc),yes,ok,400\n\
+         tiny,1,pr_sw,g1,SparseWeaver,quick,0.1.0 (abc),yes,ok,100\n\
+         tiny,2,pr_vm,g2,VM,quick,0.1.0 (abc),yes,ok,900\n\
+         tiny,3,pr_sw,g2,SparseWeaver,quick,0.1.0 (abc),-,ok,100\n",
+    );
+    write(
+        &dir.join("results/tiny/quick/speedup.svg"),
+        "<svg xmlns='http://www.w3.org/2000/svg'/>\n",
+    );
+    write(
+        &dir.join("exp/paper.toml"),
+        &format!(
+            "title = 'A tiny paper, reproduced'\nintroduction = 'What this page is.'\n\
+             [[sections]]\ntitle = 'Figure 1'\nexperiment = 'tiny'\nfigures = ['speedup']\n\
+             {claims}\n\
+             [[closing]]\ntitle = 'How to regenerate'\ntext = 'Run the experiments.'\n"
+        ),
+    );
+}
+
+const CLAIMS: &str = r#"
+[[sections.claims]]
+id = "overall"
+text = "SparseWeaver over VM"
+lines = "10, 12"
+paper = 2.5
+reason = "smaller graphs | fewer cores"
+compute = "geomean_speedup"
+baseline = { schedule = "VM" }
+subject = { schedule = "SparseWeaver" }
+pair_by = ["graph"]
+
+[[sections.claims]]
+id = "every-graph"
+text = "SparseWeaver beats VM on every graph"
+lines = 14
+paper = "beats VM everywhere"
+reason = "as the paper says"
+compute = "range"
+baseline = { schedule = "VM" }
+subject = { schedule = "SparseWeaver" }
+pair_by = ["graph"]
+expect = "above 1"
+
+[[sections.claims]]
+id = "vm-g2"
+text = "VM's cycles on g2"
+lines = 15
+paper = 1000
+reason = "a smaller machine"
+compute = "value"
+where = { schedule = "VM", graph = "g2" }
+
+[[sections.claims]]
+id = "area"
+text = "Area: +2.96% ALMs"
+lines = "Table 4.4"
+paper = "+2.96%"
+reason = "wsim has no area model"
+"#;
+
+fn report(dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wsim"))
+        .current_dir(dir)
+        .args([
+            "experiment",
+            "report",
+            "exp/paper.toml",
+            "--results",
+            "results",
+            "-o",
+            "docs/RESULTS.md",
+            "--figures",
+            "docs/figures",
+        ])
+        .output()
+        .expect("wsim runs")
+}
+
+#[test]
+fn a_report_sets_wsims_values_beside_the_papers() {
+    let dir = tempfile::tempdir().unwrap();
+    tree(dir.path(), CLAIMS);
+    let out = report(dir.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let page = std::fs::read_to_string(dir.path().join("docs/RESULTS.md")).unwrap();
+    let has = |text: &str| assert!(page.contains(text), "no `{text}` in:\n{page}");
+    has("# A tiny paper, reproduced\n");
+    has("Do not edit it by hand");
+    has(
+        "`wsim experiment report exp/paper.toml --results results -o docs/RESULTS.md \
+         --figures docs/figures`",
+    );
+    has("| tiny | `results/tiny/quick/tiny.csv`: 4 rows, wsim 0.1.0 (abc) | not run |");
+    has("| claim | lines | paper | wsim quick | wsim full | wsim/paper | reason |");
+    // sqrt(400/100 * 900/100) = 6; 6 / 2.5 = 2.4, from quick since full did not run.
+    has(
+        "| SparseWeaver over VM (`overall`) | 10, 12 | 2.50x | 6.00x | not run | 2.40 (quick) \
+         | smaller graphs \\| fewer cores |",
+    );
+    has(
+        "| SparseWeaver beats VM on every graph (`every-graph`) | 14 | beats VM everywhere \
+         | 4.00x-9.00x | not run | holds (quick) | as the paper says |",
+    );
+    has("| VM's cycles on g2 (`vm-g2`) | 15 | 1,000 | 900 | not run | 0.90 (quick) |");
+    has(
+        "| Area: +2.96% ALMs (`area`) | Table 4.4 | +2.96% | not measured | not measured | — \
+         | wsim has no area model |",
+    );
+    has("![speedup (tiny, quick)](figures/tiny/speedup.svg)");
+    has("What this page is.");
+    has("\n## How to regenerate\n\nRun the experiments.\n");
+    assert_eq!(
+        std::fs::read(dir.path().join("docs/figures/tiny/speedup.svg")).unwrap(),
+        std::fs::read(dir.path().join("results/tiny/quick/speedup.svg")).unwrap()
+    );
+    // The same tables give the same page.
+    assert!(report(dir.path()).status.success());
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("docs/RESULTS.md")).unwrap(),
+        page
+    );
+}
+
+fn error(claims: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    tree(dir.path(), claims);
+    let out = report(dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!dir.path().join("docs/RESULTS.md").exists());
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn errors_name_the_claim_and_what_is_wrong() {
+    for (id, keys, message) in [
+        (
+            "x",
+            "experiment = 'nosuch'",
+            "claim `x`: unknown experiment `nosuch` (the experiments in exp: tiny)",
+        ),
+        (
+            "y",
+            "where = { colour = 'red' }",
+            "claim `y` (quick): results/tiny/quick/tiny.csv has no column colour",
+        ),
+        (
+            "z",
+            "where = { schedule = 'VM' }",
+            "claim `z` (quick): 2 rows match where = {schedule=VM}",
+        ),
+    ] {
+        let e = error(&format!(
+            "[[sections.claims]]\nid = '{id}'\ntext = 't'\nlines = 1\npaper = 1\n\
+             reason = 'r'\ncompute = 'value'\n{keys}\n"
+        ));
+        assert!(e.contains(message), "{e}");
+    }
+    let e = error("[[sections.claims]]\nid = 'w'\ntext = 't'\n");
+    assert!(e.contains("missing field `lines`"), "{e}");
+}
