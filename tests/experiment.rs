@@ -500,7 +500,7 @@ fn experiment_file_errors_name_what_and_where() {
         ),
         (
             "axis named as a column",
-            format!("[[programs]]\nfiles = ['{}']\n[[axes]]\nname = 'cycles'\nkey = 'gpu.cores'\nvalues = [1]\n", hello.display()),
+            format!("[[programs]]\nfiles = ['{}']\n[[axes]]\nname = 'cycles'\nkey = 'gpu.warps_per_core'\nvalues = [1]\n", hello.display()),
             "axis `cycles`: the table has a column of that name already",
         ),
         (
