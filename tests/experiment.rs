@@ -510,21 +510,23 @@ fn experiment_file_errors_name_what_and_where() {
         ),
     ];
     for (what, body, expected) in cases {
-        let file = experiment(dir.path(), "bad", &body);
-        let out = wsim(&[
-            "experiment",
-            "run",
-            file.to_str().unwrap(),
-            "--out",
-            dir.path().join("out").to_str().unwrap(),
-        ]);
-        assert_eq!(out.status.code(), Some(2), "{what}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            err.contains(expected) && err.contains("bad.toml"),
-            "{what}: {err}"
-        );
+        refused(dir.path(), what, &body, &[], expected);
     }
+}
+
+/// `wsim experiment run bad.toml EXTRA` with `body` in `dir` fails before it runs, with
+/// an error that names the file and says `expected`.
+fn refused(dir: &Path, what: &str, body: &str, extra: &[&str], expected: &str) {
+    let file = experiment(dir, "bad", body);
+    let mut args = vec!["experiment", "run", file.to_str().unwrap()];
+    args.extend(extra);
+    let out = wsim_in(dir, &args);
+    assert_eq!(out.status.code(), Some(2), "{what}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(expected) && err.contains("bad.toml"),
+        "{what}: {err}"
+    );
 }
 
 #[test]
@@ -724,16 +726,7 @@ fn profile_errors_name_the_variable_the_profile_and_the_file() {
         ),
     ];
     for (what, body, extra, expected) in cases {
-        let file = experiment(dir.path(), "bad", &body);
-        let mut args = vec!["experiment", "run", file.to_str().unwrap()];
-        args.extend(extra);
-        let out = wsim_in(dir.path(), &args);
-        assert_eq!(out.status.code(), Some(2), "{what}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            err.contains(expected) && err.contains("bad.toml"),
-            "{what}: {err}"
-        );
+        refused(dir.path(), what, &body, extra, expected);
     }
 }
 
