@@ -5,19 +5,25 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use wsim::exit;
 use wsim::experiment::report;
 use wsim::experiment::slurm::{self, Resources};
 use wsim::experiment::{Experiment, Outputs, Shard, Table};
 
-/// Where an experiment's results go.
+/// The experiments of a command and where their results go.
 #[derive(Args)]
 pub struct Places {
-    /// The experiment file (TOML).
-    file: PathBuf,
-    /// The directory of the table and plots [default: results/NAME].
+    /// The experiment files (TOML), each in turn into its own outputs.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The profile to read the files under (their [profiles.NAME]) [default: each file's
+    /// `profile`].
+    #[arg(long, value_name = "NAME")]
+    profile: Option<String>,
+    /// The directory of the table and plots, with one file only [default: results/NAME,
+    /// under a profile results/NAME/PROFILE].
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// The directory of cached runs, shared by reruns and array tasks [default: OUT/cache].
@@ -26,16 +32,35 @@ pub struct Places {
 }
 
 impl Places {
-    fn load(&self) -> anyhow::Result<(Experiment, Outputs)> {
-        let experiment = Experiment::load(&self.file)?;
-        let outputs = Outputs::new(&experiment, self.out.as_deref(), self.cache.as_deref());
-        Ok((experiment, outputs))
+    /// Every file, read and expanded before anything runs (a mistake in the last shows
+    /// before hours of runs of the first), with its outputs.
+    fn load(&self) -> anyhow::Result<Vec<(Experiment, Outputs)>> {
+        self.one_file_with(self.out.is_some(), "--out")?;
+        self.files
+            .iter()
+            .map(|file| {
+                let experiment = Experiment::load(file, self.profile.as_deref())?;
+                let outputs = Outputs::new(&experiment, self.out.as_deref(), self.cache.as_deref());
+                Ok((experiment, outputs))
+            })
+            .collect()
+    }
+
+    /// An option that names one experiment's file is an error with several experiments.
+    fn one_file_with(&self, given: bool, option: &str) -> anyhow::Result<()> {
+        if given && self.files.len() > 1 {
+            bail!(
+                "{option} names one experiment's file: give one experiment file with it, not {}",
+                self.files.len()
+            );
+        }
+        Ok(())
     }
 }
 
 #[derive(Subcommand)]
 pub enum ExperimentCommand {
-    /// Run the experiment's runs that are not cached yet (in parallel, with progress on a
+    /// Run each experiment's runs that are not cached yet (in parallel, with progress on a
     /// terminal), then write its table (OUT/NAME.csv) and plots (OUT/PLOT.svg). With
     /// --shard, run only that shard and write nothing else (collect does). Exit status 1
     /// when a run failed, exited non-zero or did not verify (its row says why).
@@ -47,21 +72,21 @@ pub enum ExperimentCommand {
         #[arg(long, value_name = "K/N")]
         shard: Option<Shard>,
     },
-    /// Write the table and plots from the cache (after every shard has run); an error
+    /// Write the tables and plots from the cache (after every shard has run); an error
     /// naming what is missing otherwise.
     Collect {
         #[command(flatten)]
         places: Places,
     },
-    /// Redraw the plots from the table, without running anything.
+    /// Redraw the plots from the tables, without running anything.
     Plot {
         #[command(flatten)]
         places: Places,
-        /// The table to draw from [default: OUT/NAME.csv].
+        /// The table to draw from, with one file only [default: OUT/NAME.csv].
         #[arg(long, value_name = "CSV")]
         table: Option<PathBuf>,
     },
-    /// Write an sbatch script that runs the experiment as a Slurm job array, one shard
+    /// Write an sbatch script per experiment that runs it as a Slurm job array, one shard
     /// per task, into the shared cache; then `wsim experiment collect`.
     Slurm {
         #[command(flatten)]
@@ -81,7 +106,7 @@ pub enum ExperimentCommand {
         time: Option<String>,
         #[arg(long)]
         partition: Option<String>,
-        /// The script to write [default: OUT/NAME.sbatch].
+        /// The script to write, with one file only [default: OUT/NAME.sbatch].
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
@@ -104,46 +129,54 @@ pub enum ExperimentCommand {
 }
 
 pub fn run(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
+    // Exit status 1 when any experiment had a run that did not succeed.
+    let mut failed = false;
     match command {
         ExperimentCommand::Run { places, shard } => {
-            let (experiment, outputs) = places.load()?;
-            let started = std::time::Instant::now();
-            let done = experiment.execute(&outputs, shard, true)?;
-            let of = shard.map_or(String::new(), |s| {
-                format!(
-                    " (shard {}/{} of {})",
-                    s.index,
-                    s.count,
-                    experiment.runs.len()
-                )
-            });
-            eprintln!(
-                "experiment {}: {} runs{of}: {} cached, {} run in {:.1} s",
-                experiment.name,
-                done.selected,
-                done.cached,
-                done.ran,
-                started.elapsed().as_secs_f64()
-            );
-            if shard.is_some() {
-                return Ok(ExitCode::SUCCESS);
+            for (experiment, outputs) in places.load()? {
+                let started = std::time::Instant::now();
+                let done = experiment.execute(&outputs, shard, true)?;
+                let of = shard.map_or(String::new(), |s| {
+                    format!(
+                        " (shard {}/{} of {})",
+                        s.index,
+                        s.count,
+                        experiment.runs.len()
+                    )
+                });
+                eprintln!(
+                    "experiment {}{}: {} runs{of}: {} cached, {} run in {:.1} s",
+                    experiment.name,
+                    experiment
+                        .profile
+                        .as_ref()
+                        .map_or(String::new(), |p| format!(" (profile {p})")),
+                    done.selected,
+                    done.cached,
+                    done.ran,
+                    started.elapsed().as_secs_f64()
+                );
+                if shard.is_none() {
+                    let (table, written) = experiment.report(&outputs)?;
+                    written_files(&written)?;
+                    failed |= failures(&experiment, &table);
+                }
             }
-            let (table, written) = experiment.report(&outputs)?;
-            written_files(&written)?;
-            Ok(failures(&experiment, &table))
         }
         ExperimentCommand::Collect { places } => {
-            let (experiment, outputs) = places.load()?;
-            let (table, written) = experiment.report(&outputs)?;
-            written_files(&written)?;
-            Ok(failures(&experiment, &table))
+            for (experiment, outputs) in places.load()? {
+                let (table, written) = experiment.report(&outputs)?;
+                written_files(&written)?;
+                failed |= failures(&experiment, &table);
+            }
         }
         ExperimentCommand::Plot { places, table } => {
-            let (experiment, outputs) = places.load()?;
-            let path = table.unwrap_or_else(|| outputs.table(&experiment));
-            let table = Table::read(&path)?;
-            written_files(&experiment.plot(&table, &outputs)?)?;
-            Ok(ExitCode::SUCCESS)
+            places.one_file_with(table.is_some(), "--table")?;
+            for (experiment, outputs) in places.load()? {
+                let path = table.clone().unwrap_or_else(|| outputs.table(&experiment));
+                let table = Table::read(&path)?;
+                written_files(&experiment.plot(&table, &outputs)?)?;
+            }
         }
         ExperimentCommand::Slurm {
             places,
@@ -154,27 +187,29 @@ pub fn run(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
             partition,
             output,
         } => {
-            let (experiment, outputs) = places.load()?;
-            let mut spec = experiment.slurm.clone();
-            spec.cpus_per_task = cpus_per_task.or(spec.cpus_per_task);
-            spec.mem = mem.or(spec.mem);
-            spec.time = time.or(spec.time);
-            spec.partition = partition.or(spec.partition);
-            let resources = Resources {
-                tasks: tasks.unwrap_or_else(|| experiment.runs.len().min(32)),
-                spec,
-            };
+            places.one_file_with(output.is_some(), "--output")?;
             let wsim = std::env::current_exe().context("cannot find this wsim's path")?;
-            let text = slurm::script(&experiment, &outputs, &wsim, &resources);
-            let logs = slurm::logs(&outputs);
-            std::fs::create_dir_all(&logs)
-                .with_context(|| format!("cannot create {}", logs.display()))?;
-            let path =
-                output.unwrap_or_else(|| outputs.dir.join(format!("{}.sbatch", experiment.name)));
-            std::fs::write(&path, text)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            println!("{}", path.display());
-            Ok(ExitCode::SUCCESS)
+            for (experiment, outputs) in places.load()? {
+                let mut spec = experiment.slurm.clone();
+                spec.cpus_per_task = cpus_per_task.or(spec.cpus_per_task);
+                spec.mem = mem.clone().or(spec.mem);
+                spec.time = time.clone().or(spec.time);
+                spec.partition = partition.clone().or(spec.partition);
+                let resources = Resources {
+                    tasks: tasks.unwrap_or_else(|| experiment.runs.len().min(32)),
+                    spec,
+                };
+                let text = slurm::script(&experiment, &outputs, &wsim, &resources);
+                let logs = slurm::logs(&outputs);
+                std::fs::create_dir_all(&logs)
+                    .with_context(|| format!("cannot create {}", logs.display()))?;
+                let path = output
+                    .clone()
+                    .unwrap_or_else(|| outputs.dir.join(format!("{}.sbatch", experiment.name)));
+                std::fs::write(&path, text)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                println!("{}", path.display());
+            }
         }
         ExperimentCommand::Report {
             paper,
@@ -189,9 +224,13 @@ pub fn run(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
                 figures,
             };
             written_files(&report::write(&paper, &places)?)?;
-            Ok(ExitCode::SUCCESS)
         }
     }
+    Ok(if failed {
+        ExitCode::from(exit::FAILED)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn written_files(paths: &[PathBuf]) -> anyhow::Result<()> {
@@ -202,8 +241,8 @@ fn written_files(paths: &[PathBuf]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Exit status 1 and the runs that did not succeed on stderr, or 0.
-fn failures(experiment: &Experiment, table: &Table) -> ExitCode {
+/// Whether a run did not succeed; those that did not, on stderr.
+fn failures(experiment: &Experiment, table: &Table) -> bool {
     let (verdict, error) = (
         table
             .column("verdict")
@@ -228,16 +267,17 @@ fn failures(experiment: &Experiment, table: &Table) -> ExitCode {
         })
         .collect();
     if bad.is_empty() {
-        return ExitCode::SUCCESS;
+        return false;
     }
     eprintln!(
-        "wsim: {} run(s) did not succeed (kept in the table):",
-        bad.len()
+        "wsim: {} run(s) did not succeed in experiment {} (kept in the table):",
+        bad.len(),
+        experiment.name
     );
     for b in &bad {
         eprintln!("  {b}");
     }
-    ExitCode::from(exit::FAILED)
+    true
 }
 
 /// `wsim plot`: one run's issue slots per core and per phase.

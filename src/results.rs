@@ -107,7 +107,30 @@ pub fn kernel() -> Vec<Column> {
         text("edges", "/graph/edges"),
         text("source", "/graph/source"),
         text("iterations", "/graph/iterations"),
+        text("features", "/graph/gcn/features"),
+        text("input_features", "/graph/gcn/input_features"),
+        text("input_nonzeros", "/graph/gcn/input_nonzeros"),
     ]
+}
+
+/// A GCN program's launch groups, by the value of its iteration records
+/// (programs/gcn/gcn.h, `GCN_REC_*`): the groups' names in column names.
+pub const GCN_GROUPS: [(u64, &str); 4] =
+    [(0, "init"), (1, "spmm"), (2, "prepare"), (3, "graphsum")];
+
+/// A GCN run's machine cycles in the launches of one group (0 when it has none; none for
+/// a run that is not a GCN program's, whose records count frontiers instead).
+fn group_cycles(report: &Value, group: u64) -> Option<String> {
+    if report.pointer("/graph/algorithm")? != "GCN" {
+        return None;
+    }
+    let records = report["iterations"].as_array()?;
+    let cycles: u64 = records
+        .iter()
+        .filter(|r| r["active"].as_u64() == Some(group))
+        .filter_map(|r| r["cycles"].as_u64())
+        .sum();
+    Some(cycles.to_string())
 }
 
 /// A graph program's form (docs/KERNELS.md), from its name: `<algo>_<sched>_<dir>` is the
@@ -125,7 +148,8 @@ fn graph_form(report: &Value) -> Option<String> {
 }
 
 /// Every result column: the outcome, time and instructions, issue slots by reason,
-/// caches, DRAM, the Weaver unit, then cycles per phase (`phases`: the phase numbers to
+/// caches, DRAM, the Weaver unit, a GCN run's cycles per launch group, the phases' names,
+/// then cycles per phase (`phases`: the phase numbers to
 /// give columns, the union over the runs of a table).
 pub fn all(phases: &[u32]) -> Vec<Column> {
     let mut columns = vec![
@@ -217,6 +241,27 @@ pub fn all(phases: &[u32]) -> Vec<Column> {
             number(r, &pointer)
         }));
     }
+    columns.extend(GCN_GROUPS.map(|(group, name)| {
+        Column::new(format!("group_{name}_cycles"), move |r| {
+            group_cycles(r, group)
+        })
+    }));
+    // The program's phase names (`0=runtime 1=init ...`): the phase columns count by number.
+    columns.push(Column::new("phase_names", |r| {
+        let names = r["phase_names"].as_object()?;
+        let mut named: Vec<(u32, &str)> = names
+            .iter()
+            .filter_map(|(k, v)| Some((k.parse().ok()?, v.as_str()?)))
+            .collect();
+        named.sort_unstable();
+        Some(
+            named
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<String>>()
+                .join(" "),
+        )
+    }));
     for &phase in phases {
         for (what, key) in [("cycles", "cycles"), ("warp_cycles", "warp_cycles")] {
             let pointer = format!("/phases/{phase}/{key}");
@@ -229,7 +274,8 @@ pub fn all(phases: &[u32]) -> Vec<Column> {
     columns
 }
 
-/// A phase's name in column names: its number (programs do not name their phases yet).
+/// A phase's name in column names: its number (programs name phases differently: GCN's
+/// phase 2 is SpMM, a graph kernel's registration; the `phase_names` column has the names).
 pub fn phase_label(phase: u32) -> String {
     phase.to_string()
 }

@@ -454,7 +454,13 @@ fn the_table_identifies_each_run_and_plots_redraw_from_it() {
 fn experiment_file_errors_name_what_and_where() {
     let dir = tempfile::tempdir().unwrap();
     let hello = program("hello");
-    let cases: [(&str, String, &str); 7] = [
+    let cases: [(&str, String, &str); 15] = [
+        ("source word", format!("[[programs]]\nfiles = ['{}']\nsource = 'hubb'\n", hello.display()), "source must be a vertex index or \"hub\""),
+        (
+            "hub and a source axis",
+            format!("[[programs]]\nfiles = ['{}']\nsource = 'hub'\n[[axes]]\nname = 's'\nargument = 'source'\nvalues = [1]\n", hello.display()),
+            "programs[0] sets `source`, which axis `s` sweeps: leave one",
+        ),
         ("unknown key", format!("[[programs]]\nfiles = ['{}']\nitterations = 3\n", hello.display()), "unknown field `itterations`"),
         ("no match", "[[programs]]\nfiles = ['missing_*.elf']\n".into(), "programs[0]: `missing_*.elf` matches no program"),
         ("no programs", "set = []\n".into(), "missing field `programs`"),
@@ -478,23 +484,55 @@ fn experiment_file_errors_name_what_and_where() {
             format!("[[programs]]\nfiles = ['{}']\n[[graphs]]\nspec = 'gen:rmat:scale=4'\nweights = 'heavy'\n", hello.display()),
             "graph `gen:rmat:scale=4`",
         ),
+        (
+            "key and argument",
+            format!("[[programs]]\nfiles = ['{}']\n[[axes]]\nname = 'f'\nkey = 'gpu.cores'\nargument = 'features'\nvalues = [1]\n", hello.display()),
+            "axes[0] `f`: give exactly one of `key` (a configuration key) and `argument`",
+        ),
+        (
+            "neither",
+            format!("[[programs]]\nfiles = ['{}']\n[[axes]]\nname = 'f'\nvalues = [1]\n", hello.display()),
+            "axes[0] `f`: give exactly one of `key`",
+        ),
+        (
+            "argument value",
+            format!("[[programs]]\nfiles = ['{}']\n[[axes]]\nname = 'f'\nargument = 'features'\nvalues = [16, 'wide']\n", hello.display()),
+            "axis `f`: a value of the argument features is a whole number",
+        ),
+        (
+            "argument twice",
+            format!("[[programs]]\nfiles = ['{}']\niterations = 3\n[[axes]]\nname = 'n'\nargument = 'iterations'\nvalues = [1, 2]\n", hello.display()),
+            "programs[0] sets `iterations`, which axis `n` sweeps: leave one",
+        ),
+        (
+            "axis named as a column",
+            format!("[[programs]]\nfiles = ['{}']\n[[axes]]\nname = 'cycles'\nkey = 'gpu.warps_per_core'\nvalues = [1]\n", hello.display()),
+            "axis `cycles`: the table has a column of that name already",
+        ),
+        (
+            "relative without baseline",
+            format!("[[programs]]\nfiles = ['{}']\n[[plots]]\nname = 'p'\nkind = 'breakdown'\nparts = 'phases'\nx = 'schedule'\nscale = 'relative'\n", hello.display()),
+            "plot `p`: scale = \"relative\" needs `relative_to",
+        ),
     ];
     for (what, body, expected) in cases {
-        let file = experiment(dir.path(), "bad", &body);
-        let out = wsim(&[
-            "experiment",
-            "run",
-            file.to_str().unwrap(),
-            "--out",
-            dir.path().join("out").to_str().unwrap(),
-        ]);
-        assert_eq!(out.status.code(), Some(2), "{what}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            err.contains(expected) && err.contains("bad.toml"),
-            "{what}: {err}"
-        );
+        refused(dir.path(), what, &body, &[], expected);
     }
+}
+
+/// `wsim experiment run bad.toml EXTRA` with `body` in `dir` fails before it runs, with
+/// an error that names the file and says `expected`.
+fn refused(dir: &Path, what: &str, body: &str, extra: &[&str], expected: &str) {
+    let file = experiment(dir, "bad", body);
+    let mut args = vec!["experiment", "run", file.to_str().unwrap()];
+    args.extend(extra);
+    let out = wsim_in(dir, &args);
+    assert_eq!(out.status.code(), Some(2), "{what}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(expected) && err.contains("bad.toml"),
+        "{what}: {err}"
+    );
 }
 
 #[test]
@@ -548,4 +586,357 @@ fn wsim_plot_draws_one_runs_issue_slots_per_core_and_phase() {
     let wrong = wsim(&["plot", dir.path().join("other.json").to_str().unwrap()]);
     assert_eq!(wrong.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("other.json: not a wsim run's report"));
+}
+
+/// `wsim experiment ARGS` run in `dir` (so that default outputs go below it).
+fn wsim_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wsim"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("wsim runs")
+}
+
+fn succeeded(out: &Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn profiles_substitute_typed_and_textual_values_into_their_own_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let pr = common::programs_dir().join("graph/pr_vm_pull.elf");
+    let file = experiment(
+        dir.path(),
+        "profiled",
+        &format!(
+            "profile = 'quick'\n\
+             [profiles.quick]\nscale = 5\niters = 2\n\
+             [profiles.full]\nscale = 6\niters = 3\n\
+             [profiles.again]\nscale = 5\niters = 2\n\
+             [[programs]]\nfiles = ['{}']\niterations = '${{iters}}'\n\
+             [[graphs]]\nname = 'rmat-${{scale}}'\nspec = 'gen:rmat:scale=${{scale}},ef=4'\n",
+            pr.display()
+        ),
+    );
+    let file = file.to_str().unwrap();
+    let cache = dir.path().join("cache");
+    let cache = cache.to_str().unwrap();
+    // The default profile, then another, into results/NAME/PROFILE/.
+    for (profile, scale, iterations) in [(None, "5", "2"), (Some("full"), "6", "3")] {
+        let mut args = vec!["experiment", "run", file, "--cache", cache];
+        args.extend(profile.iter().flat_map(|p| ["--profile", *p]));
+        let out = wsim_in(dir.path(), &args);
+        succeeded(&out);
+        let name = profile.unwrap_or("quick");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!(
+                "experiment profiled (profile {name}): 1 runs: 0 cached, 1 run"
+            )),
+            "{err}"
+        );
+        let rows = table(
+            &dir.path()
+                .join(format!("results/profiled/{name}/profiled.csv")),
+        );
+        let row = &rows[0];
+        assert_eq!(row["profile"], name);
+        assert_eq!(row["iterations"], iterations, "typed: a number");
+        assert_eq!(row["graph_spec"], format!("gen:rmat:scale={scale},ef=4"));
+        assert_eq!(row["graph"], format!("rmat-{scale}"));
+        assert_eq!(
+            row["vertices"],
+            (1u32 << scale.parse::<u32>().unwrap()).to_string()
+        );
+        assert_eq!(row["verified"], "yes");
+    }
+    // A profile with quick's values is quick's runs: the values, not the name, are keyed.
+    let out = wsim_in(
+        dir.path(),
+        &[
+            "experiment",
+            "run",
+            file,
+            "--cache",
+            cache,
+            "--profile",
+            "again",
+        ],
+    );
+    succeeded(&out);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 runs: 1 cached, 0 run"));
+    // The Slurm script's tasks read the file under the same profile.
+    let out = wsim_in(
+        dir.path(),
+        &["experiment", "slurm", file, "--profile", "full"],
+    );
+    succeeded(&out);
+    let script = text(&dir.path().join("results/profiled/full/profiled.sbatch"));
+    assert!(
+        script.contains("experiment run") && script.matches("--profile 'full'").count() == 2,
+        "{script}"
+    );
+}
+
+#[test]
+fn profile_errors_name_the_variable_the_profile_and_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let hello = program("hello");
+    let programs = format!("[[programs]]\nfiles = ['{}']\n", hello.display());
+    let cases: [(&str, String, &[&str], &str); 7] = [
+        (
+            "unknown variable",
+            format!("profile = 'a'\n[profiles.a]\nx = 1\n{programs}set = ['memory.dram.clock_ratio=${{y}}']\n"),
+            &[],
+            "programs[0].set[0]: unknown variable `y` in profile `a` (it defines: x)",
+        ),
+        (
+            "a variable another profile lacks",
+            format!("profile = 'a'\n[profiles.a]\ny = 1\n[profiles.b]\nx = 1\n{programs}set = ['memory.dram.clock_ratio=${{y}}']\n"),
+            &[],
+            "unknown variable `y` in profile `b`",
+        ),
+        (
+            "unknown profile",
+            format!("profile = 'a'\n[profiles.a]\nx = 1\n{programs}"),
+            &["--profile", "b"],
+            "--profile b: no such profile (the file defines a)",
+        ),
+        (
+            "unknown default",
+            format!("profile = 'c'\n[profiles.a]\nx = 1\n{programs}"),
+            &[],
+            "`profile = \"c\"`: no such profile",
+        ),
+        (
+            "no profiles",
+            format!("{programs}set = ['memory.dram.clock_ratio=${{x}}']\n"),
+            &[],
+            "programs[0].set[0]: `${x}`, but the file defines no [profiles.NAME]",
+        ),
+        (
+            "none chosen",
+            format!("[profiles.a]\nx = 1\n[profiles.b]\nx = 2\n{programs}"),
+            &[],
+            "the file has profiles (a, b): choose one with --profile NAME",
+        ),
+        (
+            "an array in text",
+            format!("profile = 'a'\n[profiles.a]\nx = [1, 2]\n{programs}set = ['memory.dram.clock_ratio=${{x}}']\n"),
+            &[],
+            "variable `x` is an array: only a whole string \"${x}\" can take it",
+        ),
+    ];
+    for (what, body, extra, expected) in cases {
+        refused(dir.path(), what, &body, extra, expected);
+    }
+}
+
+#[test]
+fn several_files_run_in_turn_each_into_its_own_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = |name: &str| format!("[[programs]]\nfiles = ['{}']\n", program(name).display());
+    let a = experiment(dir.path(), "first", &body("hello"));
+    let b = experiment(dir.path(), "second", &body("vecadd"));
+    let files = [a.to_str().unwrap(), b.to_str().unwrap()];
+    let out = wsim_in(dir.path(), &["experiment", "run", files[0], files[1]]);
+    succeeded(&out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("experiment first: 1 runs") && err.contains("experiment second: 1 runs"),
+        "{err}"
+    );
+    for (name, program) in [("first", "hello"), ("second", "vecadd")] {
+        let rows = table(&dir.path().join(format!("results/{name}/{name}.csv")));
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0]["program"], program);
+        assert_eq!(rows[0]["profile"], "", "no profiles: an empty profile");
+    }
+    succeeded(&wsim_in(
+        dir.path(),
+        &["experiment", "collect", files[0], files[1]],
+    ));
+    // --out names one experiment's outputs.
+    let out = wsim_in(
+        dir.path(),
+        &["experiment", "run", files[0], files[1], "--out", "x"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("--out names one experiment's file: give one experiment file with it, not 2"));
+}
+
+/// Every GCN design on a small graph at two layer widths: the arguments and launch groups
+/// in the table, and phases relative to SparseWeaver's init as Figure 4.18 draws them.
+#[test]
+fn gcn_runs_sweep_an_argument_and_report_their_launch_groups() {
+    let dir = tempfile::tempdir().unwrap();
+    let gcn = common::programs_dir().join("gcn");
+    let file = experiment(
+        dir.path(),
+        "gcn",
+        &format!(
+            "[[programs]]\nfiles = ['{}/gcn_*.elf']\ninput_features = 48\ninput_nnz = 6\n\
+             [[graphs]]\nname = 'small'\nspec = 'gen:rmat:scale=5,ef=4'\nsymmetrize = true\n\
+             [[axes]]\nname = 'features'\nargument = 'features'\nvalues = [8, 16]\n\
+             [[plots]]\nname = 'phases'\nkind = 'breakdown'\nparts = 'phases'\nx = 'schedule'\n\
+             series = 'features'\nscale = 'relative'\nrelative_to = {{ schedule = 'SparseWeaver' }}\n\
+             group = 'features'\nrelative_part = 'init'\n\
+             [[plots]]\nname = 'groups'\nkind = 'line'\nx = 'features'\nmetric = 'group_graphsum_cycles'\nseries = 'schedule'\n",
+            gcn.display()
+        ),
+    );
+    let (_, out) = run(&file, &[]);
+    succeeded(&out);
+    let out_dir = dir.path().join("out");
+    let csv = out_dir.join("gcn.csv");
+    let header = text(&csv).lines().next().unwrap().to_string();
+    assert_eq!(
+        header.split(',').filter(|c| *c == "features").count(),
+        1,
+        "an argument axis named as its argument shares its column: {header}"
+    );
+    let rows = table(&csv);
+    assert_eq!(rows.len(), 14);
+    let mut schedules: Vec<&str> = rows.iter().map(|r| r["schedule"].as_str()).collect();
+    schedules.sort_unstable();
+    schedules.dedup();
+    assert_eq!(
+        schedules,
+        [
+            "Accel-GCN",
+            "BiKD",
+            "EGHW",
+            "GNNAdvisor",
+            "SparseWeaver",
+            "TLPGNN",
+            "VM"
+        ]
+    );
+    for (k, r) in rows.iter().enumerate() {
+        assert_eq!(r["verdict"], "ok", "{}: {}", r["program"], r["error"]);
+        assert_eq!(r["verified"], "yes", "{}", r["program"]);
+        assert_eq!(r["features"], ["8", "16"][k % 2]);
+        assert_eq!(r["input_features"], "48");
+        assert_eq!(r["input_nnz"], "6");
+        assert_eq!(r["algorithm"], "GCN");
+        let group = |g: &str| r[&format!("group_{g}_cycles")].parse::<u64>().unwrap();
+        let cycles: u64 = r["cycles"].parse().unwrap();
+        assert!(
+            group("spmm") > 0 && group("graphsum") > 0,
+            "{}",
+            r["program"]
+        );
+        // The launches' cycles are part of the run's (which has the start-up besides).
+        let launched: u64 = ["init", "spmm", "prepare", "graphsum"]
+            .map(group)
+            .iter()
+            .sum();
+        assert!(
+            launched <= cycles,
+            "{}: {launched} > {cycles}",
+            r["program"]
+        );
+    }
+    let twice = |r: &BTreeMap<String, String>| r["group_spmm_cycles"].parse::<u64>().unwrap();
+    assert!(
+        twice(&rows[1]) > twice(&rows[0]),
+        "a wider layer's SpMM takes longer"
+    );
+    assert!(out_dir.join("phases.svg").is_file() && out_dir.join("groups.svg").is_file());
+    assert!(text(&out_dir.join("phases.svg")).contains("phase 1 init"));
+
+    // The relative breakdown's values: each row's phases over its group's SparseWeaver init.
+    let table = wsim::experiment::Table::read(&csv).unwrap();
+    let spec = |extra: &str| -> wsim::plot::PlotSpec {
+        toml::from_str(&format!(
+            "name = 'p'\nkind = 'breakdown'\nparts = 'phases'\nx = 'schedule'\nseries = 'features'\n{extra}"
+        ))
+        .unwrap()
+    };
+    let phase = |r: &BTreeMap<String, String>, p: u32| -> f64 {
+        r[&format!("phase_{p}_warp_cycles")].parse().unwrap()
+    };
+    let phases: Vec<u32> = (0..)
+        .take_while(|p| rows[0].contains_key(&format!("phase_{p}_warp_cycles")))
+        .collect();
+    let baseline = |features: &str| {
+        rows.iter()
+            .find(|r| r["schedule"] == "SparseWeaver" && r["features"] == features)
+            .unwrap()
+    };
+    let relative = spec(
+        "scale = 'relative'\nrelative_to = { schedule = 'SparseWeaver' }\ngroup = 'features'\nrelative_part = 'init'\n",
+    )
+    .breakdown(&table)
+    .unwrap();
+    let total = spec(
+        "scale = 'relative'\nrelative_to = { schedule = 'SparseWeaver' }\ngroup = 'features'\n",
+    )
+    .breakdown(&table)
+    .unwrap();
+    let cycles = spec("scale = 'cycles'\n").breakdown(&table).unwrap();
+    assert_eq!(relative.parts.len(), phases.len());
+    assert!(!relative.percent && !cycles.percent);
+    for (k, r) in rows.iter().enumerate() {
+        assert_eq!(
+            relative.bars[k],
+            format!("{} {}", r["schedule"], r["features"])
+        );
+        let base = baseline(&r["features"]);
+        let base_total: f64 = phases.iter().map(|&p| phase(base, p)).sum();
+        for (i, &p) in phases.iter().enumerate() {
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * b.abs().max(1.0);
+            assert!(close(relative.values[k][i], phase(r, p) / phase(base, 1)));
+            assert!(close(total.values[k][i], phase(r, p) / base_total));
+            assert_eq!(cycles.values[k][i], phase(r, p));
+        }
+        if r["schedule"] == "SparseWeaver" {
+            assert_eq!(relative.values[k][1], 1.0, "the baseline's init is 1");
+            let sum: f64 = total.values[k].iter().sum();
+            assert!((sum - 1.0).abs() < 1e-12, "the baseline's total is 1");
+        }
+    }
+    // A group without its baseline row is an error that names it.
+    let only_vm = spec(
+        "scale = 'relative'\nrelative_to = { schedule = 'SparseWeaver' }\ngroup = 'features'\nwhere = { schedule = 'VM' }\n",
+    )
+    .breakdown(&table)
+    .unwrap_err();
+    assert!(
+        format!("{only_vm:#}").contains(
+            "plot `p`: no baseline row (schedule=SparseWeaver) among the rows with features=8"
+        ),
+        "{only_vm:#}"
+    );
+}
+
+#[test]
+fn source_hub_starts_bfs_from_each_graphs_highest_degree_vertex() {
+    let dir = tempfile::tempdir().unwrap();
+    let star = dir.path().join("star.txt");
+    // Vertex 5 has the most out-edges: internal index 4 (ids 1..=5 become 0..=4).
+    std::fs::write(&star, "1 2\n5 1\n5 2\n5 3\n5 4\n").unwrap();
+    let file = experiment(
+        dir.path(),
+        "hub",
+        &format!(
+            "[[programs]]\nfiles = ['{}']\nsource = 'hub'\n[[graphs]]\nname = 'star'\nspec = '{}'\n",
+            program("graph/bfs_vm_push").display(),
+            star.display()
+        ),
+    );
+    let ((cached, ran), out) = run(&file, &[]);
+    succeeded(&out);
+    assert_eq!((cached, ran), (0, 1));
+    let rows = table(&dir.path().join("out/hub.csv"));
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        (rows[0]["source"].as_str(), rows[0]["verified"].as_str()),
+        ("4", "yes")
+    );
 }

@@ -2,10 +2,10 @@
 //! a file named by the SHA-256 of everything that decides it: wsim's version (and, for a
 //! build of uncommitted sources, the executable's own hash), the program's bytes, the
 //! resolved configuration, the graph (spec, file contents, loading options) and the
-//! program's arguments. A run whose file exists is not run again; anything that changes
-//! one of those inputs names another file. Files are written whole (a temporary file
-//! renamed), so an interrupted run leaves none, and array tasks of a cluster can share
-//! the directory.
+//! program's arguments (a GCN layer's shape among them). A run whose file exists is not
+//! run again; anything that changes one of those inputs names another file. Files are
+//! written whole (a temporary file renamed), so an interrupted run leaves none, and array
+//! tasks of a cluster can share the directory.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
+use super::Arguments;
 use crate::measure::Measured;
 use crate::sha256;
 
@@ -49,22 +50,28 @@ pub struct Inputs<'a> {
     pub config: &'a str,
     /// `graph SPEC sha256 FLAGS...` (the file's or generator's), or none.
     pub graph: Option<String>,
-    pub source: Option<u32>,
-    pub iterations: Option<u32>,
+    /// The program's arguments (source, iterations, a GCN layer's shape).
+    pub arguments: &'a Arguments,
 }
 
 impl Inputs<'_> {
     pub fn key(&self) -> String {
-        let show = |n: Option<u32>| n.map_or("-".to_string(), |n| n.to_string());
-        let text = format!(
-            "{}\nprogram {}\nconfig {}\n{}\nsource {}\niterations {}\n",
+        let mut text = format!(
+            "{}\nprogram {}\nconfig {}\n{}\n",
             simulator(),
             sha256(self.program),
             sha256(self.config.as_bytes()),
             self.graph.as_deref().unwrap_or("graph none"),
-            show(self.source),
-            show(self.iterations)
         );
+        for argument in Arguments::ALL {
+            let value = self.arguments.get(argument);
+            let value = value.map_or("-".to_string(), |n| n.to_string());
+            text.push_str(&format!("{} {value}\n", argument.name()));
+        }
+        // Only when given, so that the keys of runs without it stay as they were.
+        if self.arguments.source_hub {
+            text.push_str("source hub\n");
+        }
         sha256(text.as_bytes())
     }
 }

@@ -1,5 +1,6 @@
 //! The experiment file (TOML, docs/EXPERIMENTS.md): what it may say, checked as it is
-//! read, and its expansion into runs. Paths in it are relative to the file.
+//! read (after its profile's variables are substituted, [`super::profile`]), and its
+//! expansion into runs. Paths in it are relative to the file.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -45,9 +46,15 @@ pub(super) struct ProgramsSpec {
     /// File-name patterns to leave out of what `files` matched.
     #[serde(default)]
     pub exclude: Vec<String>,
-    /// BFS / SSSP source vertex and PageRank iterations (wsim run's defaults without).
-    pub source: Option<u32>,
+    /// BFS / SSSP source: a vertex index, or `"hub"` (wsim run's `--source-hub`).
+    #[serde(default, deserialize_with = "source")]
+    pub source: Option<Source>,
+    /// PageRank iterations (wsim run's default without).
     pub iterations: Option<u32>,
+    /// GCN programs' layer: wsim run's `--features`, `--input-features`, `--input-nnz`.
+    pub features: Option<u32>,
+    pub input_features: Option<u32>,
+    pub input_nnz: Option<u32>,
     /// `key=value` overrides for these programs' runs (on top of the file's `set`).
     #[serde(default)]
     pub set: Vec<String>,
@@ -75,16 +82,138 @@ pub(super) struct GraphSpec {
     pub max_edges: Option<u32>,
 }
 
-/// A named axis: a configuration key and the values it takes.
+/// A `[[programs]]` entry's BFS / SSSP source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Source {
+    Vertex(u32),
+    /// The vertex with the most out-edges, found on each graph.
+    Hub,
+}
+
+fn source<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Source>, D::Error> {
+    match toml::Value::deserialize(d)? {
+        toml::Value::String(s) if s == "hub" => Ok(Some(Source::Hub)),
+        toml::Value::Integer(n) => u32::try_from(n)
+            .map(|v| Some(Source::Vertex(v)))
+            .map_err(|_| serde::de::Error::custom(format!("source {n} is not a vertex index"))),
+        other => Err(serde::de::Error::custom(format!(
+            "source must be a vertex index or \"hub\", not {other}"
+        ))),
+    }
+}
+
+impl ProgramsSpec {
+    pub fn arguments(&self) -> Arguments {
+        Arguments {
+            source: match self.source {
+                Some(Source::Vertex(v)) => Some(v),
+                _ => None,
+            },
+            source_hub: self.source == Some(Source::Hub),
+            iterations: self.iterations,
+            features: self.features,
+            input_features: self.input_features,
+            input_nnz: self.input_nnz,
+        }
+    }
+}
+
+/// A named axis: a configuration key or a program argument, and the values it takes.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct AxisSpec {
     /// The axis's column in the table (and what plots call it).
     pub name: String,
-    pub key: String,
+    /// Exactly one of the two.
+    pub key: Option<String>,
+    pub argument: Option<Argument>,
     pub values: Vec<toml::Value>,
     /// The values' unit, for plots' axis labels (e.g. `cycles`).
     pub unit: Option<String>,
+}
+
+/// A program argument an axis may sweep (wsim run's option of that name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Argument {
+    Source,
+    Iterations,
+    Features,
+    InputFeatures,
+    InputNnz,
+}
+
+impl Argument {
+    /// Its name in experiment files, and its column in the table.
+    pub fn name(self) -> &'static str {
+        match self {
+            Argument::Source => "source",
+            Argument::Iterations => "iterations",
+            Argument::Features => "features",
+            Argument::InputFeatures => "input_features",
+            Argument::InputNnz => "input_nnz",
+        }
+    }
+
+    /// wsim run's option.
+    pub fn flag(self) -> String {
+        format!("--{}", self.name().replace('_', "-"))
+    }
+}
+
+/// A program's arguments for one run (wsim run's defaults where `None`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Arguments {
+    pub source: Option<u32>,
+    /// `--source-hub`: BFS / SSSP from the graph's highest out-degree vertex.
+    pub source_hub: bool,
+    pub iterations: Option<u32>,
+    pub features: Option<u32>,
+    pub input_features: Option<u32>,
+    pub input_nnz: Option<u32>,
+}
+
+impl Arguments {
+    pub const ALL: [Argument; 5] = [
+        Argument::Source,
+        Argument::Iterations,
+        Argument::Features,
+        Argument::InputFeatures,
+        Argument::InputNnz,
+    ];
+
+    pub fn get(&self, argument: Argument) -> Option<u32> {
+        match argument {
+            Argument::Source => self.source,
+            Argument::Iterations => self.iterations,
+            Argument::Features => self.features,
+            Argument::InputFeatures => self.input_features,
+            Argument::InputNnz => self.input_nnz,
+        }
+    }
+
+    pub fn set(&mut self, argument: Argument, value: u32) {
+        let slot = match argument {
+            Argument::Source => &mut self.source,
+            Argument::Iterations => &mut self.iterations,
+            Argument::Features => &mut self.features,
+            Argument::InputFeatures => &mut self.input_features,
+            Argument::InputNnz => &mut self.input_nnz,
+        };
+        *slot = Some(value);
+    }
+
+    /// The arguments given, as wsim run's flags.
+    pub fn flags(&self) -> Vec<String> {
+        let mut flags: Vec<String> = Self::ALL
+            .into_iter()
+            .filter_map(|a| self.get(a).map(|v| format!("{}={v}", a.flag())))
+            .collect();
+        if self.source_hub {
+            flags.push("--source-hub".to_string());
+        }
+        flags
+    }
 }
 
 /// What each Slurm array task asks for.
@@ -125,12 +254,29 @@ pub struct Graph {
     pub flags: Vec<String>,
 }
 
-/// Read and check `path`.
-pub(super) fn read(path: &Path) -> anyhow::Result<Spec> {
+/// Read and check `path` under `profile` (the file's default without it); returns the
+/// file and the profile's name (none for a file without profiles).
+pub(super) fn read(path: &Path, profile: Option<&str>) -> anyhow::Result<(Spec, Option<String>)> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read experiment {}", path.display()))?;
-    let spec: Spec = toml::from_str(&text)
-        .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.to_string().trim_end()))?;
+    let syntax =
+        |e: toml::de::Error| anyhow::anyhow!("{}: {}", path.display(), e.to_string().trim_end());
+    let mut tree: toml::Table = text.parse().map_err(syntax)?;
+    let profile = super::profile::apply(&mut tree, profile, path)?;
+    // Without profiles the text itself is read, so that errors give its lines; with them,
+    // the substituted values (errors name the profile).
+    let spec: Spec = match &profile {
+        None => toml::from_str(&text).map_err(syntax)?,
+        Some(name) => toml::Value::Table(tree)
+            .try_into()
+            .map_err(|e: toml::de::Error| {
+                anyhow::anyhow!(
+                    "{} (profile `{name}`): {}",
+                    path.display(),
+                    e.to_string().trim_end()
+                )
+            })?,
+    };
     let at = |what: String| format!("{}: {what}", path.display());
     if spec.programs.is_empty() {
         bail!(at(
@@ -151,8 +297,43 @@ pub(super) fn read(path: &Path) -> anyhow::Result<Spec> {
         if !names.insert(axis.name.as_str()) {
             bail!(at(format!("two axes are named `{}`", axis.name)));
         }
+        match (&axis.key, axis.argument) {
+            (Some(_), Some(_)) | (None, None) => bail!(at(format!(
+                "axes[{i}] `{}`: give exactly one of `key` (a configuration key) and \
+                 `argument` (one of {})",
+                axis.name,
+                Arguments::ALL.map(Argument::name).join(", ")
+            ))),
+            (None, Some(argument)) => {
+                if let Some(earlier) = spec.axes[..i].iter().find(|a| a.argument == Some(argument))
+                {
+                    bail!(at(format!(
+                        "axes `{}` and `{}` both sweep the argument {}",
+                        earlier.name,
+                        axis.name,
+                        argument.name()
+                    )));
+                }
+                if let Some(k) = spec
+                    .programs
+                    .iter()
+                    .position(|p| {
+                        p.arguments().get(argument).is_some()
+                            || (argument == Argument::Source && p.arguments().source_hub)
+                    })
+                {
+                    bail!(at(format!(
+                        "programs[{k}] sets `{}`, which axis `{}` sweeps: leave one",
+                        argument.name(),
+                        axis.name
+                    )));
+                }
+            }
+            (Some(_), None) => {}
+        }
     }
-    sweep::distinct_keys(&axes(&spec)?).map_err(|e| anyhow::anyhow!(at(format!("{e:#}"))))?;
+    sweep::distinct_keys(&config_axes(&spec)).map_err(|e| anyhow::anyhow!(at(format!("{e:#}"))))?;
+    axis_values(&spec).map_err(|e| anyhow::anyhow!(at(format!("{e:#}"))))?;
     let mut graph_names = BTreeSet::new();
     for (i, g) in spec.graphs.iter().enumerate() {
         let name = g.name.clone().unwrap_or_else(|| g.spec.clone());
@@ -162,7 +343,7 @@ pub(super) fn read(path: &Path) -> anyhow::Result<Spec> {
             )));
         }
     }
-    Ok(spec)
+    Ok((spec, profile))
 }
 
 fn is_column_name(s: &str) -> bool {
@@ -171,20 +352,32 @@ fn is_column_name(s: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 
-/// The axes as sweeps take them (values as text: `4`, `write-back`, `true`).
-pub(super) fn axes(spec: &Spec) -> anyhow::Result<Vec<Axis>> {
+/// Every axis's values as text (`4`, `write-back`, `true`), as a sweep's axis named by the
+/// axis's name; an argument axis's values are counts.
+pub(super) fn axis_values(spec: &Spec) -> anyhow::Result<Vec<Axis>> {
     spec.axes
         .iter()
         .map(|a| {
             let values = a
                 .values
                 .iter()
-                .map(|v| match v {
-                    toml::Value::String(s) => Ok(s.clone()),
-                    toml::Value::Integer(_) | toml::Value::Float(_) | toml::Value::Boolean(_) => {
-                        Ok(v.to_string())
+                .map(|v| match (v, a.argument) {
+                    (toml::Value::Integer(n), Some(_)) if u32::try_from(*n).is_ok() => {
+                        Ok(n.to_string())
                     }
-                    other => bail!(
+                    (_, Some(argument)) => bail!(
+                        "axis `{}`: a value of the argument {} is a whole number \
+                         (0 to {}), not {v}",
+                        a.name,
+                        argument.name(),
+                        u32::MAX
+                    ),
+                    (toml::Value::String(s), None) => Ok(s.clone()),
+                    (
+                        toml::Value::Integer(_) | toml::Value::Float(_) | toml::Value::Boolean(_),
+                        None,
+                    ) => Ok(v.to_string()),
+                    (other, None) => bail!(
                         "axis `{}`: a value must be a string, number or boolean, not {}",
                         a.name,
                         other.type_str()
@@ -192,8 +385,21 @@ pub(super) fn axes(spec: &Spec) -> anyhow::Result<Vec<Axis>> {
                 })
                 .collect::<anyhow::Result<Vec<String>>>()?;
             Ok(Axis {
-                key: a.key.clone(),
+                key: a.name.clone(),
                 values,
+            })
+        })
+        .collect()
+}
+
+/// The configuration keys the axes vary (each once: checked by [`read`]).
+fn config_axes(spec: &Spec) -> Vec<Axis> {
+    spec.axes
+        .iter()
+        .filter_map(|a| {
+            a.key.as_ref().map(|key| Axis {
+                key: key.clone(),
+                values: Vec::new(),
             })
         })
         .collect()
@@ -298,7 +504,9 @@ pub(super) fn graphs(spec: &Spec, dir: &Path) -> Vec<Graph> {
 /// default aloud changes neither a run's key nor its row; an option wsim run refuses is
 /// an error.
 pub(super) fn canonical(mut graph: Graph) -> anyhow::Result<Graph> {
-    graph.flags = graph_args(Some(&graph), None, None)?.load.flags();
+    graph.flags = graph_args(Some(&graph), &Arguments::default())?
+        .load
+        .flags();
     Ok(graph)
 }
 
@@ -306,20 +514,14 @@ pub(super) fn canonical(mut graph: Graph) -> anyhow::Result<Graph> {
 /// without one).
 pub(super) fn graph_args(
     graph: Option<&Graph>,
-    source: Option<u32>,
-    iterations: Option<u32>,
+    arguments: &Arguments,
 ) -> anyhow::Result<GraphArgs> {
     let mut argv = vec!["experiment".to_string()];
     if let Some(g) = graph {
         argv.push(format!("--graph={}", g.resolved));
         argv.extend(g.flags.iter().cloned());
     }
-    if let Some(s) = source {
-        argv.push(format!("--source={s}"));
-    }
-    if let Some(n) = iterations {
-        argv.push(format!("--iterations={n}"));
-    }
+    argv.extend(arguments.flags());
     let command = GraphArgs::augment_args(clap::Command::new("experiment").no_binary_name(false));
     let matches = command.try_get_matches_from(&argv).map_err(|e| {
         let why = e.to_string();

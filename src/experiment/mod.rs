@@ -1,5 +1,6 @@
 //! Experiments as data (docs/EXPERIMENTS.md): a TOML file names programs, graphs, a base
-//! configuration and named axes; [`Experiment::load`] expands it into runs, each with the
+//! configuration and named axes (configuration keys or program arguments), its values
+//! perhaps taken from a profile ([`profile`]); [`Experiment::load`] expands it into runs, each with the
 //! key of its cached result ([`cache`]); [`Experiment::execute`] runs the missing ones in
 //! parallel (all, or one shard of a deterministic partition, as a Slurm array task
 //! does); [`Experiment::collect`] reads every run back from the cache into one tidy table
@@ -7,6 +8,7 @@
 
 pub mod cache;
 mod file;
+mod profile;
 pub mod report;
 pub mod slurm;
 mod table;
@@ -20,7 +22,7 @@ use anyhow::{bail, Context};
 use rayon::prelude::*;
 use wsim_sim::Config;
 
-pub use file::{Graph, Program, SlurmSpec};
+pub use file::{Argument, Arguments, Graph, Program, SlurmSpec};
 pub use table::Table;
 
 use crate::graph_run::{self, GraphInput};
@@ -32,6 +34,8 @@ use cache::{Cache, Inputs};
 pub struct Experiment {
     pub path: PathBuf,
     pub name: String,
+    /// The profile the file was read under (none: the file has no profiles).
+    pub profile: Option<String>,
     pub description: Option<String>,
     /// The configuration file as the experiment names it (`default`: wsim's built-in).
     pub config: String,
@@ -47,8 +51,20 @@ pub struct Experiment {
 #[derive(Clone, Debug)]
 pub struct AxisInfo {
     pub name: String,
+    /// What it varies: a configuration key, or a program argument as wsim run's flag
+    /// (`--features`).
     pub key: String,
+    /// The program argument it sweeps, if it does.
+    pub argument: Option<Argument>,
     pub unit: Option<String>,
+}
+
+impl AxisInfo {
+    /// Whether the axis has a column of its own: an argument axis named as its argument
+    /// has the argument's column.
+    pub fn own_column(&self) -> bool {
+        self.argument.is_none_or(|a| a.name() != self.name)
+    }
 }
 
 /// One run: a program on a graph (or none) under one combination of the axes' values.
@@ -63,8 +79,7 @@ pub struct Run {
     pub graph: Option<usize>,
     pub values: Vec<String>,
     pub config: Config,
-    pub source: Option<u32>,
-    pub iterations: Option<u32>,
+    pub arguments: Arguments,
     /// The cache key of its result.
     pub key: String,
 }
@@ -119,11 +134,17 @@ pub struct Outputs {
 }
 
 impl Outputs {
-    /// `results/NAME` below the current directory, its cache in `cache/` there, unless
-    /// given.
+    /// `results/NAME` (`results/NAME/PROFILE` under a profile) below the current
+    /// directory, its cache in `cache/` there, unless given.
     pub fn new(experiment: &Experiment, dir: Option<&Path>, cache: Option<&Path>) -> Outputs {
         let dir = dir.map_or_else(
-            || Path::new("results").join(&experiment.name),
+            || {
+                let dir = Path::new("results").join(&experiment.name);
+                match &experiment.profile {
+                    Some(profile) => dir.join(profile),
+                    None => dir,
+                }
+            },
             Path::to_path_buf,
         );
         let cache = cache.map_or_else(|| dir.join("cache"), Path::to_path_buf);
@@ -136,10 +157,11 @@ impl Outputs {
 }
 
 impl Experiment {
-    /// Read an experiment file and expand it into runs, with their configurations checked
-    /// and their keys worked out (the programs and graph files are read for it).
-    pub fn load(path: &Path) -> anyhow::Result<Experiment> {
-        let spec = file::read(path)?;
+    /// Read an experiment file under `profile` (the file's default without it) and expand
+    /// it into runs, with their configurations checked and their keys worked out (the
+    /// programs and graph files are read for it).
+    pub fn load(path: &Path, profile: Option<&str>) -> anyhow::Result<Experiment> {
+        let (spec, profile) = file::read(path, profile)?;
         let dir = path.parent().unwrap_or(Path::new("."));
         let at = |what: String| anyhow::anyhow!("{}: {what}", path.display());
         let name = match &spec.name {
@@ -160,8 +182,17 @@ impl Experiment {
             None => Config::default(),
         };
         let base = base.with_overrides_from(&format!("{}: set", path.display()), &spec.set)?;
-        let axes = file::axes(&spec).map_err(|e| at(format!("{e:#}")))?;
-        let combos = crate::sweep::combinations(&axes);
+        let axes = file::axis_values(&spec).map_err(|e| at(format!("{e:#}")))?;
+        // Each combination's values, in the axes' order.
+        let combos: Vec<Vec<String>> = crate::sweep::combinations(&axes)
+            .into_iter()
+            .map(|combo| {
+                combo
+                    .iter()
+                    .map(|kv| kv.split_once('=').map_or("", |(_, v)| v).to_string())
+                    .collect()
+            })
+            .collect();
         let programs = file::programs(&spec, dir, path)?;
         // Loading options are checked now, not in the middle of the runs.
         let graphs = file::graphs(&spec, dir)
@@ -192,31 +223,41 @@ impl Experiment {
                 &format!("{}: programs[{}].set", path.display(), program.entry),
                 &entry.set,
             )?;
-            let configs = combos
-                .iter()
-                .map(|combo| own.with_overrides_from(&format!("{}: axes", path.display()), combo))
-                .collect::<Result<Vec<Config>, _>>()?;
+            let mut configs = Vec::new();
+            let mut arguments = Vec::new();
+            for values in &combos {
+                let mut overrides = Vec::new();
+                let mut given = entry.arguments();
+                for (axis, value) in spec.axes.iter().zip(values) {
+                    match (&axis.key, axis.argument) {
+                        (Some(key), _) => overrides.push(format!("{key}={value}")),
+                        (None, Some(argument)) => {
+                            given.set(argument, value.parse().expect("checked by file::read"))
+                        }
+                        (None, None) => unreachable!("checked by file::read"),
+                    }
+                }
+                configs.push(
+                    own.with_overrides_from(&format!("{}: axes", path.display()), &overrides)?,
+                );
+                arguments.push(given);
+            }
             for &graph in &graph_choices {
-                for (combo, config) in combos.iter().zip(&configs) {
+                for ((values, config), arguments) in combos.iter().zip(&configs).zip(&arguments) {
                     let inputs = Inputs {
                         program: &elf,
                         config: &config.to_toml(),
                         graph: graph.map(|g| graph_ids[g].clone()),
-                        source: entry.source,
-                        iterations: entry.iterations,
+                        arguments,
                     };
                     runs.push(Run {
                         index: runs.len(),
                         program: program.clone(),
                         elf: Arc::clone(&elf),
                         graph,
-                        values: combo
-                            .iter()
-                            .map(|kv| kv.split_once('=').map_or("", |(_, v)| v).to_string())
-                            .collect(),
+                        values: values.clone(),
                         config: config.clone(),
-                        source: entry.source,
-                        iterations: entry.iterations,
+                        arguments: *arguments,
                         key: inputs.key(),
                     });
                 }
@@ -225,6 +266,7 @@ impl Experiment {
         let experiment = Experiment {
             path: path.to_path_buf(),
             name,
+            profile,
             description: spec.description.clone(),
             config: spec.config.clone().unwrap_or_else(|| "default".into()),
             axes: spec
@@ -232,7 +274,12 @@ impl Experiment {
                 .iter()
                 .map(|a| AxisInfo {
                     name: a.name.clone(),
-                    key: a.key.clone(),
+                    key: a
+                        .key
+                        .clone()
+                        .or_else(|| a.argument.map(Argument::flag))
+                        .unwrap_or_default(),
+                    argument: a.argument,
                     unit: a.unit.clone(),
                 })
                 .collect(),
@@ -241,8 +288,18 @@ impl Experiment {
             plots: spec.plots,
             slurm: spec.slurm,
         };
-        // A plot's typo shows now, not after hours of runs.
+        // An axis may not take a column the table has already.
         let header = Table::header(&experiment, &[]);
+        for axis in experiment.axes.iter().filter(|a| a.own_column()) {
+            if header.iter().filter(|h| **h == axis.name).count() > 1 {
+                return Err(at(format!(
+                    "axis `{}`: the table has a column of that name already; name the axis \
+                     otherwise",
+                    axis.name
+                )));
+            }
+        }
+        // A plot's typo shows now, not after hours of runs.
         for plot in &experiment.plots {
             plot.check().map_err(|e| at(format!("{e:#}")))?;
             let missing = plot.missing_columns(&header);
@@ -317,7 +374,7 @@ impl Experiment {
         };
         let failed = AtomicUsize::new(0);
         pending.par_iter().try_for_each(|run| {
-            let input = &inputs[&(run.graph, run.source, run.iterations)];
+            let input = &inputs[&(run.graph, run.arguments)];
             let measured = measure(&run.config, &run.program.name, &run.elf, input);
             cache.put(&run.key, &measured)?;
             if crate::results::verdict(&measured) != "ok" {
@@ -339,18 +396,16 @@ impl Experiment {
     fn graph_inputs(
         &self,
         runs: &[&Run],
-    ) -> anyhow::Result<BTreeMap<(Option<usize>, Option<u32>, Option<u32>), GraphInput>> {
-        let mut needed: Vec<(Option<usize>, Option<u32>, Option<u32>)> = runs
-            .iter()
-            .map(|r| (r.graph, r.source, r.iterations))
-            .collect();
+    ) -> anyhow::Result<BTreeMap<(Option<usize>, Arguments), GraphInput>> {
+        let mut needed: Vec<(Option<usize>, Arguments)> =
+            runs.iter().map(|r| (r.graph, r.arguments)).collect();
         needed.sort_unstable();
         needed.dedup();
         needed
             .into_par_iter()
-            .map(|(graph, source, iterations)| {
+            .map(|(graph, arguments)| {
                 let g = graph.map(|g| &self.graphs[g]);
-                let args = file::graph_args(g, source, iterations)?;
+                let args = file::graph_args(g, &arguments)?;
                 let input = graph_run::load(&args).with_context(|| {
                     format!(
                         "{}: graph `{}`",
@@ -358,7 +413,7 @@ impl Experiment {
                         g.map_or("(default)", |g| &g.name)
                     )
                 })?;
-                Ok(((graph, source, iterations), input))
+                Ok(((graph, arguments), input))
             })
             .collect()
     }

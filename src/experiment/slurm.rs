@@ -35,13 +35,17 @@ pub fn script(
     let tasks = resources.tasks.max(1);
     let spec = &resources.spec;
     let logs = std::path::absolute(logs(outputs)).unwrap_or_else(|_| logs(outputs));
+    // The tasks and collect read the file under the same profile.
+    let profile = experiment.profile.as_ref().map_or(String::new(), |p| {
+        format!(" --profile '{}'", p.replace('\'', r"'\''"))
+    });
     let mut s = String::new();
     let _ = writeln!(s, "#!/bin/bash");
     let _ = writeln!(
         s,
         "# wsim experiment {} ({} runs) as a Slurm array of {tasks} tasks, one shard each.\n\
          # Written by `wsim experiment slurm`. Submit: sbatch THIS_FILE; when every task has\n\
-         # finished: wsim experiment collect {} --out {} --cache {}",
+         # finished: wsim experiment collect {}{profile} --out {} --cache {}",
         experiment.name,
         experiment.runs.len(),
         quoted(&experiment.path),
@@ -76,7 +80,7 @@ pub fn script(
     );
     let _ = writeln!(
         s,
-        "exec {} experiment run {} --shard \"$SLURM_ARRAY_TASK_ID/{tasks}\" --out {} --cache {}",
+        "exec {} experiment run {}{profile} --shard \"$SLURM_ARRAY_TASK_ID/{tasks}\" --out {} --cache {}",
         quoted(wsim),
         quoted(&experiment.path),
         quoted(&outputs.dir),

@@ -1,6 +1,6 @@
 //! An experiment's tidy table: one row per run, in the runs' order, with every field that
-//! identifies the run (experiment, program, kernel, graph, each axis, configuration and
-//! its hash, wsim's version) and its results ([`crate::results`]: outcome, cycles,
+//! identifies the run (experiment, profile, program, kernel and arguments, graph, each
+//! axis, configuration and its hash, wsim's version) and its results ([`crate::results`]: outcome, cycles,
 //! instructions, IPC, SIMT efficiency, issue slots by reason, hit rates, DRAM, the Weaver
 //! unit, cycles per phase), then the verdict, the error and the host's time (the only
 //! column that differs between two runs of the same experiment).
@@ -24,13 +24,39 @@ pub struct Table {
 /// Columns that differ from one execution of the same runs to the next.
 pub const HOST_COLUMNS: [&str; 1] = ["host_seconds"];
 
+/// A GCN run's mean nonzeros per row of X as asked for (the report states the nonzeros
+/// drawn, `input_nonzeros`); empty for other runs.
+fn input_nnz(run: &Run, m: &Measured) -> String {
+    let gcn = m
+        .report
+        .as_ref()
+        .is_some_and(|r| r.pointer("/graph/gcn").is_some());
+    let asked = run
+        .arguments
+        .input_nnz
+        .unwrap_or(wsim_graph::gcn::LayerSpec::default().input_nnz);
+    if gcn {
+        asked.to_string()
+    } else {
+        String::new()
+    }
+}
+
 impl Table {
     /// The columns of `experiment`'s table when its runs have `phases`.
     pub fn header(experiment: &Experiment, phases: &[u32]) -> Vec<String> {
-        let mut header: Vec<String> = ["experiment", "run", "program"].map(String::from).to_vec();
+        let mut header: Vec<String> = ["experiment", "profile", "run", "program"]
+            .map(String::from)
+            .to_vec();
         header.extend(results::kernel().iter().map(|c| c.name.clone()));
-        header.extend(["graph", "graph_spec", "graph_options"].map(String::from));
-        header.extend(experiment.axes.iter().map(|a| a.name.clone()));
+        header.extend(["input_nnz", "graph", "graph_spec", "graph_options"].map(String::from));
+        header.extend(
+            experiment
+                .axes
+                .iter()
+                .filter(|a| a.own_column())
+                .map(|a| a.name.clone()),
+        );
         header.extend(["config", "config_hash", "wsim_version"].map(String::from));
         header.extend(results::all(phases).iter().map(|c| c.name.clone()));
         header.extend(["verdict", "error"].map(String::from));
@@ -54,14 +80,20 @@ impl Table {
                 let graph = run.graph.map(|g| &experiment.graphs[g]);
                 let mut row = vec![
                     experiment.name.clone(),
+                    experiment.profile.clone().unwrap_or_default(),
                     run.index.to_string(),
                     run.program.name.clone(),
                 ];
                 row.extend(kernel.iter().map(|c| c.cell(m)));
+                row.push(input_nnz(run, m));
                 row.push(graph.map_or(String::new(), |g| g.name.clone()));
                 row.push(graph.map_or(String::new(), |g| g.spec.clone()));
                 row.push(graph.map_or(String::new(), |g| g.flags.join(" ")));
-                row.extend(run.values.iter().cloned());
+                row.extend(
+                    (experiment.axes.iter().zip(&run.values))
+                        .filter(|(a, _)| a.own_column())
+                        .map(|(_, v)| v.clone()),
+                );
                 row.push(experiment.config.clone());
                 row.push(run.config.hash());
                 row.push(version.clone());

@@ -50,11 +50,14 @@ pub struct GroupedBars {
     pub reference: Option<f64>,
 }
 
-/// Bars of stacked parts: `values[bar][part]`.
+/// Bars of stacked parts: `values[bar][part]`, drawn as shares of each bar's total
+/// (percent) or as they are.
+#[derive(Clone, Debug, PartialEq)]
 pub struct StackedBars {
     pub bars: Vec<String>,
     pub parts: Vec<String>,
     pub values: Vec<Vec<f64>>,
+    pub percent: bool,
 }
 
 /// Lines: per series, its points. `categories`: the x values are names, plotted at
@@ -216,17 +219,24 @@ pub fn grouped_bars(area: &Area, labels: &Labels, bars: &GroupedBars) -> anyhow:
     Ok(())
 }
 
-/// Stacked bars, each part as a share of its bar's total (percent).
+/// Stacked bars: each part as a share of its bar's total (percent), or its value.
 pub fn stacked_bars(area: &Area, labels: &Labels, stacks: &StackedBars) -> anyhow::Result<()> {
-    let mut chart = slots_chart(area, labels, &stacks.bars, 100.0)?;
+    let totals: Vec<f64> = stacks.values.iter().map(|p| p.iter().sum()).collect();
+    let top = if stacks.percent {
+        100.0
+    } else {
+        ceiling(totals.iter().copied().fold(0.0, f64::max))
+    };
+    let mut chart = slots_chart(area, labels, &stacks.bars, top)?;
     for (b, parts) in stacks.values.iter().enumerate() {
-        let total: f64 = parts.iter().sum();
+        let total = totals[b];
         if total <= 0.0 {
             continue;
         }
+        let scale = if stacks.percent { 100.0 / total } else { 1.0 };
         let mut bottom = 0.0;
         let rects = parts.iter().enumerate().map(|(p, v)| {
-            let top = bottom + 100.0 * v / total;
+            let top = bottom + scale * v;
             let rect = Rectangle::new(
                 [(b as f64 + 0.15, bottom), (b as f64 + 0.85, top)],
                 color(p).filled(),

@@ -37,6 +37,20 @@ pub struct PlotSpec {
     pub baseline: Option<String>,
     /// breakdown: `slots` (issue slots by reason) or `phases` (warp time by phase).
     pub parts: Option<Parts>,
+    /// breakdown: each bar's parts as shares of its total, as they are, or divided by a
+    /// baseline row's total (or part).
+    #[serde(default)]
+    pub scale: Scale,
+    /// breakdown, `scale = "relative"`: the columns' values that pick the baseline row
+    /// among the rows with the same value of `group`.
+    #[serde(default)]
+    pub relative_to: BTreeMap<String, toml::Value>,
+    /// breakdown, relative: the column whose value the baseline is picked within
+    /// [default: graph].
+    pub group: Option<String>,
+    /// breakdown, relative: divide by the baseline's part of this name (a slot reason, or
+    /// a phase's name or number) instead of its total.
+    pub relative_part: Option<String>,
     /// Only the rows whose columns have these values.
     #[serde(default, rename = "where")]
     pub filter: BTreeMap<String, toml::Value>,
@@ -65,6 +79,19 @@ pub enum Kind {
 pub enum Parts {
     Slots,
     Phases,
+}
+
+/// How a breakdown's bars are scaled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scale {
+    /// Each part as a share of its bar's total (percent).
+    #[default]
+    Share,
+    /// The parts' values (issue slots, or warp cycles).
+    Cycles,
+    /// The parts divided by the baseline row's total or `relative_part`.
+    Relative,
 }
 
 /// The unit of a result column, for axis labels.
@@ -109,6 +136,10 @@ impl PlotSpec {
             named.push(&self.metric);
         }
         named.extend(self.filter.keys().map(String::as_str));
+        if self.scale == Scale::Relative {
+            named.extend(self.relative_to.keys().map(String::as_str));
+            named.push(self.group());
+        }
         named
             .into_iter()
             .filter(|c| !c.starts_with("phase_") && !header.iter().any(|h| h == c))
@@ -130,8 +161,32 @@ impl PlotSpec {
                     "a breakdown plot needs `parts` (\"slots\" or \"phases\")"
                 ))
             }
+            Kind::Breakdown if self.scale == Scale::Relative && self.relative_to.is_empty() => {
+                bail!(at(
+                    "scale = \"relative\" needs `relative_to = { column = value, ... }`, \
+                     which picks the baseline row of each group"
+                ))
+            }
+            _ if self.scale != Scale::Relative
+                && (!self.relative_to.is_empty()
+                    || self.group.is_some()
+                    || self.relative_part.is_some()) =>
+            {
+                bail!(at(
+                    "`relative_to`, `group` and `relative_part` belong to a breakdown with \
+                     scale = \"relative\""
+                ))
+            }
+            Kind::Speedup | Kind::Line if self.scale != Scale::Share => {
+                bail!(at("`scale` belongs to a breakdown plot"))
+            }
             _ => Ok(()),
         }
+    }
+
+    /// A relative breakdown's group column.
+    fn group(&self) -> &str {
+        self.group.as_deref().unwrap_or("graph")
     }
 
     /// Draw the plot of `table` into `dir/NAME.svg`; `units`: the units of the axes'
@@ -161,8 +216,6 @@ impl PlotSpec {
         }
         let path = dir.join(format!("{}.svg", self.name));
         let caption = caption(table, &rows);
-        let col = |name: &str| table.column(name).expect("checked above");
-        let x = col(&self.x);
         let x_label = self
             .x_label
             .clone()
@@ -186,32 +239,11 @@ impl PlotSpec {
                 })?;
             }
             Kind::Breakdown => {
+                let stacks = self.breakdown(table)?;
                 let parts = self.parts.expect("checked");
-                let (names, columns): (Vec<String>, Vec<usize>) = table
-                    .header
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(k, h)| part_name(parts, h).map(|n| (n, k)))
-                    .unzip();
-                let series = self.series.as_deref().map(col);
-                let stacks = StackedBars {
-                    bars: rows
-                        .iter()
-                        .map(|r| match series {
-                            Some(s) => format!("{} {}", r[x], r[s]),
-                            None => r[x].clone(),
-                        })
-                        .collect(),
-                    values: rows
-                        .iter()
-                        .map(|r| {
-                            columns
-                                .iter()
-                                .map(|&c| r[c].parse().unwrap_or(0.0))
-                                .collect()
-                        })
-                        .collect(),
-                    parts: names,
+                let what = match parts {
+                    Parts::Slots => "issue slots",
+                    Parts::Phases => "warp time",
                 };
                 let labels = Labels {
                     title: self.title.clone().unwrap_or_else(|| match parts {
@@ -219,9 +251,17 @@ impl PlotSpec {
                         Parts::Phases => "warp time by phase".into(),
                     }),
                     x: x_label,
-                    y: self.y_label.clone().unwrap_or_else(|| match parts {
-                        Parts::Slots => "share of issue slots (%)".into(),
-                        Parts::Phases => "share of warp time (%)".into(),
+                    y: self.y_label.clone().unwrap_or_else(|| match self.scale {
+                        Scale::Share => format!("share of {what} (%)"),
+                        Scale::Cycles => match parts {
+                            Parts::Slots => "issue slots (cycles x slots)".into(),
+                            Parts::Phases => "warp time (warp cycles)".into(),
+                        },
+                        Scale::Relative => format!(
+                            "{what} relative to {}'s {} (x)",
+                            self.baseline_text(),
+                            self.relative_part.as_deref().unwrap_or("total")
+                        ),
                     }),
                 };
                 let widest = stacks
@@ -348,6 +388,119 @@ impl PlotSpec {
         })
     }
 
+    /// A breakdown's bars (its rows, labelled by `x` and `series`) and their parts'
+    /// values as the plot's `scale` has them; a relative plot's group without exactly one
+    /// baseline row is an error.
+    pub fn breakdown(&self, table: &Table) -> anyhow::Result<StackedBars> {
+        let parts = self
+            .parts
+            .ok_or_else(|| anyhow::anyhow!("plot `{}`: not a breakdown", self.name))?;
+        let rows = self.rows(table);
+        let col = |name: &str| {
+            table.column(name).ok_or_else(|| {
+                anyhow::anyhow!("plot `{}`: the table has no column {name}", self.name)
+            })
+        };
+        let x = col(&self.x)?;
+        let series = self.series.as_deref().map(col).transpose()?;
+        let (numbers, columns): (Vec<String>, Vec<usize>) = table
+            .header
+            .iter()
+            .enumerate()
+            .filter_map(|(k, h)| part_name(parts, h).map(|n| (n, k)))
+            .unzip();
+        let value = |r: &[String], c: usize| r[c].parse::<f64>().unwrap_or(0.0);
+        let mut values: Vec<Vec<f64>> = rows
+            .iter()
+            .map(|r| columns.iter().map(|&c| value(r, c)).collect())
+            .collect();
+        if self.scale == Scale::Relative {
+            let group = col(self.group())?;
+            let baseline: Vec<(usize, String)> = self
+                .relative_to
+                .iter()
+                .map(|(c, v)| Ok((col(c)?, cell_text(v))))
+                .collect::<anyhow::Result<_>>()?;
+            let is_baseline = |r: &[String]| baseline.iter().all(|(k, v)| &r[*k] == v);
+            for (r, bar) in rows.iter().zip(&mut values) {
+                let mut found = rows
+                    .iter()
+                    .filter(|b| b[group] == r[group] && is_baseline(b));
+                let base = found.next().ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "plot `{}`: no baseline row ({}) among the rows with {}={}",
+                        self.name,
+                        self.baseline_text(),
+                        self.group(),
+                        r[group]
+                    )
+                })?;
+                if found.next().is_some() {
+                    bail!(
+                        "plot `{}`: several baseline rows ({}) with {}={}: narrow them with \
+                         `where` or `relative_to`",
+                        self.name,
+                        self.baseline_text(),
+                        self.group(),
+                        r[group]
+                    );
+                }
+                let divisor = match &self.relative_part {
+                    None => columns.iter().map(|&c| value(base, c)).sum(),
+                    Some(part) => {
+                        let k = part_column(table, parts, base, part).ok_or_else(|| {
+                            anyhow::anyhow!(
+                                "plot `{}`: relative_part `{part}`: the baseline row with {}={} \
+                                 has no such {}",
+                                self.name,
+                                self.group(),
+                                r[group],
+                                match parts {
+                                    Parts::Slots => "slot reason",
+                                    Parts::Phases => "phase",
+                                }
+                            )
+                        })?;
+                        value(base, k)
+                    }
+                };
+                if divisor <= 0.0 {
+                    bail!(
+                        "plot `{}`: the baseline row with {}={} has nothing to divide by",
+                        self.name,
+                        self.group(),
+                        r[group]
+                    );
+                }
+                bar.iter_mut().for_each(|v| *v /= divisor);
+            }
+        }
+        Ok(StackedBars {
+            bars: rows
+                .iter()
+                .map(|r| match series {
+                    Some(s) => format!("{} {}", r[x], r[s]),
+                    None => r[x].clone(),
+                })
+                .collect(),
+            parts: numbers
+                .iter()
+                .map(|n| part_label(table, &rows, parts, n))
+                .collect(),
+            values,
+            percent: self.scale == Scale::Share,
+        })
+    }
+
+    /// `schedule=SparseWeaver`: what picks a relative breakdown's baseline.
+    fn baseline_text(&self) -> String {
+        self.relative_to
+            .iter()
+            .map(|(c, v)| format!("{c}={}", cell_text(v)))
+            .collect::<Vec<String>>()
+            .join(", ")
+    }
+
     fn lines(&self, table: &Table, rows: &[&Vec<String>]) -> Lines {
         let col = |name: &str| table.column(name).expect("checked");
         let (x, m) = (col(&self.x), col(&self.metric));
@@ -385,14 +538,66 @@ impl PlotSpec {
     }
 }
 
-/// A breakdown's part name for a column (`slots_issued` -> `issued`), if it is one.
+/// A breakdown's part for a column (`slots_issued` -> `issued`, `phase_1_warp_cycles` ->
+/// `1`), if it is one.
 fn part_name(parts: Parts, column: &str) -> Option<String> {
     match parts {
         Parts::Slots => column.strip_prefix("slots_").map(String::from),
         Parts::Phases => column
             .strip_prefix("phase_")
             .and_then(|c| c.strip_suffix("_warp_cycles"))
-            .map(|p| format!("phase {p}")),
+            .map(String::from),
+    }
+}
+
+/// A row's phases' numbers and names, from its `phase_names` (`0=runtime 1=init ...`).
+fn phase_names<'r>(table: &Table, row: &'r [String]) -> Vec<(&'r str, &'r str)> {
+    table.column("phase_names").map_or_else(Vec::new, |k| {
+        row[k]
+            .split(' ')
+            .filter_map(|entry| entry.split_once('='))
+            .collect()
+    })
+}
+
+/// A part's legend: the slot reason; `phase N`, with the phase's name when every row that
+/// names it gives it the same name.
+fn part_label(table: &Table, rows: &[&Vec<String>], parts: Parts, part: &str) -> String {
+    if parts == Parts::Slots {
+        return part.to_string();
+    }
+    let mut names: Vec<&str> = rows
+        .iter()
+        .filter_map(|r| {
+            phase_names(table, r)
+                .into_iter()
+                .find(|(n, _)| *n == part)
+                .map(|(_, name)| name)
+        })
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    match names.as_slice() {
+        [name] => format!("phase {part} {name}"),
+        _ => format!("phase {part}"),
+    }
+}
+
+/// The column of the part `name` (a slot reason; a phase's number or its name in `row`).
+fn part_column(table: &Table, parts: Parts, row: &[String], name: &str) -> Option<usize> {
+    match parts {
+        Parts::Slots => table.column(&format!("slots_{name}")),
+        Parts::Phases => {
+            let number = if name.bytes().all(|b| b.is_ascii_digit()) {
+                name
+            } else {
+                phase_names(table, row)
+                    .into_iter()
+                    .find(|(_, n)| *n == name)?
+                    .0
+            };
+            table.column(&format!("phase_{number}_warp_cycles"))
+        }
     }
 }
 
@@ -466,6 +671,7 @@ pub fn run(report_path: &Path, out: &Path) -> anyhow::Result<()> {
         bars: (0..cores.len()).map(|c| c.to_string()).collect(),
         values: cores.iter().map(|c| slots(&c["total"])).collect(),
         parts: reasons.clone(),
+        percent: true,
     };
     let phases = report["phases"].as_object().cloned().unwrap_or_default();
     let mut phase_ids: Vec<(u32, &Value)> = phases
@@ -480,6 +686,7 @@ pub fn run(report_path: &Path, out: &Path) -> anyhow::Result<()> {
             .collect(),
         values: phase_ids.iter().map(|(_, v)| slots(v)).collect(),
         parts: reasons.clone(),
+        percent: true,
     };
     let mut caption = format!(
         "{} · {} cycles · config {}",
