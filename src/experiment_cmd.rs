@@ -29,6 +29,10 @@ pub struct Places {
     /// The directory of cached runs, shared by reruns and array tasks [default: OUT/cache].
     #[arg(long, value_name = "DIR")]
     cache: Option<PathBuf>,
+    /// Only the runs on these graphs (names, comma-separated), e.g. one graph of a long
+    /// profile; the table and plots then have their rows only.
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    graphs: Vec<String>,
 }
 
 impl Places {
@@ -39,7 +43,10 @@ impl Places {
         self.files
             .iter()
             .map(|file| {
-                let experiment = Experiment::load(file, self.profile.as_deref())?;
+                let mut experiment = Experiment::load(file, self.profile.as_deref())?;
+                if !self.graphs.is_empty() {
+                    experiment.keep_graphs(&self.graphs)?;
+                }
                 let outputs = Outputs::new(&experiment, self.out.as_deref(), self.cache.as_deref());
                 Ok((experiment, outputs))
             })

@@ -940,3 +940,32 @@ fn source_hub_starts_bfs_from_each_graphs_highest_degree_vertex() {
         ("4", "yes")
     );
 }
+
+#[test]
+fn graphs_option_runs_part_of_an_experiment() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = format!(
+        "[[programs]]\nfiles = ['{}']\niterations = 1\n\
+         [[graphs]]\nname = 'small'\nspec = 'gen:rmat:scale=5'\n\
+         [[graphs]]\nname = 'large'\nspec = 'gen:rmat:scale=6'\n",
+        program("graph/pr_vm_pull").display()
+    );
+    let file = experiment(dir.path(), "part", &body);
+    let ((cached, ran), out) = run(&file, &["--graphs", "large"]);
+    succeeded(&out);
+    assert_eq!((cached, ran), (0, 1));
+    let rows = table(&dir.path().join("out/part.csv"));
+    let graphs: Vec<&str> = rows.iter().map(|r| r["graph"].as_str()).collect();
+    assert_eq!(graphs, ["large"]);
+    // The whole experiment then runs only what is missing.
+    let ((cached, ran), out) = run(&file, &[]);
+    succeeded(&out);
+    assert_eq!((cached, ran), (1, 1));
+    refused(
+        dir.path(),
+        "unknown graph",
+        &body,
+        &["--graphs", "huge"],
+        "no graph `huge` (its graphs: small, large)",
+    );
+}

@@ -187,3 +187,36 @@ fn errors_name_the_claim_and_what_is_wrong() {
     let e = error("[[sections.claims]]\nid = 'w'\ntext = 't'\n");
     assert!(e.contains("missing field `lines`"), "{e}");
 }
+
+#[test]
+fn a_profile_run_for_part_of_its_experiment_shows_the_rest_as_not_run() {
+    let dir = tempfile::tempdir().unwrap();
+    tree(
+        dir.path(),
+        "[[sections.claims]]\nid = 'g1'\ntext = 'on g1'\nlines = 1\npaper = 4\nreason = 'r'\n\
+         compute = 'ratio'\nwhere = { graph = 'g1' }\nbaseline = { schedule = 'VM' }\n\
+         subject = { schedule = 'SparseWeaver' }\n\
+         [[sections.claims]]\nid = 'g2'\ntext = 'on g2'\nlines = 2\npaper = 9\nreason = 'r'\n\
+         compute = 'ratio'\nwhere = { graph = 'g2' }\nbaseline = { schedule = 'VM' }\n\
+         subject = { schedule = 'SparseWeaver' }\n",
+    );
+    // The full profile ran g2 only.
+    write(
+        &dir.path().join("results/tiny/full/tiny.csv"),
+        "experiment,run,program,graph,schedule,profile,wsim_version,verified,verdict,cycles\n\
+         tiny,2,pr_vm,g2,VM,full,0.1.0 (abc),yes,ok,1800\n\
+         tiny,3,pr_sw,g2,SparseWeaver,full,0.1.0 (abc),yes,ok,300\n",
+    );
+    let out = report(dir.path());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let page = std::fs::read_to_string(dir.path().join("docs/RESULTS.md")).unwrap();
+    assert!(page.contains("| on g1 (`g1`) | 1 | 4.00x | 4.00x | not run | 1.00 (quick) |"), "{page}");
+    assert!(page.contains("| on g2 (`g2`) | 2 | 9.00x | 9.00x | 6.00x | 0.67 |"), "{page}");
+    // A claim no table has rows for is a typo, not a partial run.
+    let e = error(
+        "[[sections.claims]]\nid = 'g3'\ntext = 't'\nlines = 1\npaper = 1\nreason = 'r'\n\
+         compute = 'ratio'\nwhere = { graph = 'g3' }\nbaseline = { schedule = 'VM' }\n\
+         subject = { schedule = 'SparseWeaver' }\n",
+    );
+    assert!(e.contains("claim `g3` (quick): no row of"), "{e}");
+}

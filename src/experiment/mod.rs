@@ -45,6 +45,8 @@ pub struct Experiment {
     pub runs: Vec<Run>,
     pub plots: Vec<PlotSpec>,
     pub slurm: SlurmSpec,
+    /// The graphs `keep_graphs` kept the runs of (empty: every graph).
+    pub kept_graphs: Vec<String>,
 }
 
 /// A named axis.
@@ -287,6 +289,7 @@ impl Experiment {
             runs,
             plots: spec.plots,
             slurm: spec.slurm,
+            kept_graphs: Vec::new(),
         };
         // An axis may not take a column the table has already.
         let header = Table::header(&experiment, &[]);
@@ -390,6 +393,26 @@ impl Experiment {
             cached: selected.len() - pending.len(),
             ran: pending.len(),
         })
+    }
+
+    /// Keep only the runs on the graphs named (a part of the experiment: one graph of a
+    /// `full` profile, say); the table then has their rows only. A name that is not one
+    /// of the experiment's graphs is an error.
+    pub fn keep_graphs(&mut self, names: &[String]) -> anyhow::Result<()> {
+        let mut kept = Vec::new();
+        for name in names {
+            let Some(g) = self.graphs.iter().position(|g| &g.name == name) else {
+                bail!(
+                    "{}: no graph `{name}` (its graphs: {})",
+                    self.path.display(),
+                    self.graphs.iter().map(|g| g.name.as_str()).collect::<Vec<_>>().join(", ")
+                );
+            };
+            kept.push(g);
+        }
+        self.runs.retain(|r| r.graph.is_some_and(|g| kept.contains(&g)));
+        self.kept_graphs = names.to_vec();
+        Ok(())
     }
 
     /// The graphs the runs need, each loaded once (in parallel).

@@ -35,10 +35,14 @@ pub fn script(
     let tasks = resources.tasks.max(1);
     let spec = &resources.spec;
     let logs = std::path::absolute(logs(outputs)).unwrap_or_else(|_| logs(outputs));
-    // The tasks and collect read the file under the same profile.
-    let profile = experiment.profile.as_ref().map_or(String::new(), |p| {
+    // The tasks and collect read the file under the same profile, and the same graphs.
+    let mut profile = experiment.profile.as_ref().map_or(String::new(), |p| {
         format!(" --profile '{}'", p.replace('\'', r"'\''"))
     });
+    if !experiment.kept_graphs.is_empty() {
+        let names = experiment.kept_graphs.join(",");
+        profile.push_str(&format!(" --graphs '{}'", names.replace('\'', r"'\''")));
+    }
     let mut s = String::new();
     let _ = writeln!(s, "#!/bin/bash");
     let _ = writeln!(

@@ -100,6 +100,19 @@ impl std::str::FromStr for Expect {
     }
 }
 
+/// A table without a row the claim asks for: a typo, or a table of part of its
+/// experiment (a `full` profile run for some graphs only).
+#[derive(Debug)]
+pub struct NoRows(String);
+
+impl std::fmt::Display for NoRows {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NoRows {}
+
 /// wsim's value of a claim in one profile.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Measured {
@@ -310,11 +323,12 @@ impl Computation {
         let all: Vec<&Vec<String>> = table.rows.iter().collect();
         let rows = self.filter.select(&view, &all);
         if rows.is_empty() {
-            bail!(
+            return Err(NoRows(format!(
                 "no row of {} matches where = {}",
                 path.display(),
                 self.filter
-            );
+            ))
+            .into());
         }
         match self.method {
             Method::GeomeanSpeedup => Ok(Measured::One(geomean(&self.speedups(&view, &rows)?))),

@@ -443,6 +443,9 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
     // Every claim's value in every profile that ran, or every problem at once.
     let mut values: BTreeMap<(&str, &str), Measured> = BTreeMap::new();
     let mut problems = Vec::new();
+    // Claims without rows in a profile's table: "not run" there, if another profile's
+    // table has them (a typo has rows in none).
+    let mut rowless: Vec<(&str, String)> = Vec::new();
     for claim in paper.sections.iter().flat_map(|s| &s.claims) {
         let Some((experiment, computation)) = &claim.measure else {
             continue;
@@ -455,8 +458,16 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
                 Ok(v) => {
                     values.insert((&claim.id, profile), v);
                 }
+                Err(e) if e.downcast_ref::<compute::NoRows>().is_some() => {
+                    rowless.push((&claim.id, format!("claim `{}` ({profile}): {e:#}", claim.id)))
+                }
                 Err(e) => problems.push(format!("claim `{}` ({profile}): {e:#}", claim.id)),
             }
+        }
+    }
+    for (id, problem) in rowless {
+        if !PROFILES.iter().any(|p| values.contains_key(&(id, *p))) {
+            problems.push(problem);
         }
     }
     if !problems.is_empty() {
