@@ -969,3 +969,38 @@ fn graphs_option_runs_part_of_an_experiment() {
         "no graph `huge` (its graphs: small, large)",
     );
 }
+
+#[test]
+fn byte_identical_programs_share_a_run_but_keep_their_names() {
+    let dir = tempfile::tempdir().unwrap();
+    // The push PageRank of both forms compiles alike: one cache entry, two rows.
+    let elf = std::fs::read(program("graph/pr_vm_push")).unwrap();
+    for name in ["pr_vm_push.elf", "pr_vm_push_tuned.elf"] {
+        std::fs::write(dir.path().join(name), &elf).unwrap();
+    }
+    let file = experiment(
+        dir.path(),
+        "twins",
+        &format!(
+            "[[programs]]\nfiles = ['{}/pr_vm_push*.elf']\niterations = 1\n\
+             [[graphs]]\nspec = 'gen:rmat:scale=5'\n",
+            dir.path().display()
+        ),
+    );
+    let ((cached, ran), out) = run(&file, &[]);
+    succeeded(&out);
+    assert_eq!(cached + ran, 2);
+    let rows = table(&dir.path().join("out/twins.csv"));
+    let named: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (r["program"].as_str(), r["form"].as_str()))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("pr_vm_push", "dissertation"),
+            ("pr_vm_push_tuned", "tuned")
+        ]
+    );
+    assert_eq!(rows[0]["cycles"], rows[1]["cycles"]);
+}

@@ -208,10 +208,20 @@ fn a_profile_run_for_part_of_its_experiment_shows_the_rest_as_not_run() {
          tiny,3,pr_sw,g2,SparseWeaver,full,0.1.0 (abc),yes,ok,300\n",
     );
     let out = report(dir.path());
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let page = std::fs::read_to_string(dir.path().join("docs/RESULTS.md")).unwrap();
-    assert!(page.contains("| on g1 (`g1`) | 1 | 4.00x | 4.00x | not run | 1.00 (quick) |"), "{page}");
-    assert!(page.contains("| on g2 (`g2`) | 2 | 9.00x | 9.00x | 6.00x | 0.67 |"), "{page}");
+    assert!(
+        page.contains("| on g1 (`g1`) | 1 | 4.00x | 4.00x | not run | 1.00 (quick) |"),
+        "{page}"
+    );
+    assert!(
+        page.contains("| on g2 (`g2`) | 2 | 9.00x | 9.00x | 6.00x | 0.67 |"),
+        "{page}"
+    );
     // A claim no table has rows for is a typo, not a partial run.
     let e = error(
         "[[sections.claims]]\nid = 'g3'\ntext = 't'\nlines = 1\npaper = 1\nreason = 'r'\n\

@@ -146,6 +146,14 @@ fn source_hub_is_the_vertex_with_the_most_out_edges() {
     assert!(out.status.success(), "{}", stdout(&out));
     let graph = graph.unwrap();
     assert_eq!(graph["source_id"].as_u64(), Some(7), "{graph}");
-    fails_with(star, &["--source-hub", "--source", "7"], "cannot be used with");
-    fails_with(star, &["--source-hub", "--source-index", "0"], "cannot be used with");
+    fails_with(
+        star,
+        &["--source-hub", "--source", "7"],
+        "cannot be used with",
+    );
+    fails_with(
+        star,
+        &["--source-hub", "--source-index", "0"],
+        "cannot be used with",
+    );
 }

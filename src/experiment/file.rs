@@ -314,14 +314,10 @@ pub(super) fn read(path: &Path, profile: Option<&str>) -> anyhow::Result<(Spec, 
                         argument.name()
                     )));
                 }
-                if let Some(k) = spec
-                    .programs
-                    .iter()
-                    .position(|p| {
-                        p.arguments().get(argument).is_some()
-                            || (argument == Argument::Source && p.arguments().source_hub)
-                    })
-                {
+                if let Some(k) = spec.programs.iter().position(|p| {
+                    p.arguments().get(argument).is_some()
+                        || (argument == Argument::Source && p.arguments().source_hub)
+                }) {
                     bail!(at(format!(
                         "programs[{k}] sets `{}`, which axis `{}` sweeps: leave one",
                         argument.name(),

@@ -20,6 +20,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context};
 use rayon::prelude::*;
+use serde_json::Value;
 use wsim_sim::Config;
 
 pub use file::{Argument, Arguments, Graph, Program, SlurmSpec};
@@ -405,12 +406,17 @@ impl Experiment {
                 bail!(
                     "{}: no graph `{name}` (its graphs: {})",
                     self.path.display(),
-                    self.graphs.iter().map(|g| g.name.as_str()).collect::<Vec<_>>().join(", ")
+                    self.graphs
+                        .iter()
+                        .map(|g| g.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 );
             };
             kept.push(g);
         }
-        self.runs.retain(|r| r.graph.is_some_and(|g| kept.contains(&g)));
+        self.runs
+            .retain(|r| r.graph.is_some_and(|g| kept.contains(&g)));
         self.kept_graphs = names.to_vec();
         Ok(())
     }
@@ -465,7 +471,16 @@ impl Experiment {
                 self.describe(first)
             );
         }
-        Ok(found.into_iter().flatten().collect())
+        // Byte-identical programs (a push PageRank whose two forms compile alike) share
+        // one cached run: each row still names its own program.
+        Ok((self.runs.iter().zip(found.into_iter().flatten()))
+            .map(|(run, mut m)| {
+                if let Some(report) = m.report.as_mut() {
+                    report["program"] = Value::String(run.program.name.clone());
+                }
+                m
+            })
+            .collect())
     }
 
     /// `program on graph with axis=value ...`, for messages.

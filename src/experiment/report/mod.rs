@@ -458,9 +458,10 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
                 Ok(v) => {
                     values.insert((&claim.id, profile), v);
                 }
-                Err(e) if e.downcast_ref::<compute::NoRows>().is_some() => {
-                    rowless.push((&claim.id, format!("claim `{}` ({profile}): {e:#}", claim.id)))
-                }
+                Err(e) if e.downcast_ref::<compute::NoRows>().is_some() => rowless.push((
+                    &claim.id,
+                    format!("claim `{}` ({profile}): {e:#}", claim.id),
+                )),
                 Err(e) => problems.push(format!("claim `{}` ({profile}): {e:#}", claim.id)),
             }
         }
