@@ -33,6 +33,10 @@ pub struct Places {
     /// profile; the table and plots then have their rows only.
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     graphs: Vec<String>,
+    /// Only the runs of these programs (file-name patterns without `.elf`, comma-separated,
+    /// e.g. `pr_*`); the table and plots then have their rows only.
+    #[arg(long, value_name = "PATTERNS", value_delimiter = ',')]
+    programs: Vec<String>,
 }
 
 impl Places {
@@ -46,6 +50,9 @@ impl Places {
                 let mut experiment = Experiment::load(file, self.profile.as_deref())?;
                 if !self.graphs.is_empty() {
                     experiment.keep_graphs(&self.graphs)?;
+                }
+                if !self.programs.is_empty() {
+                    experiment.keep_programs(&self.programs)?;
                 }
                 let outputs = Outputs::new(&experiment, self.out.as_deref(), self.cache.as_deref());
                 Ok((experiment, outputs))

@@ -968,6 +968,34 @@ fn graphs_option_runs_part_of_an_experiment() {
         &["--graphs", "huge"],
         "no graph `huge` (its graphs: small, large)",
     );
+    refused(
+        dir.path(),
+        "unknown program",
+        &body,
+        &["--programs", "bfs_*"],
+        "no program matches `bfs_*`",
+    );
+}
+
+#[test]
+fn programs_option_runs_part_of_an_experiment() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = experiment(
+        dir.path(),
+        "part",
+        &format!(
+            "[[programs]]\nfiles = ['{}', '{}']\niterations = 1\n\
+             [[graphs]]\nname = 'small'\nspec = 'gen:rmat:scale=5'\n",
+            program("graph/pr_vm_pull").display(),
+            program("graph/pr_em_pull").display()
+        ),
+    );
+    let ((cached, ran), out) = run(&file, &["--programs", "*_em_*"]);
+    succeeded(&out);
+    assert_eq!((cached, ran), (0, 1));
+    let rows = table(&dir.path().join("out/part.csv"));
+    let programs: Vec<&str> = rows.iter().map(|r| r["program"].as_str()).collect();
+    assert_eq!(programs, ["pr_em_pull"]);
 }
 
 #[test]

@@ -48,6 +48,8 @@ pub struct Experiment {
     pub slurm: SlurmSpec,
     /// The graphs `keep_graphs` kept the runs of (empty: every graph).
     pub kept_graphs: Vec<String>,
+    /// The patterns `keep_programs` kept the runs of (empty: every program).
+    pub kept_programs: Vec<String>,
 }
 
 /// A named axis.
@@ -291,6 +293,7 @@ impl Experiment {
             plots: spec.plots,
             slurm: spec.slurm,
             kept_graphs: Vec::new(),
+            kept_programs: Vec::new(),
         };
         // An axis may not take a column the table has already.
         let header = Table::header(&experiment, &[]);
@@ -418,6 +421,27 @@ impl Experiment {
         self.runs
             .retain(|r| r.graph.is_some_and(|g| kept.contains(&g)));
         self.kept_graphs = names.to_vec();
+        Ok(())
+    }
+
+    /// Keep only the runs of programs whose file name (without `.elf`) matches one of
+    /// `patterns` (`*`, `?`, `[...]`); a pattern that matches none is an error.
+    pub fn keep_programs(&mut self, patterns: &[String]) -> anyhow::Result<()> {
+        for pattern in patterns {
+            if !self
+                .runs
+                .iter()
+                .any(|r| crate::regress::glob(pattern, &r.program.name))
+            {
+                bail!("{}: no program matches `{pattern}`", self.path.display());
+            }
+        }
+        self.runs.retain(|r| {
+            patterns
+                .iter()
+                .any(|p| crate::regress::glob(p, &r.program.name))
+        });
+        self.kept_programs = patterns.to_vec();
         Ok(())
     }
 

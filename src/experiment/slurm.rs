@@ -43,6 +43,10 @@ pub fn script(
         let names = experiment.kept_graphs.join(",");
         profile.push_str(&format!(" --graphs '{}'", names.replace('\'', r"'\''")));
     }
+    if !experiment.kept_programs.is_empty() {
+        let names = experiment.kept_programs.join(",");
+        profile.push_str(&format!(" --programs '{}'", names.replace('\'', r"'\''")));
+    }
     let mut s = String::new();
     let _ = writeln!(s, "#!/bin/bash");
     let _ = writeln!(
