@@ -10,8 +10,7 @@ use proptest::prelude::*;
 use serde_json::Value;
 use wsim_sim::mem::cache::{CacheConfig, Replacement, WritePolicy};
 use wsim_sim::mem::hierarchy::{
-    AccessKind, Completion, DramModel, HierarchyStats, MemAccess, MemConfig, MemoryHierarchy,
-    CREDIT,
+    AccessKind, Completion, DramModel, HierarchyStats, MemAccess, MemConfig, MemoryHierarchy, ROOM,
 };
 
 const CLUSTERS: u32 = 2;
@@ -161,7 +160,7 @@ fn check_skipping<D: DramModel>(
     check_phase_sums(&every_stats)?;
     prop_assert!(visits <= cycles);
     // The requests' completions, without the words that a refused credit has come.
-    let requests: Vec<_> = every.iter().filter(|d| d.0.id != CREDIT).copied().collect();
+    let requests: Vec<_> = every.iter().filter(|d| d.0.id != ROOM).copied().collect();
     let mut ids: Vec<u64> = requests.iter().map(|d| d.0.id).collect();
     ids.sort_unstable();
     prop_assert_eq!(ids, (0..s.len() as u64).collect::<Vec<_>>());
