@@ -35,7 +35,8 @@ pub enum ErrorKind {
         addr: u32,
         reason: &'static str,
     },
-    /// Every live warp waits on a barrier that can never complete.
+    /// No live warp can ever go on: each waits on a barrier that cannot complete, or on
+    /// something else that will not come (each warp's line names it).
     Deadlock {
         warps: Vec<String>,
     },
@@ -81,7 +82,7 @@ impl fmt::Display for SimError {
             ErrorKind::Deadlock { warps } => {
                 write!(
                     f,
-                    "deadlock: every live warp waits on a barrier that cannot complete"
+                    "deadlock: no live warp can go on (each one's wait below)"
                 )?;
                 write_warps(f, warps)?;
             }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use wsim_isa::{SfuKind, Unit};
 
 use crate::config::{Config, StartCores, WeaverMode, WeaverPresence};
-use crate::core::pipeline::{MemoryPort, PortKind, PortRequest, Retry};
+use crate::core::pipeline::{MemoryPort, PortKind, PortRequest, Refusal, Retry};
 use crate::core::warp::WarpWait;
 use crate::core::{Core, Effect};
 use crate::error::{ErrorKind, SimError, SimResult};
@@ -102,7 +102,8 @@ impl MemoryPort for Port<'_> {
             ops: req.ops,
         };
         self.0.access(now, access).map_err(|reject| match reject {
-            Reject::MshrFull | Reject::NoCredit => Retry::AfterCompletion,
+            Reject::MshrFull => Retry::AfterCompletion(Refusal::MshrFull),
+            Reject::NoCredit => Retry::AfterCompletion(Refusal::NoCredit),
             Reject::BankConflict | Reject::QueueFull | Reject::PortBusy => Retry::NextCycle,
         })
     }
@@ -549,7 +550,9 @@ impl Machine {
                             arrived.count_ones()
                         )
                     }
-                    WarpWait::Ready => "nothing (ready to issue)".into(),
+                    WarpWait::Ready => core
+                        .refused_wait(w)
+                        .unwrap_or_else(|| "nothing (ready to issue)".into()),
                 };
                 warps.push(format!(
                     "core {} warp {w} (pc {pc:#010x}{place}, lanes {:#x}): waits on {state}",

@@ -5,7 +5,7 @@ mod mem_common;
 
 use mem_common::{fixed, latency, req, run, DRAM_LATENCY as D};
 use wsim_sim::mem::cache::{CacheConfig, WritePolicy};
-use wsim_sim::mem::hierarchy::{AccessKind::*, MemConfig, Reject};
+use wsim_sim::mem::hierarchy::{AccessKind::*, MemConfig, Reject, ROOM};
 
 /// Hit latencies and link latencies of a configuration, in cycles.
 struct Lat {
@@ -136,6 +136,46 @@ fn mshr_full_and_merge_limit_reject() {
     assert_eq!(done.len(), 4);
     let first_fill = done[0].at;
     assert_eq!(m.stats().l1d[0].mshr_full_stalls, 2 + (first_fill - 5));
+}
+
+/// A socket's cores share their L1's MSHRs: a core refused because the others' misses hold
+/// them all has no request of its own whose completion would tell it one is free, so the
+/// fill that frees one says so (a completion with the id `ROOM`), and only to it.
+#[test]
+fn a_shared_l1_tells_a_core_it_refused_when_an_mshr_frees() {
+    for fetch in [false, true] {
+        let one_mshr = |c: CacheConfig| CacheConfig {
+            mshrs: 1,
+            mshr_merge: 0,
+            ..c
+        };
+        let d = MemConfig::default();
+        let c = MemConfig {
+            l1d: one_mshr(d.l1d.clone()),
+            l1i: one_mshr(d.l1i.clone()),
+            ..d
+        };
+        let kind = if fetch { Fetch } else { Read };
+        let mut m = fixed(&c, 1, 3).with_sockets(3);
+        assert_eq!(m.access(0, req(1, 0, 0x000, kind)), Ok(()));
+        assert_eq!(m.access(1, req(2, 2, 0x040, kind)), Err(Reject::MshrFull));
+        let mut done = Vec::new();
+        let mut now = 1;
+        while m.pending() > 0 {
+            now += 1;
+            m.tick(now, &mut done);
+        }
+        let told: Vec<_> = done.iter().map(|d| (d.core, d.id)).collect();
+        assert_eq!(told, [(2, ROOM), (0, 1)], "fetch {fetch}");
+        assert_eq!(done[0].at, done[1].at, "told when the fill frees the MSHR");
+        // Told once: the next fill has no one to tell.
+        assert_eq!(m.access(now, req(3, 2, 0x040, kind)), Ok(()));
+        let rest = mem_common::run(&mut m, now, &[]);
+        assert_eq!(
+            rest.iter().map(|d| (d.core, d.id)).collect::<Vec<_>>(),
+            [(2, 3)]
+        );
+    }
 }
 
 #[test]

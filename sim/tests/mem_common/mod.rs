@@ -3,7 +3,7 @@
 
 use wsim_sim::mem::dram::{DramRequest, DramStats};
 use wsim_sim::mem::hierarchy::{
-    AccessKind, Completion, DramModel, MemAccess, MemConfig, MemoryHierarchy, CREDIT,
+    AccessKind, Completion, DramModel, MemAccess, MemConfig, MemoryHierarchy, ROOM,
 };
 
 /// Main memory that answers every request `latency` cycles after it is queued and holds at
@@ -110,8 +110,8 @@ pub fn run<D: DramModel>(
     let mut now = from;
     while next < reqs.len() || h.pending() > 0 {
         h.tick(now, &mut done);
-        // A credit the driver was refused for has come: it retries every cycle anyway.
-        done.retain(|c| c.id != CREDIT);
+        // Room the driver was refused for has come: it retries every cycle anyway.
+        done.retain(|c| c.id != ROOM);
         while next < reqs.len() && reqs[next].0 <= now && h.access(now, reqs[next].1).is_ok() {
             next += 1;
         }

@@ -13,7 +13,7 @@ use std::collections::VecDeque;
 
 use wsim_isa::{Decoded, Flow};
 
-use super::lsu::{line_of, PortKind, PortRequest, Retry, Ticket};
+use super::lsu::{line_of, PortKind, PortRequest, Refusal, Ticket};
 use super::{MemoryPort, NEVER};
 use crate::core::Core;
 use crate::shared::Shared;
@@ -77,8 +77,8 @@ pub(super) struct FrontEnd {
     next_fetch: usize,
     /// No warp can fetch until one is woken.
     pub idle: bool,
-    /// The instruction cache refused a fetch until a completion.
-    pub waits_completion: bool,
+    /// The instruction cache refused a fetch until a completion, and why.
+    pub waits_completion: Option<Refusal>,
     /// The earliest cycle a pending control instruction resolves.
     pub next_resolve: u64,
 }
@@ -89,7 +89,7 @@ impl FrontEnd {
             warps: (0..warps).map(|_| WarpFront::new(ibuffer)).collect(),
             next_fetch: 0,
             idle: false,
-            waits_completion: false,
+            waits_completion: None,
             next_resolve: NEVER,
         }
     }
@@ -148,7 +148,7 @@ impl Core {
     pub(super) fn fetches_by_itself(&self, w: usize) -> bool {
         let t = &self.pipe.front.warps[w];
         let buffered = t.line == Some(line_of(t.fetch_pc, self.pipe.p.line));
-        self.can_fetch(w) && (buffered || !self.pipe.front.waits_completion)
+        self.can_fetch(w) && (buffered || self.pipe.front.waits_completion.is_none())
     }
 
     /// Control instructions whose time has come resolve, and (Vortex) decodes complete:
@@ -255,7 +255,7 @@ impl Core {
                     // The same warp asks again: the instruction cache keeps its place in the
                     // queue for the way below (back-pressure grants credits in order).
                     self.pipe.front.next_fetch = w;
-                    self.pipe.front.waits_completion = retry == Retry::AfterCompletion;
+                    self.pipe.front.waits_completion = retry.refusal();
                 }
             }
         }

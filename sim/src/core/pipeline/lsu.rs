@@ -47,7 +47,7 @@ impl Ticket {
     /// The ticket a completion carries (`None`: not one of the core's, e.g. the
     /// hierarchy's word that a credit has come).
     pub fn decode(id: u64) -> Option<Self> {
-        if id == crate::mem::hierarchy::CREDIT {
+        if id == crate::mem::hierarchy::ROOM {
             return None;
         }
         let index = (id & !TAG_MASK) as usize;
@@ -76,8 +76,38 @@ pub struct PortRequest {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Retry {
     NextCycle,
-    /// Only after one of this core's requests completes (its L1 has no free MSHR).
-    AfterCompletion,
+    /// Only after a completion for this core (one of its requests, or the hierarchy's word
+    /// that room has come).
+    AfterCompletion(Refusal),
+}
+
+/// Why the memory hierarchy refused a request until a completion (kept for the deadlock
+/// and `max_cycles` reports: a core stuck here names it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The L1 had no free MSHR.
+    MshrFull,
+    /// The buffer below the L1 had no credit for the request.
+    NoCredit,
+}
+
+impl Refusal {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Refusal::MshrFull => "no free MSHR",
+            Refusal::NoCredit => "no credit for the way below",
+        }
+    }
+}
+
+impl Retry {
+    /// The refusal to wait out for a completion (None: retry next cycle).
+    pub(super) fn refusal(self) -> Option<Refusal> {
+        match self {
+            Retry::NextCycle => None,
+            Retry::AfterCompletion(why) => Some(why),
+        }
+    }
 }
 
 /// What a core needs from the memory hierarchy: it accepts a request, or says when to retry.
@@ -108,8 +138,8 @@ pub(in crate::core) struct LoadTracker {
 pub(in crate::core) struct Lsu {
     /// Line requests waiting to enter the data cache: (earliest cycle, request).
     pub queue: VecDeque<(u64, PortRequest)>,
-    /// The head of the queue was refused until a completion.
-    pub waits_completion: bool,
+    /// The head of the queue was refused until a completion, and why.
+    pub waits_completion: Option<Refusal>,
     loads: Vec<Option<LoadTracker>>,
     free_loads: Vec<usize>,
     /// Scratch: the lines of the instruction being issued and, for an atomic, each line's
@@ -146,7 +176,7 @@ impl Core {
                 break;
             }
             if let Err(retry) = port.send(now, self.id, req) {
-                self.pipe.lsu.waits_completion = retry == Retry::AfterCompletion;
+                self.pipe.lsu.waits_completion = retry.refusal();
                 break;
             }
             self.pipe.lsu.queue.pop_front();

@@ -19,7 +19,7 @@ mod units;
 use wsim_isa::{Flow, RegRef, SfuKind, Unit};
 
 pub(in crate::core) use lsu::{bank_conflict_degree, LoadTracker, SHARED_PORT};
-pub use lsu::{MemoryPort, PortKind, PortRequest, Retry, Ticket};
+pub use lsu::{MemoryPort, PortKind, PortRequest, Refusal, Retry, Ticket};
 pub(in crate::core) use scoreboard::Producer;
 
 use super::exec::Effect;
@@ -188,8 +188,8 @@ pub struct CycleOutcome {
 impl Core {
     /// A memory request of this core completed at `now`.
     pub fn complete(&mut self, id: u64, now: u64) {
-        self.pipe.lsu.waits_completion = false;
-        self.pipe.front.waits_completion = false;
+        self.pipe.lsu.waits_completion = None;
+        self.pipe.front.waits_completion = None;
         match Ticket::decode(id) {
             Some(Ticket::Fetch(w)) => self.line_arrived(w, now),
             Some(Ticket::Load(slot)) => {
@@ -252,7 +252,7 @@ impl Core {
         }
         let mut next = pipe.front.next_resolve;
         if let Some(&(at, _)) = pipe.lsu.queue.front() {
-            if !pipe.lsu.waits_completion {
+            if pipe.lsu.waits_completion.is_none() {
                 next = next.min(at.max(now + 1));
             }
         }
@@ -264,6 +264,39 @@ impl Core {
         // started or retired) and cached why it waits and until when.
         next = next.min(pipe.sched.next_expiry());
         (next != NEVER).then_some(next.max(now + 1))
+    }
+
+    /// The memory hierarchy's refusal warp `w` is held on, if any: a fetch its L1I refused
+    /// (the warp has no instruction to issue), or the LSU queue whose head its L1D refused,
+    /// each until a completion for this core. For the deadlock and `max_cycles` reports:
+    /// such a warp waits on no barrier, yet cannot go on by itself.
+    pub fn refused_wait(&self, w: usize) -> Option<String> {
+        let pipe = &self.pipe;
+        let retry = |why: Refusal| {
+            format!(
+                "({}), retried after a completion for core {}",
+                why.describe(),
+                self.id
+            )
+        };
+        let front = &pipe.front.warps[w];
+        if let Some(why) = pipe.front.waits_completion {
+            if front.ibuf.is_empty() && self.can_fetch(w) && !self.fetches_by_itself(w) {
+                return Some(format!(
+                    "an instruction fetch its L1I refused {}",
+                    retry(why)
+                ));
+            }
+        }
+        let why = pipe
+            .lsu
+            .waits_completion
+            .filter(|_| !pipe.lsu.queue.is_empty())?;
+        Some(format!(
+            "the LSU queue ({} line requests), whose head its L1D refused {}",
+            pipe.lsu.queue.len(),
+            retry(why)
+        ))
     }
 
     /// Match the timing state to warps that started or retired.

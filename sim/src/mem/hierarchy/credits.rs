@@ -11,7 +11,7 @@
 //! - **Senders**: a socket's L1 data or instruction cache, an L2 or the L3, and DRAM
 //!   itself (an atomic's write after its read). A request an L1 cannot send is refused
 //!   (`Reject::NoCredit`) and its core sleeps until a completion that belongs to no
-//!   request (id `CREDIT`) says a credit has come; what a cache must send once it has taken a
+//!   request (id `ROOM`) says a credit has come; what a cache must send once it has taken a
 //!   request (a miss, a write-through write, a dirty victim, an atomic's write) waits in the
 //!   sender's outbox, and a lower cache takes no further request while its outbox is not
 //!   empty, so each outbox stays small (a few messages per request in flight).
@@ -23,7 +23,7 @@
 
 use std::collections::VecDeque;
 
-use super::{Completion, DramModel, Ev, Level, MemoryHierarchy, Msg, CREDIT};
+use super::{Completion, DramModel, Ev, Level, MemoryHierarchy, Msg, ROOM};
 
 /// Where a request is headed: the input behind link `index`, or DRAM queue `queue`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -209,7 +209,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
         let first = socket * self.cores_per_socket;
         for core in first..first + self.cores_per_socket {
             self.ready.push(Completion {
-                id: CREDIT,
+                id: ROOM,
                 core,
                 at: t,
             });

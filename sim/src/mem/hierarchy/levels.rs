@@ -8,7 +8,7 @@
 use std::collections::VecDeque;
 
 use super::credits::Sender;
-use super::{AccessKind, Completion, DramModel, Ev, Level, MemoryHierarchy, Msg};
+use super::{AccessKind, Completion, DramModel, Ev, Level, MemoryHierarchy, Msg, ROOM};
 use crate::mem::cache::{Cache, CacheConfig, Op, Outcome, Stall, WritePolicy};
 
 /// Lines with an atomic in flight at the LLC, each with the atomics waiting for it.
@@ -187,14 +187,26 @@ impl<D: DramModel> MemoryHierarchy<D> {
     /// The fill `msg` (the miss's request, back from below) reaches the L1.
     fn fill_l1(&mut self, t: u64, msg: Msg, line: u32) {
         let socket = self.socket(msg.core);
-        let cache = if msg.kind == AccessKind::Fetch {
-            &mut self.l1i[socket]
+        let fetch = msg.kind == AccessKind::Fetch;
+        let (cache, refused) = if fetch {
+            (&mut self.l1i[socket], &mut self.l1i_refused[socket])
         } else {
-            &mut self.l1d[socket]
+            (&mut self.l1d[socket], &mut self.l1d_refused[socket])
         };
         // The cores of a socket share the L1: each waiter is completed for its own core.
         let mut ids = std::mem::take(&mut self.scratch_ids);
         let victim = cache.fill(line, msg.phase as usize, &mut ids);
+        // The fill freed an MSHR: a core it refused that has no request among the waiters
+        // (the MSHRs held other cores' misses) would otherwise never be told.
+        for core in refused.drain(..) {
+            if !ids.iter().any(|&(c, _)| c == core) {
+                self.ready.push(Completion {
+                    id: ROOM,
+                    core,
+                    at: t,
+                });
+            }
+        }
         self.ready.extend(
             ids.drain(..)
                 .map(|(core, id)| Completion { id, core, at: t }),

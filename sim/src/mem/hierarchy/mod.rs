@@ -100,20 +100,24 @@ pub struct MemAccess {
 pub enum Reject {
     /// The L1 bank of the line already took an access this cycle.
     BankConflict,
-    /// The L1 has no free MSHR for a new miss (or the line's MSHR is full of merges).
+    /// The L1 has no free MSHR for a new miss (or the line's MSHR is full of merges): the
+    /// core is told when the L1 frees one, by one of its requests' completions or, when
+    /// the MSHRs held only other cores' misses (a socket's shared L1), by a completion
+    /// with the id [`ROOM`].
     MshrFull,
     /// The link below the L1s has `queue` requests waiting; checked before the cache.
     QueueFull,
     /// The buffer the request is headed for has no credit for it (back-pressure): the core
-    /// is told when one comes, by a completion with the id [`CREDIT`].
+    /// is told when one comes, by a completion with the id [`ROOM`].
     NoCredit,
     /// The L1 took `ports` accesses this cycle.
     PortBusy,
 }
 
-/// The id of a completion that belongs to no request: a credit the core was refused for
-/// has come (see [`Reject::NoCredit`]).
-pub const CREDIT: u64 = u64::MAX;
+/// The id of a completion that belongs to no request: room the core was refused for has
+/// come (a credit below its L1, [`Reject::NoCredit`], or an MSHR of the L1 its socket
+/// shares, [`Reject::MshrFull`]).
+pub const ROOM: u64 = u64::MAX;
 
 /// A finished request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -188,6 +192,10 @@ pub struct MemoryHierarchy<D: DramModel = Dram> {
     /// Per socket; their waiters are (core, request id).
     l1i: Vec<Cache<(u32, u64)>>,
     l1d: Vec<Cache<(u32, u64)>>,
+    /// Per socket, the cores its L1I and its L1D refused for want of an MSHR since their
+    /// last fill: the fill frees one and tells them (their own misses may hold none).
+    l1i_refused: Vec<Vec<u32>>,
+    l1d_refused: Vec<Vec<u32>>,
     /// The L2s (one per cluster, if enabled), then the L3 (if enabled).
     lower: Vec<Lower>,
     /// The L1 links (one per cluster), the L2 links (if L2), the L3 link (if L3).
@@ -264,6 +272,8 @@ impl<D: DramModel> MemoryHierarchy<D> {
             cores_per_socket: 1,
             l1i: (0..cores).map(|_| Cache::new(&cfg.l1i)).collect(),
             l1d: (0..cores).map(|_| Cache::new(&cfg.l1d)).collect(),
+            l1i_refused: vec![Vec::new(); cores],
+            l1d_refused: vec![Vec::new(); cores],
             lower,
             links,
             clusters: clusters as usize,
@@ -297,6 +307,8 @@ impl<D: DramModel> MemoryHierarchy<D> {
         let sockets = self.l1d.len() / n as usize;
         self.l1i.truncate(sockets);
         self.l1d.truncate(sockets);
+        self.l1i_refused.truncate(sockets);
+        self.l1d_refused.truncate(sockets);
         self.cores_per_socket = n;
         self
     }
@@ -312,6 +324,15 @@ impl<D: DramModel> MemoryHierarchy<D> {
             &mut self.l1i[socket]
         } else {
             &mut self.l1d[socket]
+        }
+    }
+
+    /// The cores waiting for an MSHR of the L1 instruction or data cache of `socket`.
+    fn l1_refused(&mut self, fetch: bool, socket: usize) -> &mut Vec<u32> {
+        if fetch {
+            &mut self.l1i_refused[socket]
+        } else {
+            &mut self.l1d_refused[socket]
         }
     }
 
@@ -429,7 +450,13 @@ impl<D: DramModel> MemoryHierarchy<D> {
             }
             Err(Stall::Bank) => return Err(Reject::BankConflict),
             Err(Stall::Port) => return Err(Reject::PortBusy),
-            Err(Stall::MshrFull) => return Err(Reject::MshrFull),
+            Err(Stall::MshrFull) => {
+                let refused = self.l1_refused(fetch, socket);
+                if !refused.contains(&req.core) {
+                    refused.push(req.core);
+                }
+                return Err(Reject::MshrFull);
+            }
         }
         Ok(())
     }
