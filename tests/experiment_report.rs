@@ -101,17 +101,22 @@ fn report(dir: &Path) -> Output {
         .expect("wsim runs")
 }
 
-#[test]
-fn a_report_sets_wsims_values_beside_the_papers() {
-    let dir = tempfile::tempdir().unwrap();
-    tree(dir.path(), CLAIMS);
-    let out = report(dir.path());
+/// The report of `dir`'s tree, which must succeed: its page.
+fn page(dir: &Path) -> String {
+    let out = report(dir);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let page = std::fs::read_to_string(dir.path().join("docs/RESULTS.md")).unwrap();
+    std::fs::read_to_string(dir.join("docs/RESULTS.md")).unwrap()
+}
+
+#[test]
+fn a_report_sets_wsims_values_beside_the_papers() {
+    let dir = tempfile::tempdir().unwrap();
+    tree(dir.path(), CLAIMS);
+    let page = page(dir.path());
     let has = |text: &str| assert!(page.contains(text), "no `{text}` in:\n{page}");
     has("# A tiny paper, reproduced\n");
     has("Do not edit it by hand");
@@ -207,13 +212,7 @@ fn a_profile_run_for_part_of_its_experiment_shows_the_rest_as_not_run() {
          tiny,2,pr_vm,g2,VM,full,0.1.0 (abc),yes,ok,1800\n\
          tiny,3,pr_sw,g2,SparseWeaver,full,0.1.0 (abc),yes,ok,300\n",
     );
-    let out = report(dir.path());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let page = std::fs::read_to_string(dir.path().join("docs/RESULTS.md")).unwrap();
+    let page = page(dir.path());
     assert!(
         page.contains("| on g1 (`g1`) | 1 | 4.00x | 4.00x | not run | 1.00 (quick) |"),
         "{page}"
