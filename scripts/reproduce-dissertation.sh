@@ -17,4 +17,12 @@ wsim=${CARGO_TARGET_DIR:-target}/release/wsim
 status=0
 "$wsim" experiment run experiments/dissertation/*.toml --profile "$profile" "$@" || status=$?
 "$wsim" experiment report experiments/dissertation-paper.toml
+# The tables beside the figures, so that a clone has what the page was computed from.
+for table in results/*/{quick,full}/*.csv; do
+    [ -f "$table" ] || continue
+    experiment=$(basename "$(dirname "$(dirname "$table")")")
+    [ -f "experiments/dissertation/$experiment.toml" ] || continue
+    mkdir -p "docs/results/dissertation/$experiment"
+    cp "$table" "docs/results/dissertation/$experiment/$(basename "$(dirname "$table")").csv"
+done
 exit $status

@@ -985,7 +985,9 @@ fn programs_option_runs_part_of_an_experiment() {
         "part",
         &format!(
             "[[programs]]\nfiles = ['{}', '{}']\niterations = 1\n\
-             [[graphs]]\nname = 'small'\nspec = 'gen:rmat:scale=5'\n",
+             [[graphs]]\nname = 'small'\nspec = 'gen:rmat:scale=5'\n\
+             [[plots]]\nname = 'vm'\nkind = 'line'\nx = 'graph'\nmetric = 'cycles'\n\
+             where = {{ schedule = 'VM' }}\n",
             program("graph/pr_vm_pull").display(),
             program("graph/pr_em_pull").display()
         ),
@@ -996,6 +998,8 @@ fn programs_option_runs_part_of_an_experiment() {
     let rows = table(&dir.path().join("out/part.csv"));
     let programs: Vec<&str> = rows.iter().map(|r| r["program"].as_str()).collect();
     assert_eq!(programs, ["pr_em_pull"]);
+    // The part has no VM row: its plot is left out, not an error.
+    assert!(!dir.path().join("out/vm.svg").exists());
 }
 
 #[test]

@@ -344,8 +344,11 @@ impl Experiment {
                 (a.name.clone(), format!("{}{unit}", a.key))
             })
             .collect();
+        // A part of the experiment (--graphs, --programs) draws the plots it has rows for.
+        let part = !(self.kept_graphs.is_empty() && self.kept_programs.is_empty());
         self.plots
             .iter()
+            .filter(|p| !part || p.has_rows(table))
             .map(|p| {
                 p.draw(table, &outputs.dir, &units)
                     .with_context(|| format!("{}", self.path.display()))

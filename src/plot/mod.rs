@@ -298,6 +298,11 @@ impl PlotSpec {
     }
 
     /// The rows its `where` keeps, in the table's order.
+    /// Whether any row of `table` is one this plot draws.
+    pub fn has_rows(&self, table: &Table) -> bool {
+        !self.rows(table).is_empty()
+    }
+
     fn rows<'t>(&self, table: &'t Table) -> Vec<&'t Vec<String>> {
         let filter: Vec<(usize, String)> = self
             .filter
