@@ -18,10 +18,12 @@ pub struct Resources {
 /// A path for a shell script: absolute (the job runs wherever Slurm puts it), single-quoted.
 fn quoted(path: &Path) -> String {
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    format!(
-        "'{}'",
-        absolute.display().to_string().replace('\'', r"'\''")
-    )
+    shell_word(&absolute.display().to_string())
+}
+
+/// `text` single-quoted for the shell.
+fn shell_word(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 /// The `sbatch` script that runs `experiment` as `resources.tasks` array tasks with the
@@ -35,17 +37,15 @@ pub fn script(
     let tasks = resources.tasks.max(1);
     let spec = &resources.spec;
     let logs = std::path::absolute(logs(outputs)).unwrap_or_else(|_| logs(outputs));
-    // The tasks and collect read the file under the same profile, and the same graphs.
-    let mut profile = experiment.profile.as_ref().map_or(String::new(), |p| {
-        format!(" --profile '{}'", p.replace('\'', r"'\''"))
-    });
-    if !experiment.kept_graphs.is_empty() {
-        let names = experiment.kept_graphs.join(",");
-        profile.push_str(&format!(" --graphs '{}'", names.replace('\'', r"'\''")));
-    }
-    if !experiment.kept_programs.is_empty() {
-        let names = experiment.kept_programs.join(",");
-        profile.push_str(&format!(" --programs '{}'", names.replace('\'', r"'\''")));
+    // The tasks and collect read the file as this command did: its profile, its part.
+    let mut selection = String::new();
+    let options = [
+        ("--profile", experiment.profile.clone().unwrap_or_default()),
+        ("--graphs", experiment.kept_graphs.join(",")),
+        ("--programs", experiment.kept_programs.join(",")),
+    ];
+    for (option, value) in options.iter().filter(|(_, v)| !v.is_empty()) {
+        selection.push_str(&format!(" {option} {}", shell_word(value)));
     }
     let mut s = String::new();
     let _ = writeln!(s, "#!/bin/bash");
@@ -53,7 +53,7 @@ pub fn script(
         s,
         "# wsim experiment {} ({} runs) as a Slurm array of {tasks} tasks, one shard each.\n\
          # Written by `wsim experiment slurm`. Submit: sbatch THIS_FILE; when every task has\n\
-         # finished: wsim experiment collect {}{profile} --out {} --cache {}",
+         # finished: wsim experiment collect {}{selection} --out {} --cache {}",
         experiment.name,
         experiment.runs.len(),
         quoted(&experiment.path),
@@ -88,7 +88,7 @@ pub fn script(
     );
     let _ = writeln!(
         s,
-        "exec {} experiment run {}{profile} --shard \"$SLURM_ARRAY_TASK_ID/{tasks}\" --out {} --cache {}",
+        "exec {} experiment run {}{selection} --shard \"$SLURM_ARRAY_TASK_ID/{tasks}\" --out {} --cache {}",
         quoted(wsim),
         quoted(&experiment.path),
         quoted(&outputs.dir),
