@@ -6,8 +6,8 @@ prints the fastest wall time of each and their ratio (new / old: below 1 is fast
 Interleaving the runs spreads a shared machine's noise over both.
 
 Usage: scripts/speed.py OLD_WSIM NEW_WSIM [--rounds N] [--graph SPEC]
-Jobs: the stream microbenchmark and PageRank pull through the Weaver on the sparseweaver
-preset, BFS push (VM) on tiny.
+Jobs: the stream microbenchmark, PageRank pull through the Weaver and under VM (one
+iteration) on the sparseweaver preset, BFS push (VM) on tiny.
 """
 import argparse
 import pathlib
@@ -31,6 +31,9 @@ def main():
         "pr_sparseweaver_pull, sparseweaver": [
             "--config", configs / "sparseweaver.toml", "--graph", a.graph,
             build / "graph/pr_sparseweaver_pull.elf"],
+        "pr_vm_pull, sparseweaver": [
+            "--config", configs / "sparseweaver.toml", "--graph", a.graph,
+            "--iterations", "1", build / "graph/pr_vm_pull.elf"],
         "bfs_vm_push, tiny": [
             "--config", configs / "tiny.toml", "--graph", a.graph,
             build / "graph/bfs_vm_push.elf"],

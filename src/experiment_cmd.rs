@@ -1,6 +1,7 @@
 //! `wsim experiment run|collect|plot|slurm|report` and `wsim plot`: the command line of
 //! `wsim::experiment` and `wsim::plot` (docs/EXPERIMENTS.md).
 
+use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -30,11 +31,11 @@ pub struct Places {
     #[arg(long, value_name = "DIR")]
     cache: Option<PathBuf>,
     /// Only the runs on these graphs (names, comma-separated), e.g. one graph of a long
-    /// profile; the table and plots then have their rows only.
+    /// profile; the table keeps the rows earlier parts wrote for the others.
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     graphs: Vec<String>,
     /// Only the runs of these programs (file-name patterns without `.elf`, comma-separated,
-    /// e.g. `pr_*`); the table and plots then have their rows only.
+    /// e.g. `pr_*`); the table keeps the rows earlier parts wrote for the others.
     #[arg(long, value_name = "PATTERNS", value_delimiter = ',')]
     programs: Vec<String>,
 }
@@ -171,17 +172,13 @@ pub fn run(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
                     started.elapsed().as_secs_f64()
                 );
                 if shard.is_none() {
-                    let (table, written) = experiment.report(&outputs)?;
-                    written_files(&written)?;
-                    failed |= failures(&experiment, &table);
+                    failed |= reported(&experiment, &outputs)?;
                 }
             }
         }
         ExperimentCommand::Collect { places } => {
             for (experiment, outputs) in places.load()? {
-                let (table, written) = experiment.report(&outputs)?;
-                written_files(&written)?;
-                failed |= failures(&experiment, &table);
+                failed |= reported(&experiment, &outputs)?;
             }
         }
         ExperimentCommand::Plot { places, table } => {
@@ -255,8 +252,33 @@ fn written_files(paths: &[PathBuf]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Whether a run did not succeed; those that did not, on stderr.
+/// Write `experiment`'s table and plots (saying so on stdout, and on stderr how many rows
+/// earlier parts gave it); whether a run of this invocation did not succeed.
+fn reported(experiment: &Experiment, outputs: &Outputs) -> anyhow::Result<bool> {
+    let reported = experiment.report(outputs)?;
+    if reported.earlier_rows > 0 {
+        eprintln!(
+            "experiment {}: the table keeps {} rows of runs this part left out, from {}",
+            experiment.name,
+            reported.earlier_rows,
+            outputs.table(experiment).display()
+        );
+    }
+    written_files(&reported.written)?;
+    Ok(failures(experiment, &reported.table))
+}
+
+/// Whether a run of `experiment` (its rows in `table` go by the run column) did not
+/// succeed; those that did not, on stderr.
 fn failures(experiment: &Experiment, table: &Table) -> bool {
+    let run = table
+        .column("run")
+        .expect("an experiment table has a run column");
+    let rows: BTreeMap<&str, &Vec<String>> = table
+        .rows
+        .iter()
+        .map(|row| (row[run].as_str(), row))
+        .collect();
     let (verdict, error) = (
         table
             .column("verdict")
@@ -265,7 +287,8 @@ fn failures(experiment: &Experiment, table: &Table) -> bool {
             .column("error")
             .expect("an experiment table has an error column"),
     );
-    let bad: Vec<String> = (experiment.runs.iter().zip(&table.rows))
+    let bad: Vec<String> = (experiment.runs.iter())
+        .filter_map(|run| Some((run, *rows.get(run.index.to_string().as_str())?)))
         .filter(|(_, row)| row[verdict] != "ok")
         .map(|(run, row)| {
             format!(

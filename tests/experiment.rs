@@ -1002,6 +1002,120 @@ fn programs_option_runs_part_of_an_experiment() {
     assert!(!dir.path().join("out/vm.svg").exists());
 }
 
+/// Rewrite the cells `column` of the rows of `path` whose program is `program`.
+fn edit_table(path: &Path, program: &str, column: &str, value: &str) {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let (p, c) = (
+        header.iter().position(|h| h == "program").unwrap(),
+        header.iter().position(|h| h == column).unwrap(),
+    );
+    let mut writer = csv::Writer::from_path(path.with_extension("edited")).unwrap();
+    writer.write_record(&header).unwrap();
+    for record in reader.records() {
+        let mut row: Vec<String> = record.unwrap().iter().map(String::from).collect();
+        if row[p] == program {
+            row[c] = value.to_string();
+        }
+        writer.write_record(&row).unwrap();
+    }
+    writer.flush().unwrap();
+    std::fs::rename(path.with_extension("edited"), path).unwrap();
+}
+
+#[test]
+fn parts_of_an_experiment_add_up_in_its_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = experiment(
+        dir.path(),
+        "parts",
+        &format!(
+            "[[programs]]\nfiles = ['{}', '{}']\niterations = 1\n\
+             [[graphs]]\nname = 'small'\nspec = 'gen:rmat:scale=5'\n\
+             [[graphs]]\nname = 'large'\nspec = 'gen:rmat:scale=6'\n",
+            program("graph/pr_vm_pull").display(),
+            program("graph/pr_em_pull").display()
+        ),
+    );
+    let path = dir.path().join("out/parts.csv");
+    let runs = |path: &Path| -> Vec<(String, String, String)> {
+        table(path)
+            .into_iter()
+            .map(|r| (r["run"].clone(), r["program"].clone(), r["graph"].clone()))
+            .collect()
+    };
+    let row = |run: &str, program: &str, graph: &str| {
+        (run.to_string(), program.to_string(), graph.to_string())
+    };
+    let (_, out) = run(&file, &["--programs", "*_em_*"]);
+    succeeded(&out);
+    // Another part, measured by "another wsim" (a cache of its own): the table keeps the
+    // first part's rows as they were, in the runs' order among its own.
+    edit_table(&path, "pr_em_pull", "wsim_version", "0.0.1 (earlier)");
+    let other_cache = dir.path().join("other-cache");
+    let (_, out) = run(
+        &file,
+        &[
+            "--programs",
+            "*_vm_*",
+            "--graphs",
+            "small",
+            "--cache",
+            other_cache.to_str().unwrap(),
+        ],
+    );
+    succeeded(&out);
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("the table keeps 2 rows of runs this part left out"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        runs(&path),
+        [
+            row("0", "pr_em_pull", "small"),
+            row("1", "pr_em_pull", "large"),
+            row("2", "pr_vm_pull", "small")
+        ]
+    );
+    let versions: Vec<String> = table(&path)
+        .into_iter()
+        .map(|r| r["wsim_version"].clone())
+        .collect();
+    assert_eq!(versions[0], "0.0.1 (earlier)");
+    assert_ne!(versions[2], "0.0.1 (earlier)");
+    // A part measured again replaces its earlier rows; a row of a run the experiment does
+    // not have (another configuration) is dropped.
+    edit_table(&path, "pr_vm_pull", "cycles", "1");
+    edit_table(&path, "pr_em_pull", "config_hash", "0000000000000000");
+    let (_, out) = run(
+        &file,
+        &[
+            "--programs",
+            "*_vm_*",
+            "--cache",
+            other_cache.to_str().unwrap(),
+        ],
+    );
+    succeeded(&out);
+    assert_eq!(
+        runs(&path),
+        [
+            row("2", "pr_vm_pull", "small"),
+            row("3", "pr_vm_pull", "large")
+        ]
+    );
+    assert!(table(&path).iter().all(|r| r["cycles"] != "1"));
+    // The whole experiment writes its table from the cache alone.
+    let (_, out) = run(&file, &[]);
+    succeeded(&out);
+    assert_eq!(runs(&path).len(), 4);
+    assert!(table(&path)
+        .iter()
+        .all(|r| r["wsim_version"] == versions[2]));
+}
+
 #[test]
 fn byte_identical_programs_share_a_run_but_keep_their_names() {
     let dir = tempfile::tempdir().unwrap();

@@ -50,6 +50,10 @@ pub struct Experiment {
     pub kept_graphs: Vec<String>,
     /// The patterns `keep_programs` kept the runs of (empty: every program).
     pub kept_programs: Vec<String>,
+    /// The runs a part (`keep_graphs`, `keep_programs`) left out: their index and what
+    /// names their row ([`Experiment::row_id`]), so that the part's table keeps the rows
+    /// earlier parts measured for them.
+    pub left_out: Vec<(usize, Vec<String>)>,
 }
 
 /// A named axis.
@@ -128,6 +132,15 @@ pub struct Execution {
     pub selected: usize,
     pub cached: usize,
     pub ran: usize,
+}
+
+/// What [`Experiment::report`] wrote.
+pub struct Reported {
+    pub table: Table,
+    /// The table's file, then the plots'.
+    pub written: Vec<PathBuf>,
+    /// Rows kept from the table earlier parts of the experiment wrote.
+    pub earlier_rows: usize,
 }
 
 /// Where an experiment's results go.
@@ -294,6 +307,7 @@ impl Experiment {
             slurm: spec.slurm,
             kept_graphs: Vec::new(),
             kept_programs: Vec::new(),
+            left_out: Vec::new(),
         };
         // An axis may not take a column the table has already.
         let header = Table::header(&experiment, &[]);
@@ -323,15 +337,49 @@ impl Experiment {
     }
 
     /// Read every run from the cache, write the table (`NAME.csv`) and draw the plots
-    /// into the output directory; returns the table and the files written.
-    pub fn report(&self, outputs: &Outputs) -> anyhow::Result<(Table, Vec<PathBuf>)> {
+    /// into the output directory. A part of the experiment (`--graphs`, `--programs`)
+    /// adds its rows to those the table there holds for the runs it left out (earlier
+    /// parts, perhaps measured by another wsim: each row names its `wsim_version`).
+    pub fn report(&self, outputs: &Outputs) -> anyhow::Result<Reported> {
         let measured = self.collect(outputs)?;
-        let table = Table::new(self, &measured);
+        let mut table = Table::new(self, &measured);
         let path = outputs.table(self);
+        let mut earlier_rows = 0;
+        if !self.left_out.is_empty() && path.exists() {
+            let earlier = Table::read(&path)?;
+            earlier_rows = table.add_earlier_parts(self, &earlier);
+        }
         table.write(&path)?;
         let mut written = vec![path];
         written.extend(self.plot(&table, outputs)?);
-        Ok((table, written))
+        Ok(Reported {
+            table,
+            written,
+            earlier_rows,
+        })
+    }
+
+    /// What names run `run`'s row in a table, whichever wsim measured it: its program,
+    /// graph, configuration hash and axis values.
+    pub fn row_id(&self, run: &Run) -> Vec<String> {
+        let graph = run.graph.map_or("", |g| self.graphs[g].name.as_str());
+        let mut id = vec![
+            run.program.name.clone(),
+            graph.to_string(),
+            run.config.hash(),
+        ];
+        id.extend(run.values.iter().cloned());
+        id
+    }
+
+    /// Keep the runs `keep` says, remembering the others ([`Experiment::left_out`]).
+    fn retain_runs(&mut self, keep: impl Fn(&Run) -> bool) {
+        let (kept, left): (Vec<Run>, Vec<Run>) =
+            std::mem::take(&mut self.runs).into_iter().partition(keep);
+        let left: Vec<(usize, Vec<String>)> =
+            left.iter().map(|r| (r.index, self.row_id(r))).collect();
+        self.left_out.extend(left);
+        self.runs = kept;
     }
 
     /// Draw the plots of `table` (this experiment's) into the output directory.
@@ -403,8 +451,8 @@ impl Experiment {
     }
 
     /// Keep only the runs on the graphs named (a part of the experiment: one graph of a
-    /// `full` profile, say); the table then has their rows only. A name that is not one
-    /// of the experiment's graphs is an error.
+    /// `full` profile, say); the others are left out ([`Experiment::report`]). A name
+    /// that is not one of the experiment's graphs is an error.
     pub fn keep_graphs(&mut self, names: &[String]) -> anyhow::Result<()> {
         let mut kept = Vec::new();
         for name in names {
@@ -421,8 +469,7 @@ impl Experiment {
             };
             kept.push(g);
         }
-        self.runs
-            .retain(|r| r.graph.is_some_and(|g| kept.contains(&g)));
+        self.retain_runs(|r| r.graph.is_some_and(|g| kept.contains(&g)));
         self.kept_graphs = names.to_vec();
         Ok(())
     }
@@ -439,7 +486,7 @@ impl Experiment {
                 bail!("{}: no program matches `{pattern}`", self.path.display());
             }
         }
-        self.runs.retain(|r| {
+        self.retain_runs(|r| {
             patterns
                 .iter()
                 .any(|p| crate::regress::glob(p, &r.program.name))

@@ -5,7 +5,7 @@
 //! unit, cycles per phase), then the verdict, the error and the host's time (the only
 //! column that differs between two runs of the same experiment).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::Context;
@@ -137,6 +137,67 @@ impl Table {
             .collect::<Result<Vec<Vec<String>>, _>>()
             .with_context(|| format!("cannot read {}", path.display()))?;
         Ok(Table { header, rows })
+    }
+
+    /// Add the rows of `earlier` (the table at this part's output, written by earlier
+    /// parts) that belong to runs this part of `experiment` left out, each under its
+    /// run's index, in the runs' order; returns how many. Columns go by name (phases
+    /// that only one side has are kept); an earlier row of a run the experiment no
+    /// longer has, or of a run this part measured again, is dropped.
+    pub fn add_earlier_parts(&mut self, experiment: &Experiment, earlier: &Table) -> usize {
+        let phases: BTreeSet<u32> = (self.header.iter().chain(&earlier.header))
+            .filter_map(|h| {
+                h.strip_prefix("phase_")?
+                    .strip_suffix("_cycles")?
+                    .parse()
+                    .ok()
+            })
+            .collect();
+        let header = Table::header(experiment, &phases.into_iter().collect::<Vec<_>>());
+        let left_out: BTreeMap<&[String], usize> = (experiment.left_out.iter())
+            .map(|(index, id)| (id.as_slice(), *index))
+            .collect();
+        // An axis's column has its name (an argument axis's is the argument's, so named).
+        // An earlier table without one of these columns has no row this part can place.
+        let id_columns: Vec<usize> = ["program", "graph", "config_hash"]
+            .into_iter()
+            .chain(experiment.axes.iter().map(|a| a.name.as_str()))
+            .map(|name| earlier.column(name))
+            .collect::<Option<_>>()
+            .unwrap_or_default();
+        let run = header
+            .iter()
+            .position(|h| h == "run")
+            .expect("a run column");
+        let mut rows: Vec<(usize, Vec<String>)> = (self.rows.iter())
+            .map(|row| {
+                let row = self.aligned(row, &header);
+                (row[run].parse().unwrap_or(usize::MAX), row)
+            })
+            .collect();
+        let mut added = 0;
+        for row in earlier.rows.iter().filter(|_| !id_columns.is_empty()) {
+            let id: Vec<String> = id_columns.iter().map(|&k| row[k].clone()).collect();
+            let Some(&index) = left_out.get(id.as_slice()) else {
+                continue;
+            };
+            let mut row = earlier.aligned(row, &header);
+            row[run] = index.to_string();
+            rows.push((index, row));
+            added += 1;
+        }
+        rows.sort_by_key(|(index, _)| *index);
+        self.header = header;
+        self.rows = rows.into_iter().map(|(_, row)| row).collect();
+        added
+    }
+
+    /// `row` of this table with the columns of `header` (empty where it has none).
+    fn aligned(&self, row: &[String], header: &[String]) -> Vec<String> {
+        header
+            .iter()
+            .map(|h| self.column(h).map_or(String::new(), |k| row[k].clone()))
+            .collect()
     }
 
     /// The column called `name`.

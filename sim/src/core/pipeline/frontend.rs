@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 use wsim_isa::{Decoded, Flow};
 
 use super::lsu::{line_of, PortKind, PortRequest, Refusal, Ticket};
-use super::{MemoryPort, NEVER};
+use super::{bits_from, MemoryPort, NEVER};
 use crate::core::Core;
 use crate::shared::Shared;
 
@@ -75,8 +75,13 @@ impl WarpFront {
 pub(super) struct FrontEnd {
     pub warps: Vec<WarpFront>,
     next_fetch: usize,
-    /// No warp can fetch until one is woken.
-    pub idle: bool,
+    /// A bit per warp that may be able to fetch: set when the warp is woken, cleared when
+    /// it is found unable, so fetch looks only at these (none: no warp can fetch until
+    /// one is woken). Every change that lets a warp fetch wakes it.
+    pub may_fetch: u32,
+    /// A bit per warp whose control instruction or decode may resolve (its state has a
+    /// known cycle); cleared when it resolves or is found to have none.
+    resolving: u32,
     /// The instruction cache refused a fetch until a completion, and why.
     pub waits_completion: Option<Refusal>,
     /// The earliest cycle a pending control instruction resolves.
@@ -88,7 +93,8 @@ impl FrontEnd {
         FrontEnd {
             warps: (0..warps).map(|_| WarpFront::new(ibuffer)).collect(),
             next_fetch: 0,
-            idle: false,
+            may_fetch: 0,
+            resolving: 0,
             waits_completion: None,
             next_resolve: NEVER,
         }
@@ -103,6 +109,9 @@ impl FrontEnd {
         {
             *when = at;
             *waits = weaver;
+            if at != NEVER {
+                self.resolving |= 1 << w;
+            }
         }
         self.next_resolve = self.next_resolve.min(at);
     }
@@ -128,6 +137,7 @@ impl Core {
                     }
                 } else {
                     front.next_resolve = front.next_resolve.min(at);
+                    front.resolving |= 1 << w;
                     FetchState::Decode { at }
                 };
             }
@@ -158,19 +168,23 @@ impl Core {
             return;
         }
         let mut next = NEVER;
-        for w in 0..self.pipe.front.warps.len() {
+        let mut pending = self.pipe.front.resolving;
+        while pending != 0 {
+            let w = pending.trailing_zeros() as usize;
+            pending &= pending - 1;
             let (at, control) = match self.pipe.front.warps[w].state {
-                FetchState::Control { at, .. } => (at, true),
+                FetchState::Control { at, .. } if at != NEVER => (at, true),
                 FetchState::Decode { at } => (at, false),
-                _ => continue,
+                _ => {
+                    self.pipe.front.resolving &= !(1 << w);
+                    continue;
+                }
             };
-            if at == NEVER {
-                continue;
-            }
             if at > now {
                 next = next.min(at);
                 continue;
             }
+            self.pipe.front.resolving &= !(1 << w);
             let t = &mut self.pipe.front.warps[w];
             if !control {
                 t.state = FetchState::Open;
@@ -199,15 +213,20 @@ impl Core {
         port: &mut dyn MemoryPort,
         progressed: &mut bool,
     ) {
-        if self.pipe.front.idle {
-            return;
-        }
         let n = self.warps.len();
         let ahead = self.pipe.p.fetch_ahead;
         let next = if ahead { self.pipe.front.next_fetch } else { 0 };
-        let Some(w) = (next..n).chain(0..next).find(|&w| self.can_fetch(w)) else {
-            // No warp can fetch until one is woken (it issues, a fill or a branch resolves).
-            self.pipe.front.idle = true;
+        // The first warp from `next` on that can fetch; those found unable wait for a wake
+        // (they issue, a fill arrives or a branch resolves).
+        let mut found = None;
+        while let Some(w) = bits_from(self.pipe.front.may_fetch, next).next() {
+            if self.can_fetch(w) {
+                found = Some(w);
+                break;
+            }
+            self.pipe.front.may_fetch &= !(1 << w);
+        }
+        let Some(w) = found else {
             return;
         };
         self.pipe.front.next_fetch = (w + 1) % n;

@@ -37,6 +37,19 @@ use units::Units;
 /// Not yet known (a load in flight, a branch not yet issued).
 pub(in crate::core) const NEVER: u64 = u64::MAX;
 
+/// The set bits of `mask` from bit `start` up, then from bit 0.
+fn bits_from(mask: u32, start: usize) -> impl Iterator<Item = usize> {
+    let high = mask & (u32::MAX << start);
+    let ones = |mut m: u32| {
+        std::iter::from_fn(move || {
+            let bit = (m != 0).then(|| m.trailing_zeros() as usize);
+            m &= m.wrapping_sub(1);
+            bit
+        })
+    };
+    ones(high).chain(ones(mask & !high))
+}
+
 /// Pipeline parameters resolved from the configuration.
 #[derive(Clone, Debug)]
 pub(in crate::core) struct Params {
@@ -161,7 +174,7 @@ impl Pipeline {
     /// Warp `w`'s state changed: examine it again before issuing.
     pub fn wake(&mut self, w: usize) {
         self.sched.wake(w);
-        self.front.idle = false;
+        self.front.may_fetch |= 1 << w;
     }
 
     pub(in crate::core) fn wake_all(&mut self) {
@@ -256,8 +269,10 @@ impl Core {
                 next = next.min(at.max(now + 1));
             }
         }
-        // With no warp able to fetch until one is woken, none fetches by itself.
-        if !pipe.front.idle && (0..self.warps.len()).any(|w| self.fetches_by_itself(w)) {
+        // Only a warp that may fetch (woken since it was last found unable) fetches by
+        // itself.
+        let may_fetch = pipe.front.may_fetch;
+        if (0..self.warps.len()).any(|w| may_fetch & 1 << w != 0 && self.fetches_by_itself(w)) {
             return Some(now + 1);
         }
         // This cycle's issue stage examined every live warp (the started ones: no warp
@@ -334,7 +349,7 @@ impl Core {
     ) -> SimResult<()> {
         self.pipe.sched.issued(w);
         // Its buffer now has room to fetch into.
-        self.pipe.front.idle = false;
+        self.pipe.front.may_fetch |= 1 << w;
         let (pc, _, _) = self.pipe.front.warps[w]
             .ibuf
             .pop_front()

@@ -9,7 +9,7 @@ use wsim_isa::{SfuKind, Unit};
 
 use super::frontend::FetchState;
 use super::lsu::LSU_QUEUE;
-use super::NEVER;
+use super::{bits_from, NEVER};
 use crate::config::Scheduler as Policy;
 use crate::core::warp::{Warp, WarpWait};
 use crate::core::Core;
@@ -89,19 +89,6 @@ impl Slice {
         }
         next
     }
-}
-
-/// The set bits of `mask` from bit `start` up, then from bit 0.
-fn bits_from(mask: u32, start: usize) -> impl Iterator<Item = usize> {
-    let high = mask & (u32::MAX << start);
-    let ones = |mut m: u32| {
-        std::iter::from_fn(move || {
-            let bit = (m != 0).then(|| m.trailing_zeros() as usize);
-            m &= m.wrapping_sub(1);
-            bit
-        })
-    };
-    ones(high).chain(ones(mask & !high))
 }
 
 /// The scheduler's state: its slices, and the launch order of the warps (for GTO).
