@@ -280,6 +280,15 @@ pub fn phase_label(phase: u32) -> String {
     phase.to_string()
 }
 
+/// The phase whose cycles column is `column` (`phase_3_cycles` -> 3), if it is one.
+pub fn phase_of_cycles_column(column: &str) -> Option<u32> {
+    column
+        .strip_prefix("phase_")?
+        .strip_suffix("_cycles")?
+        .parse()
+        .ok()
+}
+
 /// The phases a report has statistics for.
 pub fn phases(m: &Measured) -> Vec<u32> {
     m.report

@@ -146,12 +146,7 @@ impl Table {
     /// longer has, or of a run this part measured again, is dropped.
     pub fn add_earlier_parts(&mut self, experiment: &Experiment, earlier: &Table) -> usize {
         let phases: BTreeSet<u32> = (self.header.iter().chain(&earlier.header))
-            .filter_map(|h| {
-                h.strip_prefix("phase_")?
-                    .strip_suffix("_cycles")?
-                    .parse()
-                    .ok()
-            })
+            .filter_map(|h| results::phase_of_cycles_column(h))
             .collect();
         let header = Table::header(experiment, &phases.into_iter().collect::<Vec<_>>());
         let left_out: BTreeMap<&[String], usize> = (experiment.left_out.iter())

@@ -271,8 +271,7 @@ impl Core {
         }
         // Only a warp that may fetch (woken since it was last found unable) fetches by
         // itself.
-        let may_fetch = pipe.front.may_fetch;
-        if (0..self.warps.len()).any(|w| may_fetch & 1 << w != 0 && self.fetches_by_itself(w)) {
+        if bits_from(pipe.front.may_fetch, 0).any(|w| self.fetches_by_itself(w)) {
             return Some(now + 1);
         }
         // This cycle's issue stage examined every live warp (the started ones: no warp
