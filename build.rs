@@ -1,6 +1,9 @@
 //! Embeds the git revision wsim is built from (`WSIM_GIT_REVISION`), the provenance that
 //! regression baselines record: the commit, with `-modified` when tracked sources differ
-//! from it, or `unknown` outside a git checkout (a source tarball). Needs no network.
+//! from it, or `unknown` outside a git checkout (a source tarball); and the git object ids
+//! of the simulator's sources at that commit (`WSIM_SOURCE_TREES`), which the experiment
+//! cache keys on so that a commit that leaves them alone (docs, experiments, programs)
+//! keeps its cached runs. Needs no network.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -12,18 +15,14 @@ fn git(args: &[&str]) -> Option<String> {
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
+/// What the simulator is built from: `-modified` and the source fingerprint both look here.
+const SOURCES: [&str; 6] = ["src", "sim", "isa", "graph", "Cargo.toml", "Cargo.lock"];
+
 fn main() {
     // Re-run when the commit or the index moves, and when any source that goes into the
     // simulator changes (so the `-modified` mark follows edits).
-    for dir in [
-        "src",
-        "sim/src",
-        "isa/src",
-        "graph/src",
-        "Cargo.toml",
-        "Cargo.lock",
-    ] {
-        println!("cargo:rerun-if-changed={dir}");
+    for path in SOURCES {
+        println!("cargo:rerun-if-changed={path}");
     }
     if let (Some(git_dir), Some(common)) = (
         git(&["rev-parse", "--git-dir"]),
@@ -41,19 +40,9 @@ fn main() {
     }
     let revision = match git(&["rev-parse", "HEAD"]) {
         Some(commit) => {
-            let modified = git(&[
-                "status",
-                "--porcelain",
-                "--untracked-files=no",
-                "--",
-                "src",
-                "sim",
-                "isa",
-                "graph",
-                "Cargo.toml",
-                "Cargo.lock",
-            ])
-            .is_some_and(|s| !s.is_empty());
+            let status = ["status", "--porcelain", "--untracked-files=no", "--"];
+            let modified =
+                git(&[&status[..], &SOURCES[..]].concat()).is_some_and(|s| !s.is_empty());
             if modified {
                 format!("{commit}-modified")
             } else {
@@ -63,4 +52,11 @@ fn main() {
         None => "unknown".to_string(),
     };
     println!("cargo:rustc-env=WSIM_GIT_REVISION={revision}");
+    let trees: Vec<String> = SOURCES.iter().map(|p| format!("HEAD:{p}")).collect();
+    let trees: Vec<&str> = trees.iter().map(String::as_str).collect();
+    let source_trees = git(&[&["rev-parse"][..], &trees[..]].concat())
+        .map_or(String::new(), |ids| {
+            ids.split_whitespace().collect::<Vec<_>>().join(" ")
+        });
+    println!("cargo:rustc-env=WSIM_SOURCE_TREES={source_trees}");
 }

@@ -1,6 +1,6 @@
 //! The run cache: each run's outcome (its report JSON, or why it could not be set up) in
-//! a file named by the SHA-256 of everything that decides it: wsim's version (and, for a
-//! build of uncommitted sources, the executable's own hash), the program's bytes, the
+//! a file named by the SHA-256 of everything that decides it: wsim's version and sources
+//! (for a build of uncommitted sources, the executable's own hash), the program's bytes, the
 //! resolved configuration, the graph (spec, file contents, loading options) and the
 //! program's arguments (a GCN layer's shape among them). A run whose file exists is not
 //! run again; anything that changes one of those inputs names another file. Files are
@@ -19,27 +19,24 @@ use crate::sha256;
 
 const SCHEMA: &str = "wsim-experiment-run/1";
 
-/// What identifies the simulator: the version and revision, and for a build whose sources
-/// differ from its commit (or are not in git) the executable's bytes, since the revision
-/// then does not pin the code.
+/// What identifies the simulator: the version and the git object ids of its sources at
+/// the commit it was built from (so that a commit that leaves them alone, such as one of
+/// docs or experiment files, keeps the cache), and for a build whose sources differ from
+/// its commit (or are not in git) the executable's bytes, since the commit then does not
+/// pin the code.
 pub fn simulator() -> &'static str {
     static SIMULATOR: OnceLock<String> = OnceLock::new();
     SIMULATOR.get_or_init(|| {
-        let revision = crate::regress::REVISION;
-        let pinned = !revision.ends_with("-modified") && revision != "unknown";
-        let exe = if pinned {
-            None
+        let (revision, sources) = (crate::regress::REVISION, env!("WSIM_SOURCE_TREES"));
+        let pinned = !revision.ends_with("-modified") && !sources.is_empty();
+        let code = if pinned {
+            format!("sources {sources}")
         } else {
-            std::env::current_exe()
-                .and_then(std::fs::read)
-                .ok()
-                .map(|bytes| sha256(&bytes))
+            let exe = std::env::current_exe().and_then(std::fs::read);
+            let exe = exe.map_or_else(|e| format!("unreadable ({e})"), |b| sha256(&b));
+            format!("{revision} executable {exe}")
         };
-        format!(
-            "wsim {} {revision}{}",
-            crate::regress::VERSION,
-            exe.map_or(String::new(), |h| format!(" executable {h}"))
-        )
+        format!("wsim {} {code}", crate::regress::VERSION)
     })
 }
 
