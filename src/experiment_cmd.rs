@@ -144,8 +144,10 @@ pub enum ExperimentCommand {
 }
 
 pub fn run(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
-    // Exit status 1 when any experiment had a run that did not succeed.
+    // Exit status 1 when any experiment had a run that did not succeed; a plot that could
+    // not be drawn is an error once every file has had its turn.
     let mut failed = false;
+    let mut undrawn = 0;
     match command {
         ExperimentCommand::Run { places, shard } => {
             for (experiment, outputs) in places.load()? {
@@ -172,13 +174,13 @@ pub fn run(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
                     started.elapsed().as_secs_f64()
                 );
                 if shard.is_none() {
-                    failed |= reported(&experiment, &outputs)?;
+                    failed |= reported(&experiment, &outputs, &mut undrawn)?;
                 }
             }
         }
         ExperimentCommand::Collect { places } => {
             for (experiment, outputs) in places.load()? {
-                failed |= reported(&experiment, &outputs)?;
+                failed |= reported(&experiment, &outputs, &mut undrawn)?;
             }
         }
         ExperimentCommand::Plot { places, table } => {
@@ -186,7 +188,7 @@ pub fn run(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
             for (experiment, outputs) in places.load()? {
                 let path = table.clone().unwrap_or_else(|| outputs.table(&experiment));
                 let table = Table::read(&path)?;
-                written_files(&experiment.plot(&table, &outputs)?)?;
+                undrawn += written_files(experiment.plot(&table, &outputs))?;
             }
         }
         ExperimentCommand::Slurm {
@@ -234,8 +236,12 @@ pub fn run(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
                 out: output,
                 figures,
             };
-            written_files(&report::write(&paper, &places)?)?;
+            let written = report::write(&paper, &places)?;
+            written_files(written.into_iter().map(Ok).collect())?;
         }
+    }
+    if undrawn > 0 {
+        anyhow::bail!("{undrawn} plot(s) could not be drawn (said above)");
     }
     Ok(if failed {
         ExitCode::from(exit::FAILED)
@@ -244,17 +250,31 @@ pub fn run(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn written_files(paths: &[PathBuf]) -> anyhow::Result<()> {
+/// Say on stdout which files were written, and on stderr why the others were not; how
+/// many were not.
+fn written_files(outcomes: Vec<anyhow::Result<PathBuf>>) -> anyhow::Result<usize> {
     let mut out = std::io::stdout().lock();
-    for p in paths {
-        writeln!(out, "wrote {}", p.display())?;
+    let mut missing = 0;
+    for outcome in outcomes {
+        match outcome {
+            Ok(p) => writeln!(out, "wrote {}", p.display())?,
+            Err(e) => {
+                eprintln!("wsim: error: {e:#}");
+                missing += 1;
+            }
+        }
     }
-    Ok(())
+    Ok(missing)
 }
 
 /// Write `experiment`'s table and plots (saying so on stdout, and on stderr how many rows
-/// earlier parts gave it); whether a run of this invocation did not succeed.
-fn reported(experiment: &Experiment, outputs: &Outputs) -> anyhow::Result<bool> {
+/// earlier parts gave it and why a plot could not be drawn, counted in `undrawn`); whether
+/// a run of this invocation did not succeed.
+fn reported(
+    experiment: &Experiment,
+    outputs: &Outputs,
+    undrawn: &mut usize,
+) -> anyhow::Result<bool> {
     let reported = experiment.report(outputs)?;
     if reported.earlier_rows > 0 {
         eprintln!(
@@ -264,7 +284,7 @@ fn reported(experiment: &Experiment, outputs: &Outputs) -> anyhow::Result<bool> 
             outputs.table(experiment).display()
         );
     }
-    written_files(&reported.written)?;
+    *undrawn += written_files(reported.written)?;
     Ok(failures(experiment, &reported.table))
 }
 

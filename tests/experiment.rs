@@ -1150,3 +1150,48 @@ fn byte_identical_programs_share_a_run_but_keep_their_names() {
     );
     assert_eq!(rows[0]["cycles"], rows[1]["cycles"]);
 }
+
+#[test]
+fn a_plot_that_cannot_be_drawn_keeps_neither_the_other_plots_nor_the_next_file_from_being() {
+    let dir = tempfile::tempdir().unwrap();
+    let vm = program("graph/pr_vm_pull");
+    let body = |baseline: &str| {
+        format!(
+            "[[programs]]\nfiles = ['{}']\niterations = 1\n\
+             [[graphs]]\nname = 'small'\nspec = 'gen:rmat:scale=5'\n\
+             [[plots]]\nname = 'speedup'\nkind = 'speedup'\nx = 'graph'\nseries = 'schedule'\nbaseline = '{baseline}'\n\
+             [[plots]]\nname = 'cycles'\nkind = 'line'\nx = 'graph'\nmetric = 'cycles'\n",
+            vm.display()
+        )
+    };
+    // The first file's speedup plot asks for a baseline its rows do not have.
+    let first = experiment(dir.path(), "first", &body("SparseWeaver"));
+    let second = experiment(dir.path(), "second", &body("VM"));
+    let output = Command::new(env!("CARGO_BIN_EXE_wsim"))
+        .args(["experiment", "run"])
+        .args([&first, &second])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("first.toml: plot `speedup`: the baseline `SparseWeaver` is not a value"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("1 plot(s) could not be drawn"), "{stderr}");
+    let results = dir.path().join("results");
+    for file in [
+        "first/first.csv",
+        "first/cycles.svg",
+        "second/second.csv",
+        "second/speedup.svg",
+        "second/cycles.svg",
+    ] {
+        assert!(
+            results.join(file).exists(),
+            "{file} was not written: {stderr}"
+        );
+    }
+    assert!(!results.join("first/speedup.svg").exists());
+}

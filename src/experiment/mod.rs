@@ -137,8 +137,8 @@ pub struct Execution {
 /// What [`Experiment::report`] wrote.
 pub struct Reported {
     pub table: Table,
-    /// The table's file, then the plots'.
-    pub written: Vec<PathBuf>,
+    /// The table's file, then each plot's file or why it could not be drawn.
+    pub written: Vec<anyhow::Result<PathBuf>>,
     /// Rows kept from the table earlier parts of the experiment wrote.
     pub earlier_rows: usize,
 }
@@ -350,8 +350,8 @@ impl Experiment {
             earlier_rows = table.add_earlier_parts(self, &earlier);
         }
         table.write(&path)?;
-        let mut written = vec![path];
-        written.extend(self.plot(&table, outputs)?);
+        let mut written = vec![Ok(path)];
+        written.extend(self.plot(&table, outputs));
         Ok(Reported {
             table,
             written,
@@ -382,8 +382,9 @@ impl Experiment {
         self.runs = kept;
     }
 
-    /// Draw the plots of `table` (this experiment's) into the output directory.
-    pub fn plot(&self, table: &Table, outputs: &Outputs) -> anyhow::Result<Vec<PathBuf>> {
+    /// Draw the plots of `table` (this experiment's) into the output directory: each one's
+    /// file, or why it could not be drawn (which does not keep the others from being).
+    pub fn plot(&self, table: &Table, outputs: &Outputs) -> Vec<anyhow::Result<PathBuf>> {
         let units: BTreeMap<String, String> = self
             .axes
             .iter()
