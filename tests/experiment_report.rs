@@ -140,11 +140,11 @@ fn a_report_sets_wsims_values_beside_the_papers() {
         "| Area: +2.96% ALMs (`area`) | Table 4.4 | +2.96% | not measured | not measured | — \
          | wsim has no area model |",
     );
-    has("![speedup (tiny, quick)](figures/tiny/speedup.svg)");
+    has("![speedup (tiny, quick)](figures/tiny/quick/speedup.svg)");
     has("What this page is.");
     has("\n## How to regenerate\n\nRun the experiments.\n");
     assert_eq!(
-        std::fs::read(dir.path().join("docs/figures/tiny/speedup.svg")).unwrap(),
+        std::fs::read(dir.path().join("docs/figures/tiny/quick/speedup.svg")).unwrap(),
         std::fs::read(dir.path().join("results/tiny/quick/speedup.svg")).unwrap()
     );
     // The same tables give the same page.
@@ -212,7 +212,22 @@ fn a_profile_run_for_part_of_its_experiment_shows_the_rest_as_not_run() {
          tiny,2,pr_vm,g2,VM,full,0.1.0 (abc),yes,ok,1800\n\
          tiny,3,pr_sw,g2,SparseWeaver,full,0.1.0 (abc),yes,ok,300\n",
     );
+    let full_figure = "<svg xmlns='http://www.w3.org/2000/svg'><title>g2</title></svg>\n";
+    write(
+        &dir.path().join("results/tiny/full/speedup.svg"),
+        full_figure,
+    );
     let page = page(dir.path());
+    // Both figures, the full one first: the quick one still shows the graphs full lacks.
+    let (full, quick) = (
+        page.find("![speedup (tiny, full)](figures/tiny/full/speedup.svg)"),
+        page.find("![speedup (tiny, quick)](figures/tiny/quick/speedup.svg)"),
+    );
+    assert!(full.is_some() && quick.is_some() && full < quick, "{page}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("docs/figures/tiny/full/speedup.svg")).unwrap(),
+        full_figure
+    );
     assert!(
         page.contains("| on g1 (`g1`) | 1 | 4.00x | 4.00x | not run | 1.00 (quick) |"),
         "{page}"

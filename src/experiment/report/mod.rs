@@ -490,42 +490,43 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
         if !section.claims.is_empty() {
             page.push_str(&claims_table(&section.claims, &values));
         }
+        // Every profile's figure that was drawn, the paper's size first: a full profile run
+        // for some graphs only does not hide the quick profile's figure of them all.
         for figure in &section.figures {
-            let Some((profile, source)) = PROFILES
-                .iter()
-                .rev()
+            let drawn: Vec<(&str, PathBuf)> = (PROFILES.iter().rev())
                 .map(|p| (*p, places.plot(figure, p)))
-                .find(|(_, path)| path.exists())
-            else {
+                .filter(|(_, path)| path.exists())
+                .collect();
+            if drawn.is_empty() {
                 let _ = write!(
                     page,
                     "\n*Figure `{}` of {}: not run.*\n",
                     figure.plot, figure.experiment
                 );
-                continue;
-            };
-            let target = places
-                .figures
-                .join(&figure.experiment)
-                .join(format!("{}.svg", figure.plot));
-            if let Some(dir) = target.parent() {
-                std::fs::create_dir_all(dir)
-                    .with_context(|| format!("cannot create {}", dir.display()))?;
             }
-            std::fs::copy(&source, &target).with_context(|| {
-                format!("cannot copy {} to {}", source.display(), target.display())
-            })?;
-            let link = pathdiff::diff_paths(absolute(&target)?, &out_dir)
-                .ok_or_else(|| anyhow!("no relative path to {}", target.display()))?;
-            let _ = write!(
-                page,
-                "\n![{plot} ({experiment}, {profile})]({link})\n\n*{plot}: experiment \
-                 {experiment}, profile {profile}.*\n",
-                plot = figure.plot,
-                experiment = figure.experiment,
-                link = link.to_string_lossy().replace('\\', "/"),
-            );
-            written.push(target);
+            for (profile, source) in drawn {
+                let target = (places.figures.join(&figure.experiment))
+                    .join(profile)
+                    .join(format!("{}.svg", figure.plot));
+                if let Some(dir) = target.parent() {
+                    std::fs::create_dir_all(dir)
+                        .with_context(|| format!("cannot create {}", dir.display()))?;
+                }
+                std::fs::copy(&source, &target).with_context(|| {
+                    format!("cannot copy {} to {}", source.display(), target.display())
+                })?;
+                let link = pathdiff::diff_paths(absolute(&target)?, &out_dir)
+                    .ok_or_else(|| anyhow!("no relative path to {}", target.display()))?;
+                let _ = write!(
+                    page,
+                    "\n![{plot} ({experiment}, {profile})]({link})\n\n*{plot}: experiment \
+                     {experiment}, profile {profile}.*\n",
+                    plot = figure.plot,
+                    experiment = figure.experiment,
+                    link = link.to_string_lossy().replace('\\', "/"),
+                );
+                written.push(target);
+            }
         }
     }
     for block in &paper.closing {
