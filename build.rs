@@ -5,10 +5,11 @@
 //! cache keys on so that a commit that leaves them alone (docs, experiments, programs)
 //! keeps its cached runs. Needs no network.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn git(args: &[&str]) -> Option<String> {
+fn git<A: AsRef<OsStr>>(args: impl IntoIterator<Item = A>) -> Option<String> {
     let out = Command::new("git").args(args).output().ok()?;
     out.status
         .success()
@@ -25,24 +26,23 @@ fn main() {
         println!("cargo:rerun-if-changed={path}");
     }
     if let (Some(git_dir), Some(common)) = (
-        git(&["rev-parse", "--git-dir"]),
-        git(&["rev-parse", "--git-common-dir"]),
+        git(["rev-parse", "--git-dir"]),
+        git(["rev-parse", "--git-common-dir"]),
     ) {
         let (git_dir, common) = (PathBuf::from(git_dir), PathBuf::from(common));
         let mut watched = vec![git_dir.join("HEAD"), git_dir.join("index")];
         watched.push(common.join("packed-refs"));
-        if let Some(head_ref) = git(&["symbolic-ref", "-q", "HEAD"]) {
+        if let Some(head_ref) = git(["symbolic-ref", "-q", "HEAD"]) {
             watched.push(common.join(head_ref));
         }
         for path in watched.iter().filter(|p| Path::new(p).exists()) {
             println!("cargo:rerun-if-changed={}", path.display());
         }
     }
-    let revision = match git(&["rev-parse", "HEAD"]) {
+    let revision = match git(["rev-parse", "HEAD"]) {
         Some(commit) => {
             let status = ["status", "--porcelain", "--untracked-files=no", "--"];
-            let modified =
-                git(&[&status[..], &SOURCES[..]].concat()).is_some_and(|s| !s.is_empty());
+            let modified = git(status.iter().chain(&SOURCES)).is_some_and(|s| !s.is_empty());
             if modified {
                 format!("{commit}-modified")
             } else {
@@ -52,11 +52,8 @@ fn main() {
         None => "unknown".to_string(),
     };
     println!("cargo:rustc-env=WSIM_GIT_REVISION={revision}");
-    let trees: Vec<String> = SOURCES.iter().map(|p| format!("HEAD:{p}")).collect();
-    let trees: Vec<&str> = trees.iter().map(String::as_str).collect();
-    let source_trees = git(&[&["rev-parse"][..], &trees[..]].concat())
-        .map_or(String::new(), |ids| {
-            ids.split_whitespace().collect::<Vec<_>>().join(" ")
-        });
+    let trees = SOURCES.iter().map(|p| format!("HEAD:{p}"));
+    let source_trees = git(std::iter::once("rev-parse".to_string()).chain(trees))
+        .map_or(String::new(), |ids| ids.replace('\n', " "));
     println!("cargo:rustc-env=WSIM_SOURCE_TREES={source_trees}");
 }
