@@ -35,7 +35,10 @@ fn a_table_that_disagrees_with_its_csv_is_named() {
     let text = std::fs::read_to_string(root().join("docs/KERNELS.md")).unwrap();
     // SparseWeaver's R-MAT 14 PageRank pull, dissertation form, as measured.
     let measured = "| 1,021,067 |";
-    assert!(text.contains(measured), "the R-MAT 14 table lost its SparseWeaver cell");
+    assert!(
+        text.contains(measured),
+        "the R-MAT 14 table lost its SparseWeaver cell"
+    );
     let dir = tempfile::tempdir().unwrap();
     let doc = dir.path().join("KERNELS.md");
     std::fs::write(&doc, text.replacen(measured, "| 1,021,068 |", 1)).unwrap();
@@ -47,5 +50,7 @@ fn a_table_that_disagrees_with_its_csv_is_named() {
         "{stderr}"
     );
     // --check rewrites nothing.
-    assert!(std::fs::read_to_string(&doc).unwrap().contains("| 1,021,068 |"));
+    assert!(std::fs::read_to_string(&doc)
+        .unwrap()
+        .contains("| 1,021,068 |"));
 }
