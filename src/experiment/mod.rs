@@ -13,7 +13,7 @@ pub mod report;
 pub mod slurm;
 mod table;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -420,10 +420,13 @@ impl Experiment {
             .iter()
             .filter(|r| shard.is_none_or(|s| s.holds(r.index)))
             .collect();
+        // Byte-identical programs share a key: one run serves them all (and two threads
+        // never write one cache entry at once).
+        let mut keys = HashSet::new();
         let pending: Vec<&Run> = selected
             .iter()
             .copied()
-            .filter(|r| !cache.has(&r.key))
+            .filter(|r| !cache.has(&r.key) && keys.insert(&r.key))
             .collect();
         let inputs = self.graph_inputs(&pending)?;
         let bar = if progress {
