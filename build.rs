@@ -17,7 +17,15 @@ fn git<A: AsRef<OsStr>>(args: impl IntoIterator<Item = A>) -> Option<String> {
 }
 
 /// What the simulator is built from: `-modified` and the source fingerprint both look here.
-const SOURCES: [&str; 6] = ["src", "sim", "isa", "graph", "Cargo.toml", "Cargo.lock"];
+const SOURCES: [&str; 7] = [
+    "src",
+    "sim",
+    "isa",
+    "graph",
+    "workloads",
+    "Cargo.toml",
+    "Cargo.lock",
+];
 
 fn main() {
     // Re-run when the commit or the index moves, and when any source that goes into the

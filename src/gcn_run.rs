@@ -8,9 +8,9 @@ use anyhow::Context;
 use clap::Args;
 use wsim_graph::gcn::{self, Layer, LayerSpec, Matrix, Reference};
 use wsim_graph::Graph;
-use wsim_sim::gcn_image::{self, GcnLayout, GcnProgram, LayerArrays};
-use wsim_sim::report::{GcnLayerRun, GraphMismatch};
 use wsim_sim::Machine;
+use wsim_workloads::gcn_image::{self, GcnLayout, GcnProgram, LayerArrays};
+use wsim_workloads::record::{GcnLayerRun, GraphMismatch};
 
 /// The layer of a GCN program's run.
 #[derive(Args, Clone, Debug, Default)]

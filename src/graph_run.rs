@@ -8,10 +8,12 @@ use anyhow::{bail, Context};
 use clap::Args;
 use wsim_graph::{reference, Csr, Graph};
 use wsim_sim::config::WeaverMode;
-use wsim_sim::gcn_image;
-use wsim_sim::graph_image::{self, Algorithm, GraphArrays, GraphLayout, GraphProgram, Schedule};
-use wsim_sim::report::{GraphMismatch as Mismatch, GraphRun};
 use wsim_sim::{Config, Machine, RunSummary};
+use wsim_workloads::gcn_image;
+use wsim_workloads::graph_image::{
+    self, Algorithm, GraphArrays, GraphLayout, GraphProgram, Schedule,
+};
+use wsim_workloads::record::{GraphMismatch as Mismatch, GraphRun};
 
 use crate::gcn_run::{self, LayerArgs, LayerInput, PlacedLayer};
 use crate::graph::LoadArgs;
@@ -191,7 +193,7 @@ pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option
         }
         return Ok(None);
     };
-    if program.schedule == Schedule::Eghw && machine.config.weaver.mode != WeaverMode::Eghw {
+    if program.schedule == Schedule::Eghw && machine.config().weaver.mode != WeaverMode::Eghw {
         bail!(
             "an EGHW graph program needs the Weaver unit in its EGHW mode: this one does not \
              say so (`{}`, WSIM_REQUIRES_EGHW in weaver.h), so run it with --set weaver.mode=eghw",

@@ -108,8 +108,8 @@ pub fn load_program(config: &Config, elf: &[u8]) -> SimResult<Machine> {
     let _stage = tracing::info_span!("load", bytes = elf.len()).entered();
     let machine = Machine::new(config, elf)?;
     tracing::info!(
-        weaver_unit = machine.weaver,
-        phase_names = ?machine.phase_names,
+        weaver_unit = machine.has_weaver(),
+        phase_names = ?machine.phase_names(),
         "program loaded"
     );
     Ok(machine)
@@ -134,7 +134,7 @@ pub fn run_program(machine: &mut Machine, show_progress: bool) -> SimResult<RunS
         Err(e) => {
             let reason = e.to_string();
             let first = reason.lines().next().unwrap_or_default();
-            tracing::info!(cycle = machine.shared.cycle, "failed: {first}");
+            tracing::info!(cycle = machine.cycle(), "failed: {first}");
         }
     }
     result

@@ -5,9 +5,9 @@
 use std::time::Instant;
 
 use serde_json::Value;
-use wsim_sim::graph_image;
 use wsim_sim::report::{HostTime, Report};
 use wsim_sim::{Config, Machine};
+use wsim_workloads::graph_image;
 
 use crate::graph_run::{self, GraphInput};
 
@@ -45,15 +45,15 @@ pub fn measure(config: &Config, name: &str, elf: &[u8], graph: &GraphInput) -> M
         Err(e) => (machine.summary(None), Some(e)),
     };
     let host = HostTime::new(seconds, &summary);
-    let mut report = Report::new(config, name, &summary, Some(host));
-    if let Some(placed) = &placed {
+    let record = placed.as_ref().map(|placed| {
         let mismatches = match &error {
             None => graph_run::check(&machine, placed, summary.exit_code),
             Some(_) => None,
         };
         let supersteps = graph_image::supersteps(&machine, &placed.layout);
-        report = report.with_graph(graph_run::json(placed, supersteps, mismatches.as_deref()));
-    }
+        graph_run::json(placed, supersteps, mismatches.as_deref())
+    });
+    let mut report = Report::with_workload(config, name, &summary, Some(host), record);
     if let Some(e) = &error {
         report = report.failed(e);
     }

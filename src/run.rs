@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use wsim_sim::graph_image;
 use wsim_sim::mem::cache::{CacheStats, WritePolicy};
 use wsim_sim::mem::hierarchy::{HierarchyStats, MemConfig};
 use wsim_sim::report::{self, HostTime, Report};
 use wsim_sim::stats::{FsmState, Iteration, Merge, SlotReason, WeaverCounters};
 use wsim_sim::{Config, Machine, RunSummary};
+use wsim_workloads::graph_image;
 
 use crate::graph_run::{self, GraphArgs};
 use crate::trace::TraceArgs;
@@ -41,7 +41,7 @@ pub fn run(
     let mut machine = wsim::load_program(&config, &bytes)
         .map_err(|e| anyhow::anyhow!("{}: {e}", elf.display()))?;
     // The machine as built: a program may have set the Weaver unit's mode.
-    let config = machine.config.clone();
+    let config = machine.config().clone();
     let input = graph_run::load(graph)?;
     let placed = graph_run::place(&mut machine, &input)
         .map_err(|e| anyhow::anyhow!("{}: {e:#}", elf.display()))?;
@@ -52,7 +52,7 @@ pub fn run(
     let result = wsim::run_program(&mut machine, true);
     let seconds = started.elapsed().as_secs_f64();
     let mut out = std::io::stdout().lock();
-    out.write_all(&machine.shared.console)?;
+    out.write_all(machine.console())?;
     let name = elf.display().to_string();
     let write_trace = |machine: &mut Machine, summary: &RunSummary| -> anyhow::Result<()> {
         match (&trace.trace, machine.timeline()) {
@@ -95,10 +95,10 @@ pub fn run(
         (placed, supersteps, mismatches)
     });
     if let Some(path) = json {
-        let mut report = Report::new(&config, &name, &summary, Some(host.clone()));
-        if let Some((placed, supersteps, mismatches)) = &checked {
-            report = report.with_graph(graph_run::json(placed, *supersteps, mismatches.as_deref()));
-        }
+        let record = (checked.as_ref()).map(|(placed, supersteps, mismatches)| {
+            graph_run::json(placed, *supersteps, mismatches.as_deref())
+        });
+        let report = Report::with_workload(&config, &name, &summary, Some(host.clone()), record);
         std::fs::write(path, report.to_json())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }

@@ -22,7 +22,7 @@ fn floats(machine: &Machine, symbol: &str, n: usize) -> Vec<f32> {
         .unwrap_or_else(|| panic!("no symbol {symbol}"))
         .addr;
     (0..n as u32)
-        .map(|k| f32::from_bits(machine.shared.mem.read_u32(at + 4 * k)))
+        .map(|k| f32::from_bits(machine.read_u32(at + 4 * k)))
         .collect()
 }
 

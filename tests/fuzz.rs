@@ -596,8 +596,8 @@ fn regression_a_huge_bss_takes_no_host_memory() {
         .expect("a PT_LOAD");
     elf[load + 20..load + 24].copy_from_slice(&0x4000_0000u32.to_le_bytes());
     let mut machine = Machine::new(&small_machine(), &elf).unwrap();
-    assert!(machine.shared.mem.pages().count() < 8);
-    let map = &machine.shared.geometry.map;
+    assert!(machine.memory().pages().count() < 8);
+    let map = machine.memory_map();
     assert_eq!(map.check(0xBFFF_FFFC, 4, "load"), Ok(()));
     assert!(matches!(
         machine.run().unwrap_err().kind,

@@ -213,12 +213,12 @@ fn phase_names_are_defined() {
         let at = m.symbol("wsim_phase_names").expect("the array").addr;
         let mut names = Vec::new();
         for i in 0.. {
-            let p = m.shared.mem.read_u32(at + 4 * i);
+            let p = m.read_u32(at + 4 * i);
             if p == 0 {
                 break;
             }
             let bytes: Vec<u8> = (p..)
-                .map(|a| m.shared.mem.read(a, 1) as u8)
+                .map(|a| m.memory().read(a, 1) as u8)
                 .take_while(|&b| b != 0)
                 .collect();
             names.push(String::from_utf8(bytes).unwrap());

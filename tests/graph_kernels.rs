@@ -243,7 +243,7 @@ fn a_bad_graph_file_is_an_error() {
 fn a_graph_program_without_a_graph_says_so() {
     let (machine, result) = common::run("graph/pr_vm_push", &common::preset("tiny"));
     assert_eq!(result.unwrap().exit_code, 100);
-    let console = String::from_utf8_lossy(&machine.shared.console);
+    let console = String::from_utf8_lossy(machine.console());
     assert!(
         console.contains("no graph: run this program with wsim run"),
         "{console}"

@@ -39,19 +39,19 @@ fn bench(name: &str, config: &Config, pokes: &[(&str, u32)]) -> Bench {
     };
     let mut machine = Machine::new(config, &bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
     for (sym, value) in pokes {
-        machine.shared.mem.write_u32(addr(sym), *value);
+        machine.write_words(addr(sym), &[*value]);
     }
     let result = machine.run();
-    let console = String::from_utf8_lossy(&machine.shared.console).into_owned();
+    let console = String::from_utf8_lossy(machine.console()).into_owned();
     let summary = result.unwrap_or_else(|e| panic!("{name} failed: {e}\nconsole:\n{console}"));
     assert_eq!(
         summary.exit_code, 0,
         "{name} exit status; console:\n{console}"
     );
-    let count = machine.shared.mem.read_u32(addr("ubench_count")) as usize;
+    let count = machine.read_u32(addr("ubench_count")) as usize;
     let base = addr("ubench_results");
     let results = (0..count)
-        .map(|i| machine.shared.mem.read_u32(base + 4 * i as u32))
+        .map(|i| machine.read_u32(base + 4 * i as u32))
         .collect();
     Bench {
         results,

@@ -348,14 +348,16 @@ fn runs_are_deterministic() {
         let (m1, r1) = run(p, &preset("tiny"));
         let (m2, r2) = run(p, &preset("tiny"));
         assert_eq!(r1, r2, "{p}: summaries differ");
-        let pages1: Vec<_> = m1.shared.mem.pages().collect();
-        let pages2: Vec<_> = m2.shared.mem.pages().collect();
+        let pages1: Vec<_> = m1.memory().pages().collect();
+        let pages2: Vec<_> = m2.memory().pages().collect();
         assert!(pages1 == pages2, "{p}: final memory differs");
-        for (c1, c2) in m1.cores.iter().zip(&m2.cores) {
+        for core in 0.. {
+            let Some(local) = m1.local_memory(core) else {
+                break;
+            };
             assert!(
-                c1.local == c2.local,
-                "{p}: local memory of core {} differs",
-                c1.id
+                Some(local) == m2.local_memory(core),
+                "{p}: local memory of core {core} differs"
             );
         }
     }

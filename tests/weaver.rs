@@ -58,13 +58,8 @@ fn run_edge_sum(name: &str, config: &Config, g: &Graph) -> (RunSummary, Vec<u32>
     let addr = |sym: &str| image.symbol(sym).unwrap_or_else(|| panic!("{sym}")).addr;
     let mut m = Machine::new(config, &bytes).unwrap();
     let vertices = g.offsets.len() as u32 - 1;
-    let mem = &mut m.shared.mem;
-    mem.write_u32(addr("graph_vertices"), vertices);
-    let mut write = |sym: &str, words: &[u32]| {
-        for (k, &w) in words.iter().enumerate() {
-            mem.write_u32(addr(sym) + 4 * k as u32, w);
-        }
-    };
+    m.write_words(addr("graph_vertices"), &[vertices]);
+    let mut write = |sym: &str, words: &[u32]| m.write_words(addr(sym), words);
     write("graph_offsets", &g.offsets);
     write("graph_weights", &g.weights);
     // EGHW hands out neighbours too: make them recognisable.
@@ -73,7 +68,7 @@ fn run_edge_sum(name: &str, config: &Config, g: &Graph) -> (RunSummary, Vec<u32>
     let summary = m.run().unwrap_or_else(|e| panic!("{name}: {e}"));
     assert_eq!(summary.exit_code, 0, "{name} exit status");
     let sums = (0..vertices)
-        .map(|v| m.shared.mem.read_u32(addr("vertex_sum") + 4 * v))
+        .map(|v| m.read_u32(addr("vertex_sum") + 4 * v))
         .collect();
     (summary, sums)
 }
@@ -272,10 +267,10 @@ fn eghw_decode_waits_for_offsets_then_edges() {
             let addr = |sym: &str| image.symbol(sym).unwrap().addr;
             let mut m = Machine::new(&c, &bytes).unwrap();
             let s = m.run().unwrap();
-            let console = String::from_utf8_lossy(&m.shared.console).into_owned();
+            let console = String::from_utf8_lossy(m.console()).into_owned();
             assert_eq!(s.exit_code, 0, "{console}");
             let r: Vec<u64> = (0..6)
-                .map(|i| u64::from(m.shared.mem.read_u32(addr("ubench_results") + 4 * i)))
+                .map(|i| u64::from(m.read_u32(addr("ubench_results") + 4 * i)))
                 .collect();
             let (load, new_entry, same_entry) = (r[0], r[1], r[2]);
             let what = format!("pipelined {pipelined}, hit {hit}: {r:?}\n{console}");

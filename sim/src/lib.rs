@@ -8,8 +8,6 @@ pub mod config;
 pub mod core;
 pub mod counts;
 pub mod error;
-pub mod gcn_image;
-pub mod graph_image;
 pub mod limits;
 pub mod loader;
 pub mod machine;

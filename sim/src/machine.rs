@@ -109,21 +109,24 @@ impl MemoryPort for Port<'_> {
     }
 }
 
+/// The machine a host drives: built from a configuration and an ELF image, filled through
+/// the host API (symbols, words, regions) before [`Machine::run`], read after it. Its
+/// state is private: the host API is the whole boundary between the engine and a workload.
 pub struct Machine {
-    pub config: Config,
+    config: Config,
     /// The cores have the Weaver unit (and a reduced L1 data cache).
-    pub weaver: bool,
+    weaver: bool,
     /// `config.weaver.mode` is EGHW because the program requires it (`wsim_requires_eghw`).
-    pub eghw_by_program: bool,
-    pub cores: Vec<Core>,
-    pub shared: Shared,
-    pub memory: MemoryHierarchy,
+    eghw_by_program: bool,
+    cores: Vec<Core>,
+    shared: Shared,
+    memory: MemoryHierarchy,
     /// The program's symbols (for hosts that fill program data before the run).
-    pub symbols: Vec<Symbol>,
+    symbols: Vec<Symbol>,
     /// One past the highest byte of the program image.
-    pub image_end: u32,
+    image_end: u32,
     /// The names the program gives its phases (`phase_names`).
-    pub phase_names: Vec<String>,
+    phase_names: Vec<String>,
     /// Global barriers in progress: id -> (count, arrived (core, warp)).
     global_barriers: BTreeMap<u32, (u32, Vec<(usize, usize)>)>,
     /// Closed iteration records, and the open one with the memory counts at its start.
@@ -281,6 +284,98 @@ impl Machine {
     /// The first symbol (in address order) called `name`.
     pub fn symbol(&self, name: &str) -> Option<&Symbol> {
         self.symbols.iter().find(|s| s.name == name)
+    }
+
+    /// The configuration the machine was built from (with the Weaver unit in EGHW mode
+    /// when the program requires it).
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The cores have the Weaver unit.
+    pub fn has_weaver(&self) -> bool {
+        self.weaver
+    }
+
+    /// The names the program gives its phases (index = phase number).
+    pub fn phase_names(&self) -> &[String] {
+        &self.phase_names
+    }
+
+    /// The current cycle: 0 before the run.
+    pub fn cycle(&self) -> u64 {
+        self.shared.cycle
+    }
+
+    /// What the program wrote to the console so far.
+    pub fn console(&self) -> &[u8] {
+        &self.shared.console
+    }
+
+    /// The simulated memory's contents (the data; caches hold none).
+    pub fn memory(&self) -> &Memory {
+        &self.shared.mem
+    }
+
+    /// The regions loads and stores may touch.
+    pub fn memory_map(&self) -> &MemoryMap {
+        &self.shared.geometry.map
+    }
+
+    /// Core `core`'s local (shared) memory.
+    pub fn local_memory(&self, core: usize) -> Option<&[u8]> {
+        self.cores.get(core).map(|c| c.local.as_slice())
+    }
+
+    /// The word at `addr`.
+    pub fn read_u32(&self, addr: u32) -> u32 {
+        self.shared.mem.read_u32(addr)
+    }
+
+    /// `n` words from `addr`.
+    pub fn read_words(&self, addr: u32, n: u32) -> Vec<u32> {
+        (0..n)
+            .map(|i| self.shared.mem.read_u32(addr + 4 * i))
+            .collect()
+    }
+
+    /// Bytes into simulated memory at `addr` (a host filling program data).
+    pub fn write_bytes(&mut self, addr: u32, bytes: &[u8]) {
+        self.shared.mem.write_bytes(addr, bytes);
+    }
+
+    /// Words into simulated memory at `addr`.
+    pub fn write_words(&mut self, addr: u32, words: &[u32]) {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        self.shared.mem.write_bytes(addr, &bytes);
+    }
+
+    /// Make `start..end` part of the memory map as `what`, for a host that lays data out
+    /// beside the program before the run: it must start at or above the program image's
+    /// end, end at or below the lowest stack, and overlap nothing mapped (the heap
+    /// included).
+    pub fn reserve_region(&mut self, start: u32, end: u64, what: &str) -> SimResult<()> {
+        let setup = |msg: String| Err(SimError::new(ErrorKind::Setup(msg)));
+        if self.shared.cycle != 0 {
+            return setup(format!("{what} must be laid out before the run"));
+        }
+        if self.image_end > start {
+            return setup(format!(
+                "the program image reaches {:#x}, past {what} at {start:#x}",
+                self.image_end
+            ));
+        }
+        let limit = self.config.stack_region().0.max(0) as u64;
+        if end > limit {
+            return setup(format!(
+                "{what} needs {:#x} bytes from {start:#x} but only {:#x} are free below the stacks at {limit:#x}",
+                end - u64::from(start),
+                limit.saturating_sub(u64::from(start))
+            ));
+        }
+        (self.shared.geometry.map)
+            .add(start, end, what)
+            .or_else(|e| setup(format!("{e}: lower map.heap or the image")))
     }
 
     /// Run until every warp has exited or the program ends the run.

@@ -5,7 +5,8 @@
 //!
 //! The regions: the program image's loadable segments and the heap above its end
 //! (`map.heap`), the stacks (`stack.top`, `stack.size` per hardware thread), every core's
-//! local-memory window, the I/O words, a graph placed by `graph_image`, and `map.regions`.
+//! local-memory window, the I/O words, the regions a host reserved
+//! (`Machine::reserve_region`: a placed graph), and `map.regions`.
 
 use std::cell::Cell;
 

@@ -14,55 +14,6 @@ use crate::stats::{CoreCounters, CountKey, FsmState, Iteration, Merge};
 /// Identifies the layout of the document; bump it when a field changes meaning.
 pub const SCHEMA: &str = "wsim-stats/1";
 
-/// A graph program's run, filled by the command line: the graph as loaded, the kernel,
-/// and its result against the host reference. Enough to repeat the run.
-#[derive(Clone, Debug, Serialize)]
-pub struct GraphRun {
-    /// The `--graph` spec (a file or `gen:...`) and the loading options that differ from
-    /// the defaults, as command-line flags.
-    pub spec: String,
-    pub load_options: Vec<String>,
-    pub vertices: u32,
-    pub edges: u32,
-    pub algorithm: &'static str,
-    pub schedule: &'static str,
-    pub direction: &'static str,
-    /// BFS's and SSSP's source: its index in the graph and the graph file's id for it
-    /// (`--source` takes ids); PageRank's iteration count.
-    pub source: Option<u32>,
-    pub source_id: Option<u64>,
-    pub iterations: Option<u32>,
-    /// Super-steps the device ran.
-    pub supersteps: u32,
-    /// `verified`, `mismatch`, or `not checked` (the program failed).
-    pub result: &'static str,
-    /// Vertices that differ from the reference, and the first of them.
-    pub mismatches: usize,
-    pub first_mismatches: Vec<GraphMismatch>,
-    /// A GCN program's layer (its mismatches count values of H and the output, not
-    /// vertices).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub gcn: Option<GcnLayerRun>,
-}
-
-/// A GCN layer's shape (docs/GCN.md): the width F of H = X W and of the output, and the
-/// sparse input features X.
-#[derive(Clone, Debug, Serialize)]
-pub struct GcnLayerRun {
-    pub features: u32,
-    pub input_features: u32,
-    pub input_nonzeros: u32,
-}
-
-/// A vertex whose result differs from the host reference (values as the report prints
-/// them: `unreached`, integers, or ranks).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct GraphMismatch {
-    pub vertex: u32,
-    pub expected: String,
-    pub got: String,
-}
-
 /// Host-side measurements, kept apart because they differ from run to run.
 #[derive(Clone, Debug, Serialize)]
 pub struct HostTime {
@@ -96,8 +47,9 @@ struct CoreReport<'a> {
     phases: &'a BTreeMap<u32, CoreCounters>,
 }
 
+/// The JSON report; `W` is what a workload adds (its `graph` object, null without one).
 #[derive(Serialize)]
-pub struct Report<'a> {
+pub struct Report<'a, W: Serialize = ()> {
     schema: &'static str,
     program: &'a str,
     /// `ok`, or `failed` when the run stopped on an error: the statistics are then those up
@@ -132,17 +84,43 @@ pub struct Report<'a> {
     memory_phases: &'a BTreeMap<u32, HierarchyStats>,
     /// The iterations the program marked (CSR 0x7C6), in order; empty when it marked none.
     iterations: &'a [Iteration],
-    /// A graph program's graph, kernel and verification; null for other programs.
-    graph: Option<GraphRun>,
+    /// A workload's own record (a graph program's graph, kernel and verification); null
+    /// for other programs.
+    graph: Option<W>,
     host: Option<HostTime>,
 }
 
 impl<'a> Report<'a> {
+    /// The report of a run without a workload record.
     pub fn new(
         config: &'a Config,
         program: &'a str,
         summary: &'a RunSummary,
         host: Option<HostTime>,
+    ) -> Self {
+        Report::build(config, program, summary, host, None)
+    }
+}
+
+impl<'a, W: Serialize> Report<'a, W> {
+    /// The report of a run with a workload's record, if it has one (a graph program's
+    /// `graph` object).
+    pub fn with_workload(
+        config: &'a Config,
+        program: &'a str,
+        summary: &'a RunSummary,
+        host: Option<HostTime>,
+        record: Option<W>,
+    ) -> Self {
+        Report::build(config, program, summary, host, record)
+    }
+
+    fn build(
+        config: &'a Config,
+        program: &'a str,
+        summary: &'a RunSummary,
+        host: Option<HostTime>,
+        graph: Option<W>,
     ) -> Self {
         let total = summary.total();
         let mut phases: BTreeMap<u32, CoreCounters> = BTreeMap::new();
@@ -196,15 +174,9 @@ impl<'a> Report<'a> {
             memory: &summary.memory,
             memory_phases: &summary.memory.phases,
             iterations: &summary.iterations,
-            graph: None,
+            graph,
             host,
         }
-    }
-
-    /// The report of a graph program's run.
-    pub fn with_graph(mut self, graph: GraphRun) -> Self {
-        self.graph = Some(graph);
-        self
     }
 
     /// The report of a run that stopped on `error` (its statistics up to the failure).

@@ -144,3 +144,37 @@ fn no_import_circles_in_the_engine() {
         }
     }
 }
+
+/// The engine knows no workload: it depends on no workload crate, and no file of it names
+/// a graph program's or a GCN layer's descriptor. Workloads reach a machine through its
+/// host API (`Machine::symbol`, `read_words`, `write_words`, `reserve_region`).
+#[test]
+fn the_engine_knows_no_workload() {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let cargo = std::fs::read_to_string(manifest.join("Cargo.toml")).unwrap();
+    for crate_name in ["wsim-graph", "wsim-workloads"] {
+        assert!(
+            !cargo.contains(crate_name),
+            "wsim-sim depends on {crate_name}"
+        );
+    }
+    let mut files = Vec::new();
+    rust_files(&manifest.join("src"), &mut files);
+    assert!(files.len() > 50, "only {} engine files found", files.len());
+    for file in &files {
+        let text = code(&std::fs::read_to_string(file).unwrap());
+        for word in [
+            "wsim_graph",
+            "wsim_gcn",
+            "wsim_workloads",
+            "GraphRun",
+            "Schedule::",
+        ] {
+            assert!(
+                !text.contains(word),
+                "{} names `{word}`: workloads belong in workloads/",
+                file.display()
+            );
+        }
+    }
+}

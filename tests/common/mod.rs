@@ -78,7 +78,7 @@ pub fn run(name: &str, config: &Config) -> (Machine, Result<RunSummary, SimError
 /// Run and require a clean exit with status 0.
 pub fn run_ok(name: &str, config: &Config) -> (Machine, RunSummary) {
     let (machine, result) = run(name, config);
-    let console = String::from_utf8_lossy(&machine.shared.console).into_owned();
+    let console = String::from_utf8_lossy(machine.console()).into_owned();
     let summary = result.unwrap_or_else(|e| panic!("{name} failed: {e}\nconsole:\n{console}"));
     assert_eq!(
         summary.exit_code, 0,

@@ -1,11 +1,12 @@
 //! Graph programs: the descriptor `wsim_graph` a program defines (programs/graph/graph.h),
 //! and the graph's arrays laid out in simulated memory above the program image.
 //!
-//! The engine only places and reads words here; reading graph files, building CSR/CSC and
-//! checking results belong to the `wsim-graph` crate and the command line.
+//! Only words cross into the engine here, through `Machine`'s host API; reading graph
+//! files, building CSR/CSC and checking results belong to the `wsim-graph` crate and the
+//! command line.
 
-use crate::error::{ErrorKind, SimError, SimResult};
-use crate::machine::Machine;
+use wsim_sim::error::{ErrorKind, SimError, SimResult};
+use wsim_sim::Machine;
 
 /// The descriptor's symbol.
 pub const SYMBOL: &str = "wsim_graph";
@@ -173,7 +174,7 @@ fn setup(msg: String) -> SimError {
 }
 
 fn word(m: &Machine, descriptor: u32, f: u32) -> u32 {
-    m.shared.mem.read_u32(descriptor + 4 * f)
+    m.read_u32(descriptor + 4 * f)
 }
 
 /// The program's descriptor, if it has one (`None`: not a graph program).
@@ -260,7 +261,7 @@ pub fn place_from(
     iterations: u32,
     start: u32,
 ) -> SimResult<GraphLayout> {
-    if m.shared.cycle != 0 {
+    if m.cycle() != 0 {
         return Err(setup("a graph must be placed before the run".into()));
     }
     let edges = g.out_targets.len();
@@ -302,22 +303,22 @@ pub fn place_from(
     let result_at = arena.reserve(u64::from(v));
     let scratch_at = arena.reserve(scratch_words);
     let end = arena.claim(m, "the graph")?;
-    for ((_, a), addr) in g.in_order().iter().zip(&addrs) {
-        write_words(m, *addr, a);
+    for ((_, a), &addr) in g.in_order().iter().zip(&addrs) {
+        m.write_words(addr, a);
     }
     let degrees: Vec<u32> = g.out_offsets.windows(2).map(|w| w[1] - w[0]).collect();
-    write_words(m, degree_at, &degrees);
+    m.write_words(degree_at, &degrees);
     // Scratch and result: untouched memory reads as zero.
     let mut desc = vec![v, e, source, iterations, max_steps];
-    desc.extend(addrs.iter().map(|&a| a as u32));
-    desc.extend([degree_at as u32, result_at as u32, scratch_at as u32]);
-    write_words(m, u64::from(p.descriptor + 4 * field::NUM_VERTICES), &desc);
+    desc.extend(&addrs);
+    desc.extend([degree_at, result_at, scratch_at]);
+    m.write_words(p.descriptor + 4 * field::NUM_VERTICES, &desc);
     Ok(GraphLayout {
         descriptor: p.descriptor,
         vertices: v,
         edges: e,
-        result: result_at as u32,
-        scratch: scratch_at as u32,
+        result: result_at,
+        scratch: scratch_at,
         scratch_words,
         end,
     })
@@ -339,48 +340,29 @@ impl Arena {
     }
 
     /// Room for `words` words: their address.
-    pub(crate) fn reserve(&mut self, words: u64) -> u64 {
+    pub(crate) fn reserve(&mut self, words: u64) -> u32 {
         let start = self.at;
         self.at = (self.at + 4 * words + 63) & !63;
-        start
+        // Past 4 GiB `claim` refuses the arena before anything is written.
+        start as u32
     }
 
-    /// Make what was reserved part of the memory map as `what`, if the program image ends
-    /// below [`BASE`] and this below the stacks and clear of the heap; one past its end.
+    /// Make what was reserved part of the memory map as `what` (above the program image,
+    /// below the stacks, clear of the heap); one past its end.
     pub(crate) fn claim(&self, m: &mut Machine, what: &str) -> SimResult<u32> {
-        if m.image_end > BASE {
+        if self.start < u64::from(BASE) {
             return Err(setup(format!(
-                "the program image reaches {:#x}, past the graph base {BASE:#x}",
-                m.image_end
+                "{what} starts below the graph base {BASE:#x}"
             )));
         }
-        let limit = m.config.stack_region().0.max(0) as u64;
-        if self.at > limit {
-            return Err(setup(format!(
-                "{what} needs {:#x} bytes from {:#x} but only {:#x} are free below the stacks at {limit:#x}",
-                self.at - self.start,
-                self.start,
-                limit.saturating_sub(self.start)
-            )));
-        }
-        (m.shared.geometry.map)
-            .add(self.start as u32, self.at, what)
-            .map_err(|e| setup(format!("{e}: lower map.heap or the image")))?;
+        m.reserve_region(self.start as u32, self.at, what)?;
         Ok(self.at as u32)
     }
 }
 
-/// Words into simulated memory at `addr`.
-pub(crate) fn write_words(m: &mut Machine, addr: u64, words: &[u32]) {
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    m.shared.mem.write_bytes(addr as u32, &bytes);
-}
-
 /// The result array after the run: V words.
 pub fn result(m: &Machine, l: &GraphLayout) -> Vec<u32> {
-    (0..l.vertices)
-        .map(|i| m.shared.mem.read_u32(l.result + 4 * i))
-        .collect()
+    m.read_words(l.result, l.vertices)
 }
 
 /// Super-steps the program reports it ran.

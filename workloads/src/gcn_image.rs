@@ -4,9 +4,10 @@
 //! they have the same addresses whatever scratch a design asks of the graph. Plain words
 //! only, as in `graph_image`.
 
-use crate::error::{ErrorKind, SimError, SimResult};
-use crate::graph_image::{write_words, Arena, BASE};
-use crate::machine::Machine;
+use wsim_sim::error::{ErrorKind, SimError, SimResult};
+use wsim_sim::Machine;
+
+use crate::graph_image::{Arena, BASE};
 
 /// The descriptor's symbol.
 pub const SYMBOL: &str = "wsim_gcn";
@@ -72,7 +73,7 @@ pub fn program(m: &Machine) -> SimResult<Option<GcnProgram>> {
             4 * WORDS
         )));
     }
-    let word = |f: u32| m.shared.mem.read_u32(at + 4 * f);
+    let word = |f: u32| m.read_u32(at + 4 * f);
     let (magic, version) = (word(field::MAGIC), word(field::VERSION));
     if magic != MAGIC || version != VERSION {
         return Err(setup(format!(
@@ -92,7 +93,7 @@ pub fn place(
     vertices: u32,
     layer: &LayerArrays,
 ) -> SimResult<GcnLayout> {
-    if m.shared.cycle != 0 {
+    if m.cycle() != 0 {
         return Err(setup("a GCN layer must be placed before the run".into()));
     }
     let (v, f) = (vertices, layer.features);
@@ -114,7 +115,7 @@ pub fn place(
         layer.x_values,
         layer.weights,
     ];
-    let addrs: Vec<u64> = inputs
+    let addrs: Vec<u32> = inputs
         .iter()
         .map(|a| arena.reserve(a.len() as u64))
         .collect();
@@ -122,34 +123,32 @@ pub fn place(
     let output = arena.reserve(matrix);
     let end = arena.claim(m, "the GCN layer")?;
     for (a, &addr) in inputs.iter().zip(&addrs) {
-        write_words(m, addr, a);
+        m.write_words(addr, a);
     }
     // H and the output: untouched memory reads as zero.
-    let memory = &m.config.memory;
+    let memory = &m.config().memory;
     let l2_bytes = if memory.l2_enabled { memory.l2.size } else { 0 };
     let mut desc = vec![
         f,
         layer.input_features,
         layer.x_columns.len() as u32,
         l2_bytes,
-        m.config.local_mem.size,
+        m.config().local_mem.size,
     ];
-    desc.extend(addrs.iter().map(|&a| a as u32));
-    desc.extend([hidden as u32, output as u32]);
-    write_words(m, u64::from(p.descriptor + 4 * field::FEATURES), &desc);
+    desc.extend(&addrs);
+    desc.extend([hidden, output]);
+    m.write_words(p.descriptor + 4 * field::FEATURES, &desc);
     Ok(GcnLayout {
         features: f,
         vertices: v,
-        hidden: hidden as u32,
-        output: output as u32,
+        hidden,
+        output,
         end,
     })
 }
 
 fn matrix(m: &Machine, l: &GcnLayout, at: u32) -> Vec<u32> {
-    (0..l.vertices * l.features)
-        .map(|i| m.shared.mem.read_u32(at + 4 * i))
-        .collect()
+    m.read_words(at, l.vertices * l.features)
 }
 
 /// H = X W after the run: V x F f32 bits, row-major.
