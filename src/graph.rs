@@ -5,8 +5,9 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Args, FromArgMatches, Subcommand, ValueEnum};
-use wsim_graph::{Graph, Limits, LoadOptions, WeightSource};
+use clap::{Args, Subcommand, ValueEnum};
+use wsim_graph::{Graph, Limits, LoadOptions};
+use wsim_workloads::LoadSpec;
 
 #[derive(Subcommand)]
 pub enum GraphCommand {
@@ -79,58 +80,26 @@ pub struct LoadArgs {
 }
 
 impl LoadArgs {
-    /// The options that differ from the defaults, as the command-line flags that give them
-    /// (the JSON report records them so a run can be repeated).
-    pub fn flags(&self) -> Vec<String> {
-        let defaults = clap::Command::new("defaults");
-        let defaults = LoadArgs::augment_args(defaults).get_matches_from(["defaults"]);
-        let defaults = LoadArgs::from_arg_matches(&defaults).expect("the defaults parse");
-        let mut flags = Vec::new();
-        for (on, flag) in [
-            (self.symmetrize, "--symmetrize"),
-            (self.drop_self_loops, "--drop-self-loops"),
-            (self.dedup, "--dedup"),
-        ] {
-            if on {
-                flags.push(flag.to_string());
-            }
-        }
-        if self.weights != defaults.weights {
-            let name = self.weights.to_possible_value().expect("no hidden values");
-            flags.push(format!("--weights={}", name.get_name()));
-        }
-        if self.max_weight != defaults.max_weight {
-            flags.push(format!("--max-weight={}", self.max_weight));
-        }
-        if self.seed != defaults.seed {
-            flags.push(format!("--seed={}", self.seed));
-        }
-        if self.max_vertices != defaults.max_vertices {
-            flags.push(format!("--max-vertices={}", self.max_vertices));
-        }
-        if self.max_edges != defaults.max_edges {
-            flags.push(format!("--max-edges={}", self.max_edges));
-        }
-        flags
-    }
-
-    pub fn options(&self) -> LoadOptions {
-        let max = self.max_weight;
-        LoadOptions {
+    /// The options as the workloads take them.
+    pub fn spec(&self) -> LoadSpec {
+        LoadSpec {
             symmetrize: self.symmetrize,
             drop_self_loops: self.drop_self_loops,
             dedup: self.dedup,
             weights: match self.weights {
-                Weights::File => WeightSource::FromFileOrGenerated { max },
-                Weights::Generated => WeightSource::Generated { max },
-                Weights::Unit => WeightSource::Unit,
+                Weights::File => wsim_workloads::Weights::File,
+                Weights::Generated => wsim_workloads::Weights::Generated,
+                Weights::Unit => wsim_workloads::Weights::Unit,
             },
+            max_weight: self.max_weight,
             seed: self.seed,
-            limits: Limits {
-                max_vertices: self.max_vertices,
-                max_edges: self.max_edges,
-            },
+            max_vertices: self.max_vertices,
+            max_edges: self.max_edges,
         }
+    }
+
+    pub fn options(&self) -> LoadOptions {
+        self.spec().options()
     }
 }
 

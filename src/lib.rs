@@ -4,7 +4,6 @@
 //! so that a user's own `cargo test` can check cycle counts as `wsim regress check` does.
 
 pub mod experiment;
-pub mod gcn_run;
 pub mod graph;
 pub mod graph_run;
 pub mod measure;

@@ -172,7 +172,7 @@ fn main() -> ExitCode {
             programs,
         } => run::resolve_config(&machine)
             .and_then(|base| {
-                let input = graph_run::load(&graph)?;
+                let input = wsim_workloads::graph_run::load(&graph.options())?;
                 let format = match (csv, json) {
                     (true, _) => sweep::Format::Csv,
                     (_, true) => sweep::Format::Json,

@@ -9,7 +9,7 @@ use wsim_sim::report::{HostTime, Report};
 use wsim_sim::{Config, Machine};
 use wsim_workloads::graph_image;
 
-use crate::graph_run::{self, GraphInput};
+use wsim_workloads::graph_run::{self, GraphInput};
 
 /// What one run left.
 #[derive(Clone, Debug)]
@@ -51,7 +51,7 @@ pub fn measure(config: &Config, name: &str, elf: &[u8], graph: &GraphInput) -> M
             Some(_) => None,
         };
         let supersteps = graph_image::supersteps(&machine, &placed.layout);
-        graph_run::json(placed, supersteps, mismatches.as_deref())
+        graph_run::record(placed, supersteps, mismatches.as_deref())
     });
     let mut report = Report::with_workload(config, name, &summary, Some(host), record);
     if let Some(e) = &error {

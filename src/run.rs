@@ -13,7 +13,9 @@ use wsim_sim::stats::{FsmState, Iteration, Merge, SlotReason, WeaverCounters};
 use wsim_sim::{Config, Machine, RunSummary};
 use wsim_workloads::graph_image;
 
-use crate::graph_run::{self, GraphArgs};
+use wsim_workloads::graph_run;
+
+use crate::graph_run::GraphArgs;
 use crate::trace::TraceArgs;
 use crate::{exit, MachineArgs};
 
@@ -42,7 +44,7 @@ pub fn run(
         .map_err(|e| anyhow::anyhow!("{}: {e}", elf.display()))?;
     // The machine as built: a program may have set the Weaver unit's mode.
     let config = machine.config().clone();
-    let input = graph_run::load(graph)?;
+    let input = graph_run::load(&graph.options())?;
     let placed = graph_run::place(&mut machine, &input)
         .map_err(|e| anyhow::anyhow!("{}: {e:#}", elf.display()))?;
     if let Some(options) = trace.options() {
@@ -96,7 +98,7 @@ pub fn run(
     });
     if let Some(path) = json {
         let record = (checked.as_ref()).map(|(placed, supersteps, mismatches)| {
-            graph_run::json(placed, *supersteps, mismatches.as_deref())
+            graph_run::record(placed, *supersteps, mismatches.as_deref())
         });
         let report = Report::with_workload(&config, &name, &summary, Some(host.clone()), record);
         std::fs::write(path, report.to_json())
@@ -106,7 +108,7 @@ pub fn run(
     let Some((placed, supersteps, mismatches)) = checked else {
         return Ok(exit_code(summary.exit_code, status));
     };
-    out.write_all(graph_run::report(placed, supersteps, mismatches.as_deref()).as_bytes())?;
+    out.write_all(graph_run::describe(placed, supersteps, mismatches.as_deref()).as_bytes())?;
     Ok(match mismatches {
         Some(m) if !m.is_empty() => ExitCode::from(exit::MISMATCH),
         _ => exit_code(summary.exit_code, status),

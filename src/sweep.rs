@@ -16,9 +16,9 @@ use anyhow::{bail, Context};
 use rayon::prelude::*;
 use wsim_sim::Config;
 
-use crate::graph_run::GraphInput;
 use crate::measure::{measure, Measured};
 use crate::results::{self, Column};
+use wsim_workloads::GraphInput;
 
 /// One axis of a sweep: a key and the values it takes.
 #[derive(Clone, Debug, PartialEq)]

@@ -431,7 +431,7 @@ fn malformed_baselines_name_the_file_and_the_key() {
         ),
         (
             &format!("{vecadd}load = [\"--symetrize\"]\n"),
-            "`load`: unexpected argument '--symetrize'",
+            "`load`: unknown option `--symetrize`",
         ),
         (
             &format!("{vecadd}stats = [\"cycle\"]\n"),

@@ -6,12 +6,11 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
-use clap::{Args, FromArgMatches};
 use serde::Deserialize;
 
-use crate::graph_run::GraphArgs;
 use crate::plot::PlotSpec;
 use crate::sweep::{self, Axis};
+use wsim_workloads::{GraphOptions, LayerOptions, LoadSpec, Source as SourceChoice};
 
 /// The file as written.
 #[derive(Debug, Deserialize)]
@@ -202,18 +201,6 @@ impl Arguments {
         };
         *slot = Some(value);
     }
-
-    /// The arguments given, as wsim run's flags.
-    pub fn flags(&self) -> Vec<String> {
-        let mut flags: Vec<String> = Self::ALL
-            .into_iter()
-            .filter_map(|a| self.get(a).map(|v| format!("{}={v}", a.flag())))
-            .collect();
-        if self.source_hub {
-            flags.push("--source-hub".to_string());
-        }
-        flags
-    }
 }
 
 /// What each Slurm array task asks for.
@@ -249,8 +236,10 @@ pub struct Graph {
     /// it from the current directory.
     pub spec: String,
     pub resolved: String,
-    /// The loading options as flags (`--symmetrize` ...): as the file gives them until
-    /// [`canonical`] leaves only those that differ from the defaults, in one order.
+    pub load: LoadSpec,
+    /// The loading options that differ from the defaults, as `wsim run`'s flags
+    /// ([`LoadSpec::flags`]): saying a default aloud changes neither a run's key nor its
+    /// row.
     pub flags: Vec<String>,
 }
 
@@ -458,75 +447,60 @@ fn file_name(path: &Path) -> String {
     )
 }
 
-/// The graphs with their loading options as flags.
-pub(super) fn graphs(spec: &Spec, dir: &Path) -> Vec<Graph> {
+/// The graphs with their loading options; a bad option is an error naming the graph.
+pub(super) fn graphs(spec: &Spec, dir: &Path) -> anyhow::Result<Vec<Graph>> {
     spec.graphs
         .iter()
         .map(|g| {
-            // As wsim run's flags (a switch: an empty value), made canonical below.
-            let options = [
-                ("symmetrize", g.symmetrize.then(String::new)),
-                ("drop-self-loops", g.drop_self_loops.then(String::new)),
-                ("dedup", g.dedup.then(String::new)),
-                ("weights", g.weights.clone()),
-                ("max-weight", g.max_weight.map(|n| n.to_string())),
-                ("seed", g.seed.map(|n| n.to_string())),
-                ("max-vertices", g.max_vertices.map(|n| n.to_string())),
-                ("max-edges", g.max_edges.map(|n| n.to_string())),
-            ];
-            let flags = options
-                .into_iter()
-                .filter_map(|(name, value)| match value? {
-                    v if v.is_empty() => Some(format!("--{name}")),
-                    v => Some(format!("--{name}={v}")),
-                })
-                .collect();
+            let name = g.name.clone().unwrap_or_else(|| g.spec.clone());
+            let d = LoadSpec::default();
+            let weights = match &g.weights {
+                Some(w) => w
+                    .parse()
+                    .map_err(|e: String| anyhow::anyhow!("graph `{name}`: {e}"))?,
+                None => d.weights,
+            };
+            let load = LoadSpec {
+                symmetrize: g.symmetrize,
+                drop_self_loops: g.drop_self_loops,
+                dedup: g.dedup,
+                weights,
+                max_weight: g.max_weight.unwrap_or(d.max_weight),
+                seed: g.seed.unwrap_or(d.seed),
+                max_vertices: g.max_vertices.unwrap_or(d.max_vertices),
+                max_edges: g.max_edges.unwrap_or(d.max_edges),
+            };
             let resolved = if g.spec.starts_with("gen:") {
                 g.spec.clone()
             } else {
                 dir.join(&g.spec).display().to_string()
             };
-            Graph {
-                name: g.name.clone().unwrap_or_else(|| g.spec.clone()),
+            Ok(Graph {
+                name,
                 spec: g.spec.clone(),
                 resolved,
-                flags,
-            }
+                flags: load.flags(),
+                load,
+            })
         })
         .collect()
 }
 
-/// `graph` with only the loading options that differ from the defaults, so that saying a
-/// default aloud changes neither a run's key nor its row; an option wsim run refuses is
-/// an error.
-pub(super) fn canonical(mut graph: Graph) -> anyhow::Result<Graph> {
-    graph.flags = graph_args(Some(&graph), &Arguments::default())?
-        .load
-        .flags();
-    Ok(graph)
-}
-
-/// The graph options of a run, as `wsim run` parses them (`graph`: none for programs run
-/// without one).
-pub(super) fn graph_args(
-    graph: Option<&Graph>,
-    arguments: &Arguments,
-) -> anyhow::Result<GraphArgs> {
-    let mut argv = vec!["experiment".to_string()];
-    if let Some(g) = graph {
-        argv.push(format!("--graph={}", g.resolved));
-        argv.extend(g.flags.iter().cloned());
+/// The options of a run on `graph` (none for programs run without one) with `arguments`.
+pub(super) fn graph_options(graph: Option<&Graph>, arguments: &Arguments) -> GraphOptions {
+    GraphOptions {
+        graph: graph.map(|g| g.resolved.clone()),
+        source: match (arguments.source, arguments.source_hub) {
+            (Some(v), _) => SourceChoice::Id(u64::from(v)),
+            (None, true) => SourceChoice::Hub,
+            (None, false) => SourceChoice::First,
+        },
+        iterations: arguments.iterations,
+        load: graph.map_or_else(LoadSpec::default, |g| g.load.clone()),
+        layer: LayerOptions {
+            features: arguments.features,
+            input_features: arguments.input_features,
+            input_nnz: arguments.input_nnz,
+        },
     }
-    argv.extend(arguments.flags());
-    let command = GraphArgs::augment_args(clap::Command::new("experiment").no_binary_name(false));
-    let matches = command.try_get_matches_from(&argv).map_err(|e| {
-        let why = e.to_string();
-        let first = why
-            .lines()
-            .next()
-            .unwrap_or_default()
-            .trim_start_matches("error: ");
-        anyhow::anyhow!("graph options {}: {first}", argv[1..].join(" "))
-    })?;
-    Ok(GraphArgs::from_arg_matches(&matches)?)
 }

@@ -26,10 +26,10 @@ use wsim_sim::Config;
 pub use file::{Argument, Arguments, Graph, Program, SlurmSpec};
 pub use table::Table;
 
-use crate::graph_run::{self, GraphInput};
 use crate::measure::{measure, Measured};
 use crate::plot::PlotSpec;
 use cache::{Cache, Inputs};
+use wsim_workloads::graph_run::{self, GraphInput};
 
 /// An experiment file, expanded.
 pub struct Experiment {
@@ -213,13 +213,7 @@ impl Experiment {
             .collect();
         let programs = file::programs(&spec, dir, path)?;
         // Loading options are checked now, not in the middle of the runs.
-        let graphs = file::graphs(&spec, dir)
-            .into_iter()
-            .map(|g| {
-                let name = g.name.clone();
-                file::canonical(g).map_err(|e| at(format!("graph `{name}`: {e:#}")))
-            })
-            .collect::<anyhow::Result<Vec<Graph>>>()?;
+        let graphs = file::graphs(&spec, dir).map_err(|e| at(format!("{e:#}")))?;
         let graph_ids = graphs
             .iter()
             .map(|g| cache::graph_identity(&g.spec, &g.resolved, &g.flags))
@@ -512,8 +506,8 @@ impl Experiment {
             .into_par_iter()
             .map(|(graph, arguments)| {
                 let g = graph.map(|g| &self.graphs[g]);
-                let args = file::graph_args(g, &arguments)?;
-                let input = graph_run::load(&args).with_context(|| {
+                let options = file::graph_options(g, &arguments);
+                let input = graph_run::load(&options).with_context(|| {
                     format!(
                         "{}: graph `{}`",
                         self.path.display(),

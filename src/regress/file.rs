@@ -6,12 +6,11 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context};
-use clap::{Args, FromArgMatches};
 use toml_edit::{DocumentMut, Item, Table, TableLike};
 
 use super::glob;
 use super::stats::{self, Value};
-use crate::graph_run::GraphArgs;
+use wsim_workloads::{GraphOptions, Source};
 
 /// How far a statistic may move from its recorded value and still pass.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -91,8 +90,8 @@ pub struct RunSpec {
     pub program: PathBuf,
     pub config: Option<PathBuf>,
     pub set: Vec<String>,
-    /// The graph options as `wsim run` takes them (the `graph` path resolved).
-    pub graph: GraphArgs,
+    /// The graph options (the `graph` path resolved).
+    pub graph: GraphOptions,
     /// Patterns of the statistics to record.
     pub stats: Vec<String>,
     /// Tolerances by statistic pattern: the run's first, then the file's.
@@ -490,41 +489,29 @@ fn run_spec(
         None => Vec::new(),
     };
     tolerance.extend_from_slice(file_tolerance);
-    // The graph options, given to the same parser as `wsim run`'s.
-    let mut argv = vec!["run".to_string()];
+    let mut graph = GraphOptions::default();
     if let Some(item) = table.get("graph") {
         let spec = at.string(item, "graph")?;
-        let spec = if spec.starts_with("gen:") {
+        graph.graph = Some(if spec.starts_with("gen:") {
             spec
         } else {
             root.join(spec).display().to_string()
-        };
-        argv.extend(["--graph".to_string(), spec]);
+        });
     }
-    for key in ["source", "iterations"] {
-        if let Some(item) = table.get(key) {
-            argv.extend([format!("--{key}"), at.u32(item, key)?.to_string()]);
-        }
+    if let Some(item) = table.get("source") {
+        graph.source = Source::Id(at.integer(item, "source")?);
+    }
+    if let Some(item) = table.get("iterations") {
+        graph.iterations = Some(at.u32(item, "iterations")?);
     }
     if let Some(item) = table.get("load") {
-        argv.extend(at.strings(item, "load")?);
-    }
-    let command = GraphArgs::augment_args(clap::Command::new("run").no_binary_name(false));
-    let graph = command
-        .try_get_matches_from(&argv)
-        .and_then(|m| GraphArgs::from_arg_matches(&m))
-        .map_err(|e| {
-            let msg = e.render().to_string();
-            let first = msg
-                .lines()
-                .next()
-                .unwrap_or_default()
-                .trim_start_matches("error: ");
+        graph.apply_flags(&at.strings(item, "load")?).map_err(|e| {
             at.err(
                 "load",
-                format!("{first} (loading options as `wsim run` takes them)"),
+                format!("{e} (loading options as `wsim run` takes them)"),
             )
         })?;
+    }
     let recorded = match table.get("recorded") {
         Some(item) => Some(at.recorded(item)?),
         None => None,

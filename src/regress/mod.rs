@@ -388,7 +388,7 @@ fn measure(run: &RunSpec, overrides: &[String]) -> Result<Measured, String> {
     let config = stated
         .with_overrides(overrides)
         .map_err(|e| format!("{e:#}"))?;
-    let input = graph_run::load(&run.graph).map_err(|e| format!("{e:#}"))?;
+    let input = wsim_workloads::graph_run::load(&run.graph).map_err(|e| format!("{e:#}"))?;
     let (outcome, graph) = match graph_run::simulate(&config, &elf, &input) {
         Ok(f) => {
             let graph = f.verified.is_some();

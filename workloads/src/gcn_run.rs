@@ -1,61 +1,16 @@
-//! `wsim run` of a GCN program (docs/GCN.md): the layer's options, its inputs generated
-//! once per graph, laid out before the graph, and H and the output checked after the run
-//! against `wsim_graph::gcn`'s f64 reference within its f32 error bounds.
+//! The GCN side of a run (docs/GCN.md): the layer's inputs generated once per graph,
+//! laid out before the graph, and H and the output checked after the run against
+//! `wsim_graph::gcn`'s f64 reference within its f32 error bounds.
 
 use std::sync::{Arc, OnceLock};
 
 use anyhow::Context;
-use clap::Args;
 use wsim_graph::gcn::{self, Layer, LayerSpec, Matrix, Reference};
 use wsim_graph::Graph;
 use wsim_sim::Machine;
-use wsim_workloads::gcn_image::{self, GcnLayout, GcnProgram, LayerArrays};
-use wsim_workloads::record::{GcnLayerRun, GraphMismatch};
 
-/// The layer of a GCN program's run.
-#[derive(Args, Clone, Debug, Default)]
-pub struct LayerArgs {
-    /// GCN programs: the layer's width F (H = X W and the output are V x F) [default: 16].
-    #[arg(long, value_name = "F")]
-    pub features: Option<u32>,
-    /// GCN programs: the columns of the sparse input features X [default: 1433].
-    #[arg(long, value_name = "N")]
-    pub input_features: Option<u32>,
-    /// GCN programs: the mean nonzeros of a row of X [default: 18].
-    #[arg(long, value_name = "K")]
-    pub input_nnz: Option<u32>,
-}
-
-impl LayerArgs {
-    /// Whether a layer option was given (an error for a program that is not a GCN).
-    pub fn any(&self) -> bool {
-        self.features.is_some() || self.input_features.is_some() || self.input_nnz.is_some()
-    }
-
-    /// The layer's shape, its inputs drawn from `seed`.
-    pub fn spec(&self, seed: u64) -> LayerSpec {
-        let d = LayerSpec::default();
-        LayerSpec {
-            features: self.features.unwrap_or(d.features),
-            input_features: self.input_features.unwrap_or(d.input_features),
-            input_nnz: self.input_nnz.unwrap_or(d.input_nnz),
-            seed,
-        }
-    }
-
-    /// The options given, as flags (recorded with the loading options, so that the JSON
-    /// report and a regression baseline's fingerprint repeat the run).
-    pub fn flags(&self) -> Vec<String> {
-        [
-            ("--features", self.features),
-            ("--input-features", self.input_features),
-            ("--input-nnz", self.input_nnz),
-        ]
-        .into_iter()
-        .filter_map(|(flag, v)| v.map(|v| format!("{flag}={v}")))
-        .collect()
-    }
-}
+use crate::gcn_image::{self, GcnLayout, GcnProgram, LayerArrays};
+use crate::record::{GcnLayerRun, GraphMismatch};
 
 /// A layer's inputs for one graph: `A + I`, X and W, and (on first use) the reference.
 pub struct LayerInput {
@@ -151,7 +106,7 @@ pub fn describe(placed: &PlacedLayer) -> String {
 }
 
 /// The JSON report's layer.
-pub fn json(placed: &PlacedLayer) -> GcnLayerRun {
+pub fn record(placed: &PlacedLayer) -> GcnLayerRun {
     let l = &placed.input.layer;
     GcnLayerRun {
         features: l.features,
