@@ -6,7 +6,7 @@
 
 use std::marker::PhantomData;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Counters that add up: per phase into the whole run, per core into the machine.
 pub trait Merge {
@@ -91,6 +91,32 @@ impl<K: CountKey<N>, const N: usize> Serialize for Counts<K, N> {
             map.serialize_entry(k.name(), &self.get(k))?;
         }
         map.end()
+    }
+}
+
+impl<'de, K: CountKey<N>, const N: usize> Deserialize<'de> for Counts<K, N> {
+    /// The map [`Serialize`] writes: every key's name once, no other.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let map = std::collections::BTreeMap::<String, u64>::deserialize(d)?;
+        let mut counts = Counts::default();
+        for (name, n) in &map {
+            let key = K::ALL
+                .into_iter()
+                .find(|k| k.name() == name)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = K::ALL.iter().map(|k| k.name()).collect();
+                    D::Error::custom(format!(
+                        "unknown count `{name}` (the counts: {})",
+                        names.join(", ")
+                    ))
+                })?;
+            counts.add(key, *n);
+        }
+        if let Some(k) = K::ALL.into_iter().find(|k| !map.contains_key(k.name())) {
+            return Err(D::Error::custom(format!("missing count `{}`", k.name())));
+        }
+        Ok(counts)
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
 use crate::machine::RunSummary;
@@ -15,7 +15,7 @@ use crate::stats::{CoreCounters, CountKey, FsmState, Iteration, Merge};
 pub const SCHEMA: &str = "wsim-stats/1";
 
 /// Host-side measurements, kept apart because they differ from run to run.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HostTime {
     pub seconds: f64,
     pub cycles_per_second: f64,
@@ -39,86 +39,91 @@ impl HostTime {
     }
 }
 
-#[derive(Serialize)]
-struct CoreReport<'a> {
-    id: usize,
-    max_stack_depth: u64,
-    total: CoreCounters,
-    phases: &'a BTreeMap<u32, CoreCounters>,
+/// Whether a run went to its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Ok,
+    /// The run stopped on an error: the statistics are those up to the failure.
+    Failed,
 }
 
-/// The JSON report; `W` is what a workload adds (its `graph` object, null without one).
-#[derive(Serialize)]
-pub struct Report<'a, W: Serialize = ()> {
-    schema: &'static str,
-    program: &'a str,
-    /// `ok`, or `failed` when the run stopped on an error: the statistics are then those up
-    /// to the failure.
-    status: &'static str,
-    error: Option<String>,
-    config_hash: String,
-    config: &'a Config,
-    exit_code: u32,
-    cycles: u64,
-    issue_slots_per_core: usize,
+/// One core's statistics.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CoreReport {
+    pub id: usize,
+    pub max_stack_depth: u64,
+    pub total: CoreCounters,
+    pub phases: BTreeMap<u32, CoreCounters>,
+}
+
+/// The JSON report, typed: written by `to_json`, read back with serde (a field that
+/// changes name or meaning fails to read instead of reading as nothing). `W` is what a
+/// workload adds (its `graph` object, null without one). The derived figures (IPC, SIMT
+/// efficiency, the phases summed over cores) are computed here, once.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(bound(deserialize = "W: Deserialize<'de>"))]
+pub struct Report<W = ()> {
+    pub schema: String,
+    pub program: String,
+    pub status: Status,
+    pub error: Option<String>,
+    pub config_hash: String,
+    pub config: Config,
+    pub exit_code: u32,
+    pub cycles: u64,
+    pub issue_slots_per_core: usize,
     /// The cores had the Weaver unit; the L1 data cache they had (bytes).
-    weaver_unit: bool,
-    l1d_size: u32,
+    pub weaver_unit: bool,
+    pub l1d_size: u32,
     /// The unit was in EGHW mode because the program requires it (`wsim_requires_eghw`).
-    eghw_by_program: bool,
+    pub eghw_by_program: bool,
     /// What a write does at each data-cache level the machine has (level -> policy).
-    write_policy: BTreeMap<&'static str, WritePolicy>,
+    pub write_policy: BTreeMap<String, WritePolicy>,
     /// Thread instructions / (warp instructions x threads per warp).
-    simt_efficiency: f64,
-    ipc: f64,
-    total: CoreCounters,
-    phases: BTreeMap<u32, CoreCounters>,
+    pub simt_efficiency: f64,
+    /// Warp instructions per cycle, all cores.
+    pub ipc: f64,
+    pub total: CoreCounters,
+    /// Every core's counters of each phase, summed.
+    pub phases: BTreeMap<u32, CoreCounters>,
     /// The names the program gives its phases (`wsim_phase_names`): phase -> name, for the
     /// keys of `phases` and `memory_phases`; phases without a name are absent.
-    phase_names: BTreeMap<u32, &'a str>,
+    pub phase_names: BTreeMap<u32, String>,
     /// What each Weaver FSM state (the keys of `state_visits` and `state_cycles`) does.
-    weaver_fsm_states: BTreeMap<&'static str, &'static str>,
-    cores: Vec<CoreReport<'a>>,
-    memory: &'a HierarchyStats,
+    pub weaver_fsm_states: BTreeMap<String, String>,
+    pub cores: Vec<CoreReport>,
+    /// The memory system's statistics (its `phases` are in `memory_phases`).
+    pub memory: HierarchyStats,
     /// `memory` by phase: the events of the requests each phase made.
-    memory_phases: &'a BTreeMap<u32, HierarchyStats>,
+    pub memory_phases: BTreeMap<u32, HierarchyStats>,
     /// The iterations the program marked (CSR 0x7C6), in order; empty when it marked none.
-    iterations: &'a [Iteration],
+    pub iterations: Vec<Iteration>,
     /// A workload's own record (a graph program's graph, kernel and verification); null
     /// for other programs.
-    graph: Option<W>,
-    host: Option<HostTime>,
+    pub graph: Option<W>,
+    pub host: Option<HostTime>,
 }
 
-impl<'a> Report<'a> {
+impl Report {
     /// The report of a run without a workload record.
     pub fn new(
-        config: &'a Config,
-        program: &'a str,
-        summary: &'a RunSummary,
+        config: &Config,
+        program: &str,
+        summary: &RunSummary,
         host: Option<HostTime>,
     ) -> Self {
-        Report::build(config, program, summary, host, None)
+        Report::with_workload(config, program, summary, host, None)
     }
 }
 
-impl<'a, W: Serialize> Report<'a, W> {
+impl<W: Serialize> Report<W> {
     /// The report of a run with a workload's record, if it has one (a graph program's
     /// `graph` object).
     pub fn with_workload(
-        config: &'a Config,
-        program: &'a str,
-        summary: &'a RunSummary,
-        host: Option<HostTime>,
-        record: Option<W>,
-    ) -> Self {
-        Report::build(config, program, summary, host, record)
-    }
-
-    fn build(
-        config: &'a Config,
-        program: &'a str,
-        summary: &'a RunSummary,
+        config: &Config,
+        program: &str,
+        summary: &RunSummary,
         host: Option<HostTime>,
         graph: Option<W>,
     ) -> Self {
@@ -131,33 +136,35 @@ impl<'a, W: Serialize> Report<'a, W> {
         }
         let threads = f64::from(config.gpu.threads_per_warp);
         let ratio = |a: u64, b: f64| if b > 0.0 { a as f64 / b } else { 0.0 };
+        let mut memory = summary.memory.clone();
+        let memory_phases = std::mem::take(&mut memory.phases);
         Report {
-            schema: SCHEMA,
-            program,
-            status: "ok",
+            schema: SCHEMA.to_string(),
+            program: program.to_string(),
+            status: Status::Ok,
             error: None,
             config_hash: config.hash(),
-            config,
+            config: config.clone(),
             exit_code: summary.exit_code,
             cycles: summary.cycles,
             issue_slots_per_core: summary.slices,
             weaver_unit: summary.weaver,
             l1d_size: summary.l1d_size,
             eghw_by_program: summary.eghw_by_program,
-            write_policy: write_policies(&config.memory).into_iter().collect(),
+            write_policy: write_policies(&config.memory)
+                .into_iter()
+                .map(|(level, policy)| (level.to_string(), policy))
+                .collect(),
             simt_efficiency: ratio(
                 total.thread_instructions,
                 total.instructions as f64 * threads,
             ),
             ipc: ratio(total.instructions, summary.cycles as f64),
             phases,
-            phase_names: (0..)
-                .zip(&summary.phase_names)
-                .map(|(p, n)| (p, n.as_str()))
-                .collect(),
+            phase_names: (0..).zip(summary.phase_names.iter().cloned()).collect(),
             weaver_fsm_states: FsmState::ALL
                 .iter()
-                .map(|&s| (CountKey::name(s), s.meaning()))
+                .map(|&s| (CountKey::name(s).to_string(), s.meaning().to_string()))
                 .collect(),
             cores: summary
                 .cores
@@ -167,13 +174,13 @@ impl<'a, W: Serialize> Report<'a, W> {
                     id,
                     max_stack_depth: c.max_stack_depth,
                     total: c.total(),
-                    phases: &c.phases,
+                    phases: c.phases.clone(),
                 })
                 .collect(),
             total,
-            memory: &summary.memory,
-            memory_phases: &summary.memory.phases,
-            iterations: &summary.iterations,
+            memory,
+            memory_phases,
+            iterations: summary.iterations.clone(),
             graph,
             host,
         }
@@ -181,13 +188,33 @@ impl<'a, W: Serialize> Report<'a, W> {
 
     /// The report of a run that stopped on `error` (its statistics up to the failure).
     pub fn failed(mut self, error: &crate::SimError) -> Self {
-        self.status = "failed";
+        self.status = Status::Failed;
         self.error = Some(error.to_string());
         self
     }
 
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a report always serializes")
+    }
+}
+
+impl<W> Report<W> {
+    /// Phase `phase` as reports show it: its number, and its name when the program gives
+    /// one (`2 edges`).
+    pub fn phase_label(&self, phase: u32) -> String {
+        match self.phase_names.get(&phase) {
+            Some(name) => format!("{phase} {name}"),
+            None => phase.to_string(),
+        }
+    }
+
+    /// The deepest SIMT stack of any warp.
+    pub fn max_stack_depth(&self) -> u64 {
+        self.cores
+            .iter()
+            .map(|c| c.max_stack_depth)
+            .max()
+            .unwrap_or(0)
     }
 }
 

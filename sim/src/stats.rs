@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use crate::counts::{CountKey, Counts, Merge};
 use crate::mem::cache::CacheStats;
@@ -83,7 +83,7 @@ impl CountKey<{ SlotReason::ALL.len() }> for SlotReason {
 
 crate::merged_counters! {
 /// Counters of one core in one phase.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CoreCounters {
     /// Cycles this core spent in the phase (the core's phase: the last any warp wrote).
     pub cycles: u64,
@@ -193,7 +193,7 @@ impl CountKey<9> for FsmState {
 
 crate::merged_counters! {
 /// What a core's Weaver unit did.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WeaverCounters {
     /// WEAVER_REG instructions and the ST entries they wrote.
     pub registrations: u64,
@@ -248,7 +248,7 @@ impl CoreStats {
 }
 
 /// What the caches of one level did, summed over the level's caches.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LevelTally {
     pub accesses: u64,
     pub hits: u64,
@@ -278,7 +278,7 @@ impl LevelTally {
 
 /// The memory system's counters an iteration record keeps: the data caches by level and
 /// main memory.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MemoryTally {
     pub l1d: LevelTally,
     pub l2: LevelTally,
@@ -319,7 +319,7 @@ pub const ITERATION_END: u32 = u32::MAX;
 /// One iteration of the program (a graph kernel's super-step): from a write of the
 /// iteration CSR to the next write (or the end of the run). Machine-wide: any core's write
 /// marks the boundary, at the end of the cycle it issued in.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Iteration {
     /// Position among the run's iterations, from 0.
     pub index: u32,

@@ -15,7 +15,7 @@ use crate::gcn_image;
 use crate::gcn_run::{self, LayerInput, PlacedLayer};
 use crate::graph_image::{self, Algorithm, GraphArrays, GraphLayout, GraphProgram, Schedule};
 use crate::options::{GraphOptions, LayerOptions, Source};
-use crate::record::{GraphMismatch as Mismatch, GraphRun};
+use crate::record::{Checked, GraphMismatch as Mismatch, GraphRun};
 
 /// The graph a graph program runs on when `--graph` is not given.
 pub const DEFAULT_GRAPH: &str = "gen:rmat:scale=8,ef=8";
@@ -340,17 +340,17 @@ pub fn record(placed: &Placed, supersteps: u32, mismatches: Option<&[Mismatch]>)
         load_options: placed.load_flags.clone(),
         vertices: placed.layout.vertices,
         edges: placed.layout.edges,
-        algorithm: p.algorithm.name(),
-        schedule: p.schedule.name(),
-        direction: p.direction.name(),
+        algorithm: p.algorithm.name().to_string(),
+        schedule: p.schedule.name().to_string(),
+        direction: p.direction.name().to_string(),
         source: walks_from_source.then_some(placed.source),
         source_id: walks_from_source.then_some(placed.source_id),
         iterations: (p.algorithm == Algorithm::PageRank).then_some(placed.iterations),
         supersteps,
         result: match mismatches {
-            None => "not checked",
-            Some([]) => "verified",
-            Some(_) => "mismatch",
+            None => Checked::NotChecked,
+            Some([]) => Checked::Verified,
+            Some(_) => Checked::Mismatch,
         },
         mismatches: mismatches.map_or(0, <[Mismatch]>::len),
         first_mismatches: mismatches

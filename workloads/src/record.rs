@@ -1,11 +1,11 @@
 //! A graph program's record in the JSON report (its `graph` object): the graph as loaded,
 //! the kernel, and the result against the host reference.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A graph program's run, filled by the command line: the graph as loaded, the kernel,
 /// and its result against the host reference. Enough to repeat the run.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GraphRun {
     /// The `--graph` spec (a file or `gen:...`) and the loading options that differ from
     /// the defaults, as command-line flags.
@@ -13,9 +13,9 @@ pub struct GraphRun {
     pub load_options: Vec<String>,
     pub vertices: u32,
     pub edges: u32,
-    pub algorithm: &'static str,
-    pub schedule: &'static str,
-    pub direction: &'static str,
+    pub algorithm: String,
+    pub schedule: String,
+    pub direction: String,
     /// BFS's and SSSP's source: its index in the graph and the graph file's id for it
     /// (`--source` takes ids); PageRank's iteration count.
     pub source: Option<u32>,
@@ -23,8 +23,7 @@ pub struct GraphRun {
     pub iterations: Option<u32>,
     /// Super-steps the device ran.
     pub supersteps: u32,
-    /// `verified`, `mismatch`, or `not checked` (the program failed).
-    pub result: &'static str,
+    pub result: Checked,
     /// Vertices that differ from the reference, and the first of them.
     pub mismatches: usize,
     pub first_mismatches: Vec<GraphMismatch>,
@@ -34,9 +33,21 @@ pub struct GraphRun {
     pub gcn: Option<GcnLayerRun>,
 }
 
+/// A graph program's result against the host reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Checked {
+    #[serde(rename = "verified")]
+    Verified,
+    #[serde(rename = "mismatch")]
+    Mismatch,
+    /// The program failed or exited non-zero: there is no result to check.
+    #[serde(rename = "not checked")]
+    NotChecked,
+}
+
 /// A GCN layer's shape (docs/GCN.md): the width F of H = X W and of the output, and the
 /// sparse input features X.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GcnLayerRun {
     pub features: u32,
     pub input_features: u32,
@@ -45,7 +56,7 @@ pub struct GcnLayerRun {
 
 /// A vertex whose result differs from the host reference (values as the report prints
 /// them: `unreached`, integers, or ranks).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GraphMismatch {
     pub vertex: u32,
     pub expected: String,

@@ -178,6 +178,7 @@ pub enum Stall {
     MshrFull,
 }
 
+crate::merged_counters! {
 /// Counters of one cache. Stalls count refused attempts, not distinct requests. Each event
 /// also counts in the phase of its request; an eviction or write-back in the phase of the
 /// miss whose fill caused it.
@@ -201,6 +202,7 @@ pub struct CacheStats {
     pub writebacks: u64,
     /// Valid lines replaced.
     pub evictions: u64,
+}
 }
 
 impl CacheStats {

@@ -50,7 +50,7 @@ mod scheduler;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::counts::Phased;
 use channel::{Bank, Channel, Command, Queued, Timing};
@@ -70,7 +70,7 @@ pub struct DramRequest {
 /// What the DRAM did. Counts are requests unless stated; cycles are core cycles. Per phase,
 /// a request's events count in its phase (queue occupancy too: a phase's sum counts its
 /// own queued requests); `ticked_cycles` and `refreshes` belong to no request and are 0.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DramStats {
     /// Completed reads.
     pub reads: u64,

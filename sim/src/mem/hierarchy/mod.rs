@@ -67,7 +67,7 @@ pub use config::{AtomicsConfig, MemConfig};
 use credits::{Credits, Parked, Sender};
 pub use dram_port::DramModel;
 use levels::{AtomicLines, Lower};
-pub use stats::HierarchyStats;
+pub use stats::{CacheLevel, HierarchyStats};
 
 /// What a core asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

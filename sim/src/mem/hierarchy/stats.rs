@@ -3,15 +3,16 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{DramModel, Level, MemoryHierarchy};
+use crate::counts::Merge;
 use crate::mem::cache::{Cache, CacheStats};
 use crate::mem::dram::DramStats;
 use crate::mem::interconnect::{Link, LinkStats};
 
 /// Statistics of the whole memory system. Per core, per cluster, or shared.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HierarchyStats {
     pub l1i: Vec<CacheStats>,
     pub l1d: Vec<CacheStats>,
@@ -39,6 +40,50 @@ pub struct HierarchyStats {
     /// `dram_unfinished` (whole-run only, 0 in a phase).
     #[serde(skip)]
     pub phases: BTreeMap<u32, HierarchyStats>,
+}
+
+/// A level of caches, as reports name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum CacheLevel {
+    L1i,
+    L1d,
+    L2,
+    L3,
+}
+
+impl CacheLevel {
+    pub const ALL: [CacheLevel; 4] = [
+        CacheLevel::L1i,
+        CacheLevel::L1d,
+        CacheLevel::L2,
+        CacheLevel::L3,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            CacheLevel::L1i => "l1i",
+            CacheLevel::L1d => "l1d",
+            CacheLevel::L2 => "l2",
+            CacheLevel::L3 => "l3",
+        }
+    }
+}
+
+impl HierarchyStats {
+    /// The caches of a level, every counter summed (zero for a level the machine lacks).
+    pub fn level(&self, level: CacheLevel) -> CacheStats {
+        let caches = match level {
+            CacheLevel::L1i => &self.l1i[..],
+            CacheLevel::L1d => &self.l1d[..],
+            CacheLevel::L2 => &self.l2[..],
+            CacheLevel::L3 => self.l3.as_slice(),
+        };
+        let mut sum = CacheStats::default();
+        for c in caches {
+            sum.merge(c);
+        }
+        sum
+    }
 }
 
 impl<D: DramModel> MemoryHierarchy<D> {
