@@ -851,8 +851,8 @@ fn gcn_runs_sweep_an_argument_and_report_their_launch_groups() {
     assert!(text(&out_dir.join("phases.svg")).contains("phase 1 init"));
 
     // The relative breakdown's values: each row's phases over its group's SparseWeaver init.
-    let table = wsim::experiment::Table::read(&csv).unwrap();
-    let spec = |extra: &str| -> wsim::plot::PlotSpec {
+    let table = wsim_harness::experiment::Table::read(&csv).unwrap();
+    let spec = |extra: &str| -> wsim_harness::plot::PlotSpec {
         toml::from_str(&format!(
             "name = 'p'\nkind = 'breakdown'\nparts = 'phases'\nx = 'schedule'\nseries = 'features'\n{extra}"
         ))

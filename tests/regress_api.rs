@@ -5,7 +5,7 @@
 
 mod common;
 
-use wsim::regress::{Baseline, Options, Verdict};
+use wsim_harness::regress::{Baseline, Options, Verdict};
 
 #[test]
 fn the_sparseweaver_runs_match_their_baseline() {

@@ -1,17 +1,17 @@
-//! `wsim experiment run|collect|plot|slurm|report` and `wsim plot`: the command line of
-//! `wsim::experiment` and `wsim::plot` (docs/EXPERIMENTS.md).
+//! `wsim experiment run|collect|plot|slurm|report`: the command line of
+//! `wsim_harness::experiment` (docs/EXPERIMENTS.md).
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
-use wsim::exit;
-use wsim::experiment::report;
-use wsim::experiment::slurm::{self, Resources};
-use wsim::experiment::{Experiment, Outputs, Shard, Table};
+use wsim_harness::exit;
+use wsim_harness::experiment::report;
+use wsim_harness::experiment::slurm::{self, Resources};
+use wsim_harness::experiment::{Experiment, Outputs, Shard, Table};
 
 /// The experiments of a command and where their results go.
 #[derive(Args)]
@@ -143,7 +143,7 @@ pub enum ExperimentCommand {
     },
 }
 
-pub fn run(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
+pub fn exec(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
     // Exit status 1 when any experiment had a run that did not succeed; a plot that could
     // not be drawn is an error once every file has had its turn.
     let mut failed = false;
@@ -335,12 +335,4 @@ fn failures(experiment: &Experiment, table: &Table) -> bool {
         eprintln!("  {b}");
     }
     true
-}
-
-/// `wsim plot`: one run's issue slots per core and per phase.
-pub fn plot(report: &Path, output: Option<PathBuf>) -> anyhow::Result<ExitCode> {
-    let out = output.unwrap_or_else(|| report.with_extension("svg"));
-    wsim::plot::run(report, &out)?;
-    println!("wrote {}", out.display());
-    Ok(ExitCode::SUCCESS)
 }

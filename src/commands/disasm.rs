@@ -2,14 +2,22 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::Path;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
+use clap::Args;
 use wsim_isa::{decode, disasm, Symbolizer};
 use wsim_sim::loader::{self, ElfImage, ElfKind, Section};
 
-pub fn run(elf: &Path) -> anyhow::Result<ExitCode> {
+#[derive(Args)]
+pub struct DisasmArgs {
+    /// A 32-bit little-endian RISC-V ELF file.
+    elf: PathBuf,
+}
+
+pub fn exec(args: DisasmArgs) -> anyhow::Result<ExitCode> {
+    let elf = &args.elf;
     let bytes = std::fs::read(elf).with_context(|| format!("cannot read {}", elf.display()))?;
     let image = loader::parse(&bytes).with_context(|| elf.display().to_string())?;
     let text = render(&image, &elf.display().to_string());

@@ -26,7 +26,7 @@ use serde::Serialize;
 pub use file::{Recorded, RunSpec, Tolerance};
 pub use stats::{Value, DEFAULT as DEFAULT_STATS, NAMES as STAT_NAMES};
 
-use crate::graph_run::{self, RunError};
+use crate::measure::{simulate, RunError};
 use crate::{exit, load_config, sha256};
 
 /// The wsim that measures: its version and the git revision it was built from.
@@ -389,7 +389,7 @@ fn measure(run: &RunSpec, overrides: &[String]) -> Result<Measured, String> {
         .with_overrides(overrides)
         .map_err(|e| format!("{e:#}"))?;
     let input = wsim_workloads::graph_run::load(&run.graph).map_err(|e| format!("{e:#}"))?;
-    let (outcome, graph) = match graph_run::simulate(&config, &elf, &input) {
+    let (outcome, graph) = match simulate(&config, &elf, &input) {
         Ok(f) => {
             let graph = f.verified.is_some();
             let outcome = Outcome {

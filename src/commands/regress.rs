@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Subcommand;
-use wsim::exit;
-use wsim::regress::{Baseline, Options};
+use wsim_harness::exit;
+use wsim_harness::regress::{Baseline, Options};
 
 #[derive(Subcommand)]
 pub enum RegressCommand {
@@ -43,7 +43,7 @@ pub enum RegressCommand {
     },
 }
 
-pub fn run(command: RegressCommand) -> anyhow::Result<ExitCode> {
+pub fn exec(command: RegressCommand) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     match command {
         RegressCommand::Record { file, only } => {

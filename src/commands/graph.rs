@@ -5,9 +5,10 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Args, Subcommand, ValueEnum};
-use wsim_graph::{Graph, Limits, LoadOptions};
-use wsim_workloads::LoadSpec;
+use clap::Subcommand;
+use wsim_graph::Graph;
+
+use crate::args::LoadArgs;
 
 #[derive(Subcommand)]
 pub enum GraphCommand {
@@ -40,70 +41,7 @@ pub enum GraphCommand {
     },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Weights {
-    /// The file's weights if it has them, otherwise generated.
-    File,
-    /// Generated from the seed and the endpoints, whatever the file has.
-    Generated,
-    /// Every edge weighs 1.
-    Unit,
-}
-
-/// How a graph is loaded: shared by every command that takes a graph.
-#[derive(Args, Clone, Debug)]
-pub struct LoadArgs {
-    /// Add the reverse of every edge.
-    #[arg(long)]
-    pub symmetrize: bool,
-    /// Remove edges from a vertex to itself.
-    #[arg(long)]
-    pub drop_self_loops: bool,
-    /// Keep one edge per (source, destination), the lightest.
-    #[arg(long)]
-    pub dedup: bool,
-    /// Where edge weights come from.
-    #[arg(long, value_enum, default_value_t = Weights::File)]
-    pub weights: Weights,
-    /// Generated weights are in 1..=N.
-    #[arg(long, value_name = "N", default_value_t = wsim_graph::DEFAULT_MAX_WEIGHT)]
-    pub max_weight: u32,
-    /// Seed of generated weights, and of generators whose spec has no `seed`.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Refuse inputs that declare or generate more vertices than this.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_vertices)]
-    pub max_vertices: u32,
-    /// Refuse inputs with more edges than this (files: also more than 64 bytes per edge).
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_edges)]
-    pub max_edges: u32,
-}
-
-impl LoadArgs {
-    /// The options as the workloads take them.
-    pub fn spec(&self) -> LoadSpec {
-        LoadSpec {
-            symmetrize: self.symmetrize,
-            drop_self_loops: self.drop_self_loops,
-            dedup: self.dedup,
-            weights: match self.weights {
-                Weights::File => wsim_workloads::Weights::File,
-                Weights::Generated => wsim_workloads::Weights::Generated,
-                Weights::Unit => wsim_workloads::Weights::Unit,
-            },
-            max_weight: self.max_weight,
-            seed: self.seed,
-            max_vertices: self.max_vertices,
-            max_edges: self.max_edges,
-        }
-    }
-
-    pub fn options(&self) -> LoadOptions {
-        self.spec().options()
-    }
-}
-
-pub fn run(command: GraphCommand) -> anyhow::Result<ExitCode> {
+pub fn exec(command: GraphCommand) -> anyhow::Result<ExitCode> {
     match command {
         GraphCommand::Info { spec, load } => {
             let graph = Graph::from_spec(&spec, &load.options())?;

@@ -78,7 +78,7 @@ pub fn combinations(axes: &[Axis]) -> Vec<Vec<String>> {
 }
 
 /// How rows are printed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// Columns aligned under their header.
     Table,

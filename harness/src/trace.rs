@@ -1,4 +1,4 @@
-//! `wsim run --trace FILE`: the run's timeline (`wsim_sim::timeline`) as a Chrome trace
+//! A run's timeline (`wsim_sim::timeline`, recorded by `wsim run --trace FILE`) as a Chrome trace
 //! (JSON trace event format), which ui.perfetto.dev and chrome://tracing load. One process
 //! per core (its phases, counters, and with `--trace-warps` a track per warp) and one for
 //! the machine (iterations, machine-wide counters). Time is in cycles: the viewer's
@@ -6,10 +6,9 @@
 
 use std::borrow::Cow;
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Context;
-use clap::Args;
 use serde::Serialize;
 use serde_json::{json, Value};
 use wsim_sim::stats::SlotReason;
@@ -18,35 +17,18 @@ use wsim_sim::RunSummary;
 
 /// Samples kept at most (the interval doubles beyond) and slices kept at most: with
 /// 6 cores, about 4 MB of counters and 10 MB of slices at worst.
-const MAX_SAMPLES: usize = 2048;
-const MAX_SLICES: usize = 100_000;
+pub const MAX_SAMPLES: usize = 2048;
+pub const MAX_SLICES: usize = 100_000;
 
-/// The timeline options of `wsim run`.
-#[derive(Args, Clone, Debug)]
-pub struct TraceArgs {
-    /// Write the run's timeline to FILE as a Chrome trace (JSON; open it in
-    /// ui.perfetto.dev): phases and counters per core, iterations, DRAM bandwidth.
-    #[arg(long, value_name = "FILE")]
-    pub trace: Option<PathBuf>,
-    /// Cycles between the timeline's counter samples (IPC, waits, DRAM bandwidth); it
-    /// doubles as often as needed to keep at most 2048 samples.
-    #[arg(long, value_name = "CYCLES", default_value_t = 1000, requires = "trace",
-          value_parser = clap::value_parser!(u64).range(1..))]
-    pub trace_interval: u64,
-    /// Also a track per warp in the timeline: its life, barrier waits and Weaver waits.
-    #[arg(long, requires = "trace")]
-    pub trace_warps: bool,
-}
-
-impl TraceArgs {
-    /// What the machine should record, if a trace was asked for.
-    pub fn options(&self) -> Option<TimelineOptions> {
-        self.trace.as_ref().map(|_| TimelineOptions {
-            interval: self.trace_interval,
-            max_samples: MAX_SAMPLES,
-            warps: self.trace_warps,
-            max_slices: MAX_SLICES,
-        })
+/// What the machine records for a trace: counter samples every `interval` cycles (the
+/// interval doubles as often as needed to keep [`MAX_SAMPLES`]) and, with `warps`, a track
+/// per warp.
+pub fn options(interval: u64, warps: bool) -> TimelineOptions {
+    TimelineOptions {
+        interval,
+        max_samples: MAX_SAMPLES,
+        warps,
+        max_slices: MAX_SLICES,
     }
 }
 

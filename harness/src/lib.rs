@@ -1,22 +1,21 @@
-//! wsim's command-line logic as a library: the machine and graph options, running a
-//! program the way `wsim run` does (graph programs included: their graph laid out before
-//! the run and their result verified after it), and regression baselines ([`regress`]),
-//! so that a user's own `cargo test` can check cycle counts as `wsim regress check` does.
+//! wsim-harness: the layer above the engine. Running a program the way `wsim run` does
+//! (graph programs included: their graph laid out before the run and their result
+//! verified after it), sweeps, experiments with their plots and reports, and regression
+//! baselines ([`regress`]), so that a user's own `cargo test` can check cycle counts as
+//! `wsim regress check` does. The `wsim` command line is a thin layer over it.
 
 pub mod experiment;
-pub mod graph;
-pub mod graph_run;
 pub mod measure;
 pub mod plot;
 pub mod progress;
 pub mod regress;
 pub mod results;
 pub mod sweep;
+pub mod trace;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Context;
-use clap::Args;
 use wsim_sim::{Config, Machine, RunSummary, SimResult};
 
 /// The exit statuses of `wsim` itself, one meaning each (`wsim --help` lists them).
@@ -58,22 +57,6 @@ pub fn version() -> String {
         ""
     };
     format!("{} ({commit}{modified})", regress::VERSION)
-}
-
-/// Options that select the machine, shared by every command that builds one.
-#[derive(Args, Clone, Debug)]
-pub struct MachineArgs {
-    /// Configuration file (TOML). Without it, the built-in default (Vortex SimX) is used.
-    #[arg(long, short = 'c', value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// Override a configuration key, e.g. `--set gpu.warps_per_core=8` (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub overrides: Vec<String>,
-}
-
-/// The configuration the machine options select.
-pub fn resolve_config(args: &MachineArgs) -> anyhow::Result<Config> {
-    load_config(args.config.as_deref(), &args.overrides)
 }
 
 /// A configuration file (the built-in default without one) with `key=value` overrides.

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 use wsim_sim::report::{HostTime, Report};
-use wsim_sim::{Config, Machine};
+use wsim_sim::{Config, Machine, RunSummary};
 use wsim_workloads::graph_image;
 
 use wsim_workloads::graph_run::{self, GraphInput};
@@ -62,4 +62,46 @@ pub fn measure(config: &Config, name: &str, elf: &[u8], graph: &GraphInput) -> M
         report: Some(json),
         error: error.map(|e| e.to_string()),
     }
+}
+
+/// Why a run has no statistics.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunError {
+    /// The run could not start: the program is not a valid ELF for the machine, or its
+    /// graph options do not fit it.
+    Setup(String),
+    /// The simulation failed (an illegal instruction, a deadlock, `run.max_cycles` ...);
+    /// `graph`: the program is a graph program, whose graph was laid out.
+    Simulation { message: String, graph: bool },
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Setup(message) | RunError::Simulation { message, .. } => f.write_str(message),
+        }
+    }
+}
+
+/// A run to its end: the statistics and, for a graph program, whether its result matched
+/// the host reference (`None`: not a graph program).
+pub struct Finished {
+    pub summary: RunSummary,
+    pub verified: Option<bool>,
+}
+
+/// Run a program as `wsim run` does, without printing: a graph program on `graph`,
+/// verified after the run.
+pub fn simulate(config: &Config, elf: &[u8], graph: &GraphInput) -> Result<Finished, RunError> {
+    let mut machine =
+        crate::load_program(config, elf).map_err(|e| RunError::Setup(e.to_string()))?;
+    let placed =
+        graph_run::place(&mut machine, graph).map_err(|e| RunError::Setup(format!("{e:#}")))?;
+    let summary = crate::run_program(&mut machine, false).map_err(|e| RunError::Simulation {
+        message: e.to_string(),
+        graph: placed.is_some(),
+    })?;
+    let verified = placed
+        .map(|p| graph_run::check(&machine, &p, summary.exit_code).is_some_and(|m| m.is_empty()));
+    Ok(Finished { summary, verified })
 }

@@ -2,10 +2,11 @@
 
 use std::fmt::Write as _;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
+use clap::Args;
 use wsim_sim::mem::cache::{CacheStats, WritePolicy};
 use wsim_sim::mem::hierarchy::{HierarchyStats, MemConfig};
 use wsim_sim::report::{self, HostTime, Report};
@@ -15,9 +16,9 @@ use wsim_workloads::graph_image;
 
 use wsim_workloads::graph_run;
 
-use crate::graph_run::GraphArgs;
-use crate::trace::TraceArgs;
-use crate::{exit, MachineArgs};
+use wsim_harness::exit;
+
+use crate::args::{GraphArgs, MachineArgs, TraceArgs};
 
 /// What the process exit status of `wsim run` tells when the simulation completes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -28,19 +29,42 @@ pub enum ExitStatus {
     Program,
 }
 
-pub use wsim::resolve_config;
+#[derive(Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    machine: MachineArgs,
+    /// Also write every statistic as JSON (schema `wsim-stats/1`) to this file.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// What the process exit status tells when the simulation completes: `wsim`, the
+    /// verdict (0 ok, 1 the program exited non-zero, 4 mismatch); `program`, the
+    /// program's own status (its low byte; 1 when that is 0 but the status is not),
+    /// for harnesses that decode it: then a program that returns 2, 3 or 4 cannot be
+    /// told from wsim's own conditions without the JSON's `exit_code`.
+    #[arg(long, value_enum, default_value_t = ExitStatus::Wsim)]
+    exit_status: ExitStatus,
+    /// Graph programs (those defining `wsim_graph`): the graph and its options.
+    #[command(flatten)]
+    graph: GraphArgs,
+    #[command(flatten)]
+    trace: TraceArgs,
+    /// The program: a 32-bit RISC-V ELF executable.
+    elf: PathBuf,
+}
 
-pub fn run(
-    args: &MachineArgs,
-    elf: &Path,
-    json: Option<&PathBuf>,
-    graph: &GraphArgs,
-    trace: &TraceArgs,
-    status: ExitStatus,
-) -> anyhow::Result<ExitCode> {
-    let config = resolve_config(args)?;
+pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
+    let RunArgs {
+        machine: args,
+        json,
+        exit_status: status,
+        graph,
+        trace,
+        elf,
+    } = &args;
+    let status = *status;
+    let config = args.config()?;
     let bytes = std::fs::read(elf).with_context(|| format!("cannot read {}", elf.display()))?;
-    let mut machine = wsim::load_program(&config, &bytes)
+    let mut machine = wsim_harness::load_program(&config, &bytes)
         .map_err(|e| anyhow::anyhow!("{}: {e}", elf.display()))?;
     // The machine as built: a program may have set the Weaver unit's mode.
     let config = machine.config().clone();
@@ -51,14 +75,16 @@ pub fn run(
         machine.record_timeline(options);
     }
     let started = std::time::Instant::now();
-    let result = wsim::run_program(&mut machine, true);
+    let result = wsim_harness::run_program(&mut machine, true);
     let seconds = started.elapsed().as_secs_f64();
     let mut out = std::io::stdout().lock();
     out.write_all(machine.console())?;
     let name = elf.display().to_string();
     let write_trace = |machine: &mut Machine, summary: &RunSummary| -> anyhow::Result<()> {
         match (&trace.trace, machine.timeline()) {
-            (Some(path), Some(timeline)) => crate::trace::write(path, &timeline, summary, &name),
+            (Some(path), Some(timeline)) => {
+                wsim_harness::trace::write(path, &timeline, summary, &name)
+            }
             _ => Ok(()),
         }
     };
