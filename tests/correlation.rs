@@ -103,11 +103,11 @@ fn check(label: &str) {
 }
 
 #[test]
-fn simx_default_machine() {
+fn cycles_follow_simx_on_its_default_machine() {
     check("vortex");
 }
 
 #[test]
-fn simx_four_cores_of_32_warps() {
+fn cycles_follow_simx_on_four_cores_of_32_warps() {
     check("1x4x32x32");
 }

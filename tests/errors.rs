@@ -91,10 +91,7 @@ fn segments_must_not_overlap_local_memory() {
     let config = preset("vortex")
         .with_overrides(&["local_mem.base=0x80000000".into()])
         .unwrap();
-    let bytes = std::fs::read(program("vecadd")).unwrap();
-    let e = wsim_sim::Machine::new(&config, &bytes)
-        .err()
-        .expect("a layout error");
+    let e = common::load_error("vecadd", &config);
     assert!(e.to_string().contains("overlaps local memory"), "{e}");
 }
 
@@ -226,10 +223,7 @@ fn stacks_must_not_overlap_the_image() {
     let config = preset("vortex")
         .with_overrides(&["stack.top=0x80001000".into(), "stack.size=256".into()])
         .unwrap();
-    let bytes = std::fs::read(program("vecadd")).unwrap();
-    let e = wsim_sim::Machine::new(&config, &bytes)
-        .err()
-        .expect("a layout error");
+    let e = common::load_error("vecadd", &config);
     assert!(e.to_string().contains("overlaps the stacks"), "{e}");
 }
 

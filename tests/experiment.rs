@@ -851,7 +851,7 @@ fn gcn_runs_sweep_an_argument_and_report_their_launch_groups() {
     assert!(text(&out_dir.join("phases.svg")).contains("phase 1 init"));
 
     // The relative breakdown's values: each row's phases over its group's SparseWeaver init.
-    let table = wsim_harness::experiment::Table::read(&csv).unwrap();
+    let table = wsim_harness::table::Table::read(&csv).unwrap();
     let spec = |extra: &str| -> wsim_harness::plot::PlotSpec {
         toml::from_str(&format!(
             "name = 'p'\nkind = 'breakdown'\nparts = 'phases'\nx = 'schedule'\nseries = 'features'\n{extra}"
@@ -1000,6 +1000,27 @@ fn programs_option_runs_part_of_an_experiment() {
     assert_eq!(programs, ["pr_em_pull"]);
     // The part has no VM row: its plot is left out, not an error.
     assert!(!dir.path().join("out/vm.svg").exists());
+    // `[...]` is a set of characters, as the glob crate reads it: `pr_[v]*` is VM's alone.
+    let ((cached, ran), out) = run(&file, &["--programs", "pr_[v]*"]);
+    succeeded(&out);
+    assert_eq!((cached, ran), (0, 1));
+    let rows = table(&dir.path().join("out/part.csv"));
+    let programs: Vec<&str> = rows.iter().map(|r| r["program"].as_str()).collect();
+    assert_eq!(
+        programs,
+        ["pr_em_pull", "pr_vm_pull"],
+        "the earlier part's row kept"
+    );
+    refused(
+        dir.path(),
+        "a bad pattern",
+        &format!(
+            "[[programs]]\nfiles = ['{}']\n",
+            program("graph/pr_vm_pull").display()
+        ),
+        &["--programs", "pr_[v"],
+        "`pr_[v` is not a pattern",
+    );
 }
 
 /// Rewrite the cells `column` of the rows of `path` whose program is `program`.

@@ -20,11 +20,13 @@
 mod common;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config as RunnerConfig, RngSeed, TestRunner};
 use wsim_graph::{Graph, Limits, LoadOptions, WeightSource};
+use wsim_harness::run::{self, Program, RunRequest};
 use wsim_sim::{Config, Machine};
 
 /// With `WSIM_FUZZ_SAVE=DIR`, each target writes the input it is about to test to
@@ -189,14 +191,13 @@ fn small_machine() -> Config {
         .unwrap()
 }
 
-/// Build `config`'s machine for `elf` and run it briefly: errors are fine, panics not.
+/// Build `config`'s machine for `elf` and run it briefly through the run path (its report
+/// made from the statistics, up to a failure too): errors are fine, panics not.
 fn build_and_run(config: &Config, elf: &[u8]) {
     let mut config = config.clone();
     config.run.max_cycles = config.run.max_cycles.min(1000);
-    if let Ok(mut machine) = Machine::new(&config, elf) {
-        let _ = machine.run();
-        let _ = machine.summary(None);
-    }
+    let program = Program::Bytes(Arc::new(elf.to_vec()));
+    let _ = run::run(RunRequest::new("fuzzed", program, config));
 }
 
 #[test]
@@ -595,12 +596,15 @@ fn regression_a_huge_bss_takes_no_host_memory() {
         .find(|&ph| elf[ph..ph + 4] == 1u32.to_le_bytes())
         .expect("a PT_LOAD");
     elf[load + 20..load + 24].copy_from_slice(&0x4000_0000u32.to_le_bytes());
-    let mut machine = Machine::new(&small_machine(), &elf).unwrap();
-    assert!(machine.memory().pages().count() < 8);
-    let map = machine.memory_map();
-    assert_eq!(map.check(0xBFFF_FFFC, 4, "load"), Ok(()));
+    let mut request = RunRequest::new("huge bss", Program::Bytes(Arc::new(elf)), small_machine());
+    request.options.prepare = Some(Box::new(|machine: &mut Machine| {
+        assert!(machine.memory().pages().count() < 8);
+        let map = machine.memory_map();
+        assert_eq!(map.check(0xBFFF_FFFC, 4, "load"), Ok(()));
+    }));
+    let (_, result) = common::execute(request);
     assert!(matches!(
-        machine.run().unwrap_err().kind,
+        result.unwrap_err().kind,
         wsim_sim::error::ErrorKind::MaxCycles { .. }
     ));
 }

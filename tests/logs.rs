@@ -20,6 +20,37 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// Every command that runs programs runs them through the one run path, whose stages
+/// (`load`, `layout` for a graph program, `simulation`, `verification`) log with `-v`.
+#[test]
+fn every_command_that_runs_programs_logs_its_stages() {
+    let dir = tempfile::tempdir().unwrap();
+    let pr = program("graph/pr_vm_pull");
+    let pr = pr.to_str().unwrap();
+    let experiment = dir.path().join("e.toml");
+    std::fs::write(&experiment, format!("[[programs]]\nfiles = ['{pr}']\n")).unwrap();
+    let baseline = dir.path().join("b.toml");
+    std::fs::write(&baseline, format!("[[run]]\nprogram = '{pr}'\n")).unwrap();
+    let out = dir.path().join("out");
+    let (experiment, out) = (experiment.to_str().unwrap(), out.to_str().unwrap());
+    let tiny = "configs/tiny.toml";
+    let commands: [&[&str]; 4] = [
+        &["-v", "run", "--config", tiny, pr],
+        &["-v", "sweep", "--config", tiny, pr],
+        &["-v", "experiment", "run", experiment, "--out", out],
+        &["-v", "regress", "check", baseline.to_str().unwrap()],
+    ];
+    for args in commands {
+        let log = stderr(&wsim(args, None));
+        for stage in ["load", "layout", "simulation", "verification"] {
+            assert!(
+                log.contains(&format!(" INFO {stage}")) && log.contains("close time.busy="),
+                "{args:?}: no {stage} stage in:\n{log}"
+            );
+        }
+    }
+}
+
 #[test]
 fn stages_are_logged_with_v_and_not_otherwise() {
     let elf = program("vecadd");

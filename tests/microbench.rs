@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{preset, program};
+use common::preset;
 use wsim_sim::config::StartCores;
 use wsim_sim::{Config, Machine, RunSummary};
 
@@ -29,25 +29,30 @@ impl Bench {
 /// Run `name` on `config` after storing `pokes` (symbol, word) in memory; require exit 0
 /// and return the `ubench_results` array.
 fn bench(name: &str, config: &Config, pokes: &[(&str, u32)]) -> Bench {
-    let bytes = std::fs::read(program(name)).unwrap_or_else(|e| panic!("{name}.elf: {e}"));
-    let image = wsim_sim::loader::parse(&bytes).expect("the program parses");
-    let addr = |sym: &str| {
-        image
-            .symbol(sym)
-            .unwrap_or_else(|| panic!("{name}: no symbol {sym}"))
-            .addr
-    };
-    let mut machine = Machine::new(config, &bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-    for (sym, value) in pokes {
-        machine.write_words(addr(sym), &[*value]);
-    }
-    let result = machine.run();
+    let pokes: Vec<(String, u32)> = pokes.iter().map(|(s, v)| (s.to_string(), *v)).collect();
+    let (machine, result) = common::run_prepared(
+        name,
+        config,
+        Box::new(move |machine: &mut Machine| {
+            for (sym, value) in &pokes {
+                let at = machine.symbol(sym).map(|s| s.addr);
+                let at = at.unwrap_or_else(|| panic!("no symbol {sym}"));
+                machine.write_words(at, &[*value]);
+            }
+        }),
+    );
     let console = String::from_utf8_lossy(machine.console()).into_owned();
     let summary = result.unwrap_or_else(|e| panic!("{name} failed: {e}\nconsole:\n{console}"));
     assert_eq!(
         summary.exit_code, 0,
         "{name} exit status; console:\n{console}"
     );
+    let addr = |sym: &str| {
+        machine
+            .symbol(sym)
+            .unwrap_or_else(|| panic!("{name}: no symbol {sym}"))
+            .addr
+    };
     let count = machine.read_u32(addr("ubench_count")) as usize;
     let base = addr("ubench_results");
     let results = (0..count)

@@ -80,21 +80,21 @@ fn single_core(name: &str) -> wsim_sim::Config {
 }
 
 #[test]
-fn kernels_on_tiny() {
+fn every_kernel_checks_itself_on_tiny() {
     for p in KERNELS {
         run_ok(p, &preset("tiny"));
     }
 }
 
 #[test]
-fn kernels_on_sparseweaver() {
+fn every_kernel_checks_itself_on_sparseweaver() {
     for p in KERNELS {
         run_ok(p, &preset("sparseweaver"));
     }
 }
 
 #[test]
-fn isa_self_tests() {
+fn the_isa_self_tests_pass_on_one_core() {
     for cfg in ["tiny", "sparseweaver"] {
         for p in ISA_TESTS.iter().chain(RV_TESTS) {
             run_ok(p, &single_core(cfg));

@@ -6,9 +6,10 @@
 mod common;
 
 use std::process::Command;
+use std::sync::{Arc, Mutex};
 
 use common::{program, root};
-use wsim_sim::Machine;
+use wsim_harness::run::Observer;
 
 /// `wsim ARGS` with stdout and stderr on a pseudo-terminal: what a person would see.
 fn on_terminal(args: &[String]) -> String {
@@ -152,14 +153,18 @@ fn experiments_count_runs_only_on_a_terminal() {
 #[test]
 fn the_engine_reports_progress_every_n_cycles_without_changing_the_run() {
     let config = common::preset("tiny");
-    let elf = std::fs::read(program("vecadd")).unwrap();
-    let plain = Machine::new(&config, &elf).unwrap().run().unwrap();
-    let mut seen = Vec::new();
-    let observed = Machine::new(&config, &elf)
-        .unwrap()
-        .run_observed(1000, |p| seen.push(p))
-        .unwrap();
-    assert_eq!(plain, observed, "observing changes no statistic");
+    let (_, plain) = common::run("vecadd", &config);
+    let plain = plain.unwrap();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let mut request = common::request("vecadd", &config);
+    let log = Arc::clone(&seen);
+    request.options.observer = Some(Observer {
+        every: 1000,
+        call: Box::new(move |p| log.lock().unwrap().push(p)),
+    });
+    let (_, observed) = common::execute(request);
+    assert_eq!(plain, observed.unwrap(), "observing changes no statistic");
+    let seen = seen.lock().unwrap();
     // Skipped idle cycles may jump past a multiple, never past many.
     assert!(
         seen.len() as u64 >= plain.cycles / 2000,

@@ -4,10 +4,9 @@
 
 mod common;
 
-use common::{error_of, preset, program};
+use common::{error_of, preset};
 use wsim_sim::config::StartCores;
 use wsim_sim::error::ErrorKind;
-use wsim_sim::loader;
 use wsim_sim::stats::{FsmState, SlotReason};
 use wsim_sim::{Config, Machine, RunSummary};
 
@@ -53,23 +52,25 @@ fn host_sums(g: &Graph) -> Vec<u32> {
 
 /// Run `name` with `g` written into its graph arrays; the summary and `vertex_sum`.
 fn run_edge_sum(name: &str, config: &Config, g: &Graph) -> (RunSummary, Vec<u32>) {
-    let bytes = std::fs::read(program(name)).unwrap();
-    let image = loader::load(&bytes).unwrap();
-    let addr = |sym: &str| image.symbol(sym).unwrap_or_else(|| panic!("{sym}")).addr;
-    let mut m = Machine::new(config, &bytes).unwrap();
     let vertices = g.offsets.len() as u32 - 1;
-    m.write_words(addr("graph_vertices"), &[vertices]);
-    let mut write = |sym: &str, words: &[u32]| m.write_words(addr(sym), words);
-    write("graph_offsets", &g.offsets);
-    write("graph_weights", &g.weights);
-    // EGHW hands out neighbours too: make them recognisable.
-    let targets: Vec<u32> = (0..g.weights.len() as u32).map(|e| e % vertices).collect();
-    write("graph_targets", &targets);
-    let summary = m.run().unwrap_or_else(|e| panic!("{name}: {e}"));
+    let (offsets, weights) = (g.offsets.clone(), g.weights.clone());
+    let prepare = move |m: &mut Machine| {
+        let mut write = |sym: &str, words: &[u32]| {
+            let at = m.symbol(sym).unwrap_or_else(|| panic!("{sym}")).addr;
+            m.write_words(at, words);
+        };
+        write("graph_vertices", &[vertices]);
+        write("graph_offsets", &offsets);
+        write("graph_weights", &weights);
+        // EGHW hands out neighbours too: make them recognisable.
+        let targets: Vec<u32> = (0..weights.len() as u32).map(|e| e % vertices).collect();
+        write("graph_targets", &targets);
+    };
+    let (m, result) = common::run_prepared(name, config, Box::new(prepare));
+    let summary = result.unwrap_or_else(|e| panic!("{name}: {e}"));
     assert_eq!(summary.exit_code, 0, "{name} exit status");
-    let sums = (0..vertices)
-        .map(|v| m.read_u32(addr("vertex_sum") + 4 * v))
-        .collect();
+    let addr = m.symbol("vertex_sum").unwrap().addr;
+    let sums = (0..vertices).map(|v| m.read_u32(addr + 4 * v)).collect();
     (summary, sums)
 }
 
@@ -138,7 +139,7 @@ fn edge_sums_on_sparseweaver() {
 /// eghw_edge_sum requires the unit's EGHW mode (WSIM_REQUIRES_EGHW): it runs so without
 /// being told.
 #[test]
-fn eghw_edge_sums() {
+fn eghw_edge_sums_match_the_host_in_the_mode_the_program_requires() {
     for (base, vertices) in [("tiny", 700), ("sparseweaver", 3000)] {
         for warps in [1, 8, 32] {
             check(
@@ -166,14 +167,11 @@ fn the_program_chooses_eghw_unless_the_configuration_states_the_mode() {
     assert!(!s.eghw_by_program, "the configuration chose it");
     let (s, _) = run_edge_sum("weaver_edge_sum", &config("tiny", &[]), &g);
     assert!(!s.eghw_by_program && s.total().weaver.memory_requests == 0);
-    let bytes = std::fs::read(program("eghw_edge_sum")).unwrap();
     for (set, says) in [
         ("weaver.mode=weaver", "sets weaver.mode = \"weaver\""),
         ("weaver.enabled=off", "sets weaver.enabled = \"off\""),
     ] {
-        let e = Machine::new(&config("tiny", &[set.into()]), &bytes)
-            .err()
-            .unwrap();
+        let e = common::load_error("eghw_edge_sum", &config("tiny", &[set.into()]));
         assert!(matches!(e.kind, ErrorKind::Setup(_)), "{e}");
         let text = e.to_string();
         assert!(
@@ -183,7 +181,7 @@ fn the_program_chooses_eghw_unless_the_configuration_states_the_mode() {
     }
     // In a configuration file too, the mode is stated.
     let file = Config::from_toml("[weaver]\nmode = \"weaver\"\n", "mine.toml").unwrap();
-    assert!(Machine::new(&file, &bytes).is_err());
+    common::load_error("eghw_edge_sum", &file);
 }
 
 #[test]
@@ -262,11 +260,9 @@ fn eghw_decode_waits_for_offsets_then_edges() {
             );
             c.run.start = StartCores::FirstCore;
             let table = u64::from(c.weaver.table_latency);
-            let bytes = std::fs::read(program("ubench_eghw")).unwrap();
-            let image = loader::load(&bytes).unwrap();
-            let addr = |sym: &str| image.symbol(sym).unwrap().addr;
-            let mut m = Machine::new(&c, &bytes).unwrap();
-            let s = m.run().unwrap();
+            let (m, s) = common::run("ubench_eghw", &c);
+            let s = s.unwrap();
+            let addr = |sym: &str| m.symbol(sym).unwrap().addr;
             let console = String::from_utf8_lossy(m.console()).into_owned();
             assert_eq!(s.exit_code, 0, "{console}");
             let r: Vec<u64> = (0..6)
@@ -322,7 +318,7 @@ fn eghw_decode_waits_for_offsets_then_edges() {
 
 /// The dissertation's Figure 4.15 sweep (table access 10 to 160 cycles); prints the cycles.
 #[test]
-fn table_latency_sweep() {
+fn the_pipeline_hides_the_table_latency() {
     let g = random_graph(3000, 9);
     let latencies = [10, 20, 40, 80, 160];
     let cycles: Vec<u64> = latencies

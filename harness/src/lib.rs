@@ -5,18 +5,21 @@
 //! `wsim regress check` does. The `wsim` command line is a thin layer over it.
 
 pub mod experiment;
-pub mod measure;
+pub mod paper;
 pub mod plot;
 pub mod progress;
 pub mod regress;
-pub mod results;
+pub mod run;
+pub mod stats;
 pub mod sweep;
+pub mod table;
+pub mod terminal;
 pub mod trace;
 
 use std::path::Path;
 
 use anyhow::Context;
-use wsim_sim::{Config, Machine, RunSummary, SimResult};
+use wsim_sim::Config;
 
 /// The exit statuses of `wsim` itself, one meaning each (`wsim --help` lists them).
 pub mod exit {
@@ -35,6 +38,18 @@ pub mod exit {
     /// `regress check`: a baseline is stale (its program, configuration or graph
     /// changed since it was recorded, or it never was), and nothing failed.
     pub const STALE: u8 = 5;
+}
+
+/// Whether `text` matches `pattern`: `*` any run of characters, `?` any one, `[...]` one of
+/// a set (the `glob` crate's patterns, as experiment files' program paths take them); an
+/// invalid pattern matches nothing ([`pattern`] says why).
+pub fn matches(pattern: &str, text: &str) -> bool {
+    glob::Pattern::new(pattern).is_ok_and(|p| p.matches(text))
+}
+
+/// `text` as a pattern of [`matches`], or why it is not one.
+pub fn pattern(text: &str) -> anyhow::Result<glob::Pattern> {
+    glob::Pattern::new(text).map_err(|e| anyhow::anyhow!("`{text}` is not a pattern: {}", e.msg))
 }
 
 /// The SHA-256 of `bytes` in hex: the fingerprint of programs, graphs and cached runs.
@@ -83,41 +98,4 @@ pub fn load_config(path: Option<&Path>, overrides: &[String]) -> anyhow::Result<
         g.threads_per_warp
     );
     Ok(config)
-}
-
-/// A machine for `config` with the program `elf` loaded (the log's `load` stage).
-pub fn load_program(config: &Config, elf: &[u8]) -> SimResult<Machine> {
-    let _stage = tracing::info_span!("load", bytes = elf.len()).entered();
-    let machine = Machine::new(config, elf)?;
-    tracing::info!(
-        weaver_unit = machine.has_weaver(),
-        phase_names = ?machine.phase_names(),
-        "program loaded"
-    );
-    Ok(machine)
-}
-
-/// Run the machine to its end (the log's `simulation` stage), with a progress display on
-/// a terminal if `show_progress` (not for runs of a sweep or experiment, which show theirs).
-pub fn run_program(machine: &mut Machine, show_progress: bool) -> SimResult<RunSummary> {
-    let _stage = tracing::info_span!("simulation").entered();
-    let result = if show_progress {
-        progress::simulate(machine)
-    } else {
-        machine.run()
-    };
-    match &result {
-        Ok(s) => tracing::info!(
-            cycles = s.cycles,
-            warp_instructions = s.total().instructions,
-            exit_code = s.exit_code,
-            "finished"
-        ),
-        Err(e) => {
-            let reason = e.to_string();
-            let first = reason.lines().next().unwrap_or_default();
-            tracing::info!(cycle = machine.cycle(), "failed: {first}");
-        }
-    }
-    result
 }

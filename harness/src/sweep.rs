@@ -10,15 +10,16 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use anyhow::{bail, Context};
-use rayon::prelude::*;
 use wsim_sim::Config;
-
-use crate::measure::{measure, Measured};
-use crate::results::{self, Column};
 use wsim_workloads::GraphInput;
+
+use wsim_sim::mem::hierarchy::CacheLevel;
+
+use crate::run::{self, Program, RunOptions, RunRecord, RunRequest};
+use crate::stats::{Cell, Stat, WeaverCount};
 
 /// One axis of a sweep: a key and the values it takes.
 #[derive(Clone, Debug, PartialEq)]
@@ -96,25 +97,26 @@ pub struct Options {
 }
 
 /// The result columns a sweep prints, after the program, the axes, the graph, the
-/// configuration's hash and wsim's version.
-const RESULTS: [&str; 16] = [
-    "l1d_size",
-    "exit",
-    "verified",
-    "cycles",
-    "warp_instructions",
-    "ipc",
-    "weaver_stall_pct",
-    "l1d_hit_rate",
-    "l2_hit_rate",
-    "dram_bytes",
-    "dram_bandwidth",
-    "weaver_registrations",
-    "weaver_decode_requests",
-    "weaver_batches",
-    "weaver_lanes_filled",
-    "weaver_table_reads",
+/// configuration's hash and wsim's version; then the verdict and the error.
+const RESULTS: [Stat; 16] = [
+    Stat::L1dSize,
+    Stat::Exit,
+    Stat::Verified,
+    Stat::Cycles,
+    Stat::WarpInstructions,
+    Stat::Ipc,
+    Stat::WeaverStallPct,
+    Stat::HitRate(CacheLevel::L1d),
+    Stat::HitRate(CacheLevel::L2),
+    Stat::DramBytes,
+    Stat::DramBandwidth,
+    Stat::Weaver(WeaverCount::Registrations),
+    Stat::Weaver(WeaverCount::DecodeRequests),
+    Stat::Weaver(WeaverCount::Batches),
+    Stat::Weaver(WeaverCount::LanesFilled),
+    Stat::Weaver(WeaverCount::TableReads),
 ];
+const LAST: [Stat; 2] = [Stat::Verdict, Stat::Error];
 
 /// Run every program under every combination on top of `base` (graph programs on
 /// `graph`, verified), writing each row to `out` as it is ready; returns `program
@@ -123,7 +125,7 @@ pub fn sweep(
     base: &Config,
     axes: &[Axis],
     programs: &[PathBuf],
-    graph: &GraphInput,
+    graph: &Arc<GraphInput>,
     options: Options,
     out: &mut (dyn Write + Send),
 ) -> anyhow::Result<Vec<String>> {
@@ -136,15 +138,21 @@ pub fn sweep(
         .collect::<Result<Vec<Config>, _>>()?;
     let elfs = programs
         .iter()
-        .map(|p| std::fs::read(p).with_context(|| format!("cannot read {}", p.display())))
-        .collect::<anyhow::Result<Vec<Vec<u8>>>>()?;
+        .map(|p| {
+            let bytes = std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
+            Ok(Arc::new(bytes))
+        })
+        .collect::<anyhow::Result<Vec<Arc<Vec<u8>>>>>()?;
     let jobs: Vec<(usize, usize)> = (0..programs.len())
         .flat_map(|p| (0..combos.len()).map(move |c| (p, c)))
         .collect();
     let table = Table::new(axes);
     let version = crate::version();
     let printer = Mutex::new(Printer {
-        out,
+        sink: match options.format {
+            Format::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(out))),
+            _ => Sink::Text(out),
+        },
         options,
         next: 0,
         waiting: BTreeMap::new(),
@@ -154,76 +162,55 @@ pub fn sweep(
         .lock()
         .expect("no panics while printing")
         .header(&table.header)?;
-    let bar = crate::progress::runs(jobs.len() as u64, "sweep");
-    let failures = Mutex::new(BTreeMap::new());
-    jobs.par_iter().enumerate().try_for_each(|(k, &(p, c))| {
-        let name = name(&programs[p]);
-        let measured = measure(
-            &configs[c],
-            &programs[p].display().to_string(),
-            &elfs[p],
-            graph,
-        );
-        let verdict = results::verdict(&measured);
-        if verdict != "ok" {
-            let why = match verdict {
-                "exit_nonzero" => format!(
-                    "exit status {}",
-                    measured
-                        .report
-                        .as_ref()
-                        .map_or(0, |r| r["exit_code"].as_u64().unwrap_or(0))
-                ),
-                "mismatch" => "result does not match the host reference".into(),
-                _ => measured.error.clone().unwrap_or_default(),
-            };
-            let run = std::iter::once(name.clone())
+    let request = |&(p, c): &(usize, usize)| {
+        Ok(RunRequest {
+            name: programs[p].display().to_string(),
+            program: Program::Bytes(Arc::clone(&elfs[p])),
+            config: configs[c].clone(),
+            input: Some(Arc::clone(graph)),
+            options: RunOptions::default(),
+        })
+    };
+    let row = |k: usize, record: &RunRecord| {
+        let (p, c) = jobs[k];
+        let mut row = vec![Cell::Text(name(&programs[p]))];
+        row.extend(combos[c].iter().map(|kv| {
+            Cell::Written(
+                kv.split_once('=')
+                    .map_or(kv.clone(), |(_, v)| v.to_string()),
+            )
+        }));
+        row.push(Cell::Text(graph_cell(record)));
+        row.push(Cell::Text(configs[c].hash()));
+        row.push(Cell::Text(version.clone()));
+        row.extend(RESULTS.iter().chain(&LAST).map(|s| s.read(record)));
+        let mut printer = printer.lock().expect("no panics while printing");
+        printer.row(k, &table.header, row)?;
+        anyhow::Ok(())
+    };
+    let records = run::run_many(&jobs, "sweep", true, request, row)?;
+    Ok((jobs.iter().zip(&records))
+        .filter_map(|(&(p, c), record)| {
+            let why = record.why_not()?;
+            let run = std::iter::once(name(&programs[p]))
                 .chain(combos[c].iter().cloned())
                 .collect::<Vec<_>>()
                 .join(" ");
-            let mut failures = failures.lock().expect("no panics while counting");
-            failures.insert(k, format!("{run}: {why}"));
-            bar.set_message(format!("({} failed)", failures.len()));
-        }
-        let mut row = vec![name];
-        row.extend(combos[c].iter().map(|kv| {
-            kv.split_once('=')
-                .map_or(kv.clone(), |(_, v)| v.to_string())
-        }));
-        row.push(graph_cell(&measured));
-        row.push(configs[c].hash());
-        row.push(version.clone());
-        row.extend(table.results.iter().map(|col| col.cell(&measured)));
-        row.push(verdict.to_string());
-        row.push(results::error_line(&measured));
-        let mut printer = printer.lock().expect("no panics while printing");
-        bar.suspend(|| printer.row(k, &table.header, row))?;
-        bar.inc(1);
-        anyhow::Ok(())
-    })?;
-    bar.finish_and_clear();
-    Ok(failures
-        .into_inner()
-        .expect("no panics while counting")
-        .into_values()
+            Some(format!("{run}: {why}"))
+        })
         .collect())
 }
 
 /// A graph program's graph: the spec and the loading options that differ from the
 /// defaults (empty for other programs).
-fn graph_cell(m: &Measured) -> String {
-    let Some(graph) = m
-        .report
-        .as_ref()
-        .map(|r| &r["graph"])
-        .filter(|g| g.is_object())
-    else {
+fn graph_cell(record: &RunRecord) -> String {
+    let Some(graph) = record.workload() else {
         return String::new();
     };
-    let mut cell = graph["spec"].as_str().unwrap_or_default().to_string();
-    for flag in graph["load_options"].as_array().into_iter().flatten() {
+    let mut cell = graph.spec.clone();
+    for flag in &graph.load_options {
         cell.push(' ');
-        cell.push_str(flag.as_str().unwrap_or_default());
+        cell.push_str(flag);
     }
     cell
 }
@@ -238,28 +225,15 @@ fn name(program: &Path) -> String {
 /// The sweep's columns.
 struct Table {
     header: Vec<String>,
-    results: Vec<Column>,
 }
 
 impl Table {
     fn new(axes: &[Axis]) -> Table {
-        let mut all = results::all(&[]);
-        let results: Vec<Column> = RESULTS
-            .iter()
-            .map(|name| {
-                let k = all
-                    .iter()
-                    .position(|c| c.name == *name)
-                    .expect("a sweep column is a result column");
-                all.swap_remove(k)
-            })
-            .collect();
         let mut header = vec!["program".to_string()];
         header.extend(axes.iter().map(|a| a.key.clone()));
         header.extend(["graph", "config_hash", "wsim_version"].map(String::from));
-        header.extend(results.iter().map(|c| c.name.clone()));
-        header.extend(["verdict", "error"].map(String::from));
-        Table { header, results }
+        header.extend(RESULTS.iter().chain(&LAST).map(|s| s.name().into_owned()));
+        Table { header }
     }
 
     /// Streamed rows cannot be measured first: each column of the table is as wide as its
@@ -289,43 +263,41 @@ const WIDE: [&str; 11] = [
 
 /// A row as one JSON object, keys in column order: numbers as numbers, empty cells as
 /// null, the rest as strings.
-fn json_line(header: &[String], row: &[String]) -> String {
+fn json_line(header: &[String], row: &[Cell]) -> String {
     let fields: Vec<String> = header
         .iter()
         .zip(row)
-        .map(|(h, c)| {
-            let value = if c.is_empty() {
-                serde_json::Value::Null
-            } else if let Ok(n) = c.parse::<serde_json::Number>() {
-                serde_json::Value::Number(n)
-            } else {
-                serde_json::Value::String(c.clone())
-            };
-            format!("{}:{value}", serde_json::Value::String(h.clone()))
-        })
+        .map(|(h, c)| format!("{}:{}", serde_json::Value::String(h.clone()), c.json()))
         .collect();
     format!("{{{}}}", fields.join(","))
 }
 
+/// Where rows go: through the `csv` crate, or as lines of text (an aligned table, JSON).
+enum Sink<'a> {
+    Csv(Box<csv::Writer<&'a mut (dyn Write + Send)>>),
+    Text(&'a mut (dyn Write + Send)),
+}
+
 /// Writes rows as they come (or, ordered, as soon as the ones before them are out).
 struct Printer<'a> {
-    out: &'a mut (dyn Write + Send),
+    sink: Sink<'a>,
     options: Options,
     /// The next row to print, and rows finished before it (ordered only).
     next: usize,
-    waiting: BTreeMap<usize, Vec<String>>,
+    waiting: BTreeMap<usize, Vec<Cell>>,
     widths: Vec<usize>,
 }
 
 impl Printer<'_> {
-    fn header(&mut self, header: &[String]) -> std::io::Result<()> {
+    fn header(&mut self, header: &[String]) -> anyhow::Result<()> {
+        let cells: Vec<Cell> = header.iter().map(|h| Cell::Text(h.clone())).collect();
         match self.options.format {
             Format::Json => Ok(()),
-            _ => self.line(header, header),
+            _ => self.line(header, &cells),
         }
     }
 
-    fn row(&mut self, k: usize, header: &[String], row: Vec<String>) -> std::io::Result<()> {
+    fn row(&mut self, k: usize, header: &[String], row: Vec<Cell>) -> anyhow::Result<()> {
         if !self.options.ordered {
             return self.line(header, &row);
         }
@@ -338,34 +310,29 @@ impl Printer<'_> {
     }
 
     /// One line, flushed.
-    fn line(&mut self, header: &[String], row: &[String]) -> std::io::Result<()> {
+    fn line(&mut self, header: &[String], row: &[Cell]) -> anyhow::Result<()> {
+        let out = match &mut self.sink {
+            Sink::Csv(csv) => {
+                csv.write_record(row.iter().map(Cell::to_string))?;
+                csv.flush()?;
+                return Ok(());
+            }
+            Sink::Text(out) => out,
+        };
         let text = match self.options.format {
-            Format::Csv => row
-                .iter()
-                .map(|c| csv_cell(c))
-                .collect::<Vec<_>>()
-                .join(","),
             Format::Json => json_line(header, row),
-            Format::Table => (row.iter().zip(header))
+            _ => (row.iter().zip(header))
                 .filter(|(_, h)| !WIDE.contains(&h.as_str()))
                 .zip(&self.widths)
-                .map(|((c, _), w)| format!("{c:>w$}"))
+                .map(|((c, _), w)| format!("{:>w$}", c.to_string()))
                 .collect::<Vec<_>>()
                 .join("  ")
                 .trim_end()
                 .to_string(),
         };
-        writeln!(self.out, "{text}")?;
-        self.out.flush()
-    }
-}
-
-/// A CSV cell, quoted when it holds a comma, a quote or a line break.
-pub fn csv_cell(c: &str) -> String {
-    if c.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", c.replace('"', "\"\""))
-    } else {
-        c.to_string()
+        writeln!(out, "{text}")?;
+        out.flush()?;
+        Ok(())
     }
 }
 
@@ -395,12 +362,5 @@ mod tests {
             twice.contains("`memory.dram.clock_ratio` is varied twice"),
             "{twice}"
         );
-    }
-
-    #[test]
-    fn csv_cells_are_quoted_when_needed() {
-        assert_eq!(csv_cell("plain"), "plain");
-        assert_eq!(csv_cell("a,b"), "\"a,b\"");
-        assert_eq!(csv_cell("say \"x\""), "\"say \"\"x\"\"\"");
     }
 }

@@ -11,9 +11,9 @@ use std::path::Path;
 use anyhow::Context;
 use serde::Serialize;
 use serde_json::{json, Value};
+use wsim_sim::report::Report;
 use wsim_sim::stats::SlotReason;
 use wsim_sim::timeline::{Sample, SliceKind, Timeline, TimelineOptions};
-use wsim_sim::RunSummary;
 
 /// Samples kept at most (the interval doubles beyond) and slices kept at most: with
 /// 6 cores, about 4 MB of counters and 10 MB of slices at worst.
@@ -49,16 +49,16 @@ struct Event<'a> {
 const MACHINE: usize = 0;
 
 /// Write the timeline of `program`'s run to `path`.
-pub fn write(
+pub fn write<W>(
     path: &Path,
     timeline: &Timeline,
-    summary: &RunSummary,
+    report: &Report<W>,
     program: &str,
 ) -> anyhow::Result<()> {
     let file =
         std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
     let mut out = BufWriter::new(file);
-    write_events(&mut out, timeline, summary, program)
+    write_events(&mut out, timeline, report, program)
         .and_then(|()| out.flush())
         .with_context(|| format!("cannot write {}", path.display()))?;
     if timeline.dropped > 0 {
@@ -70,10 +70,10 @@ pub fn write(
     Ok(())
 }
 
-fn write_events(
+fn write_events<W>(
     out: &mut impl Write,
     t: &Timeline,
-    summary: &RunSummary,
+    report: &Report<W>,
     program: &str,
 ) -> std::io::Result<()> {
     let meta = json!({
@@ -114,7 +114,7 @@ fn write_events(
     };
     emit(name(MACHINE, 0, "process_name", "machine".into()))?;
     emit(name(MACHINE, 0, "thread_name", "iterations".into()))?;
-    for i in &summary.iterations {
+    for i in &report.iterations {
         emit(slice(
             MACHINE,
             0,
@@ -132,7 +132,7 @@ fn write_events(
             let SliceKind::Phase(p) = s.kind else {
                 continue;
             };
-            let label = summary.phase_label(p);
+            let label = report.phase_label(p);
             emit(slice(
                 pid,
                 0,

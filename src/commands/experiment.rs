@@ -1,5 +1,5 @@
 //! `wsim experiment run|collect|plot|slurm|report`: the command line of
-//! `wsim_harness::experiment` (docs/EXPERIMENTS.md).
+//! `wsim_harness::experiment` and `wsim_harness::paper` (docs/EXPERIMENTS.md).
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -9,9 +9,11 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use wsim_harness::exit;
-use wsim_harness::experiment::report;
 use wsim_harness::experiment::slurm::{self, Resources};
-use wsim_harness::experiment::{Experiment, Outputs, Shard, Table};
+use wsim_harness::experiment::{Experiment, Outputs, Shard};
+use wsim_harness::paper;
+use wsim_harness::stats::Cell;
+use wsim_harness::table::Table;
 
 /// The experiments of a command and where their results go.
 #[derive(Args)]
@@ -174,13 +176,13 @@ pub fn exec(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
                     started.elapsed().as_secs_f64()
                 );
                 if shard.is_none() {
-                    failed |= reported(&experiment, &outputs, &mut undrawn)?;
+                    failed |= write_outputs(&experiment, &outputs, &mut undrawn)?;
                 }
             }
         }
         ExperimentCommand::Collect { places } => {
             for (experiment, outputs) in places.load()? {
-                failed |= reported(&experiment, &outputs, &mut undrawn)?;
+                failed |= write_outputs(&experiment, &outputs, &mut undrawn)?;
             }
         }
         ExperimentCommand::Plot { places, table } => {
@@ -225,18 +227,18 @@ pub fn exec(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
             }
         }
         ExperimentCommand::Report {
-            paper,
+            paper: file,
             results,
             output,
             figures,
         } => {
-            let paper = report::Paper::load(&paper)?;
-            let places = report::Places {
+            let claims = paper::Paper::load(&file)?;
+            let places = paper::Places {
                 results,
                 out: output,
                 figures,
             };
-            let written = report::write(&paper, &places)?;
+            let written = paper::write(&claims, &places)?;
             written_files(written.into_iter().map(Ok).collect())?;
         }
     }
@@ -270,55 +272,49 @@ fn written_files(outcomes: Vec<anyhow::Result<PathBuf>>) -> anyhow::Result<usize
 /// Write `experiment`'s table and plots (saying so on stdout, and on stderr how many rows
 /// earlier parts gave it and why a plot could not be drawn, counted in `undrawn`); whether
 /// a run of this invocation did not succeed.
-fn reported(
+fn write_outputs(
     experiment: &Experiment,
     outputs: &Outputs,
     undrawn: &mut usize,
 ) -> anyhow::Result<bool> {
-    let reported = experiment.report(outputs)?;
-    if reported.earlier_rows > 0 {
+    let written = experiment.write_outputs(outputs)?;
+    if written.earlier_rows > 0 {
         eprintln!(
             "experiment {}: the table keeps {} rows of runs this part left out, from {}",
             experiment.name,
-            reported.earlier_rows,
+            written.earlier_rows,
             outputs.table(experiment).display()
         );
     }
-    *undrawn += written_files(reported.written)?;
-    Ok(failures(experiment, &reported.table))
+    *undrawn += written_files(written.written)?;
+    Ok(failures(experiment, &written.table))
 }
 
 /// Whether a run of `experiment` (its rows in `table` go by the run column) did not
 /// succeed; those that did not, on stderr.
 fn failures(experiment: &Experiment, table: &Table) -> bool {
-    let run = table
-        .column("run")
-        .expect("an experiment table has a run column");
-    let rows: BTreeMap<&str, &Vec<String>> = table
+    let cell = |row: &[Cell], name: &str| {
+        (table.cell(row, name).map(Cell::to_string))
+            .unwrap_or_else(|| panic!("an experiment table has a {name} column"))
+    };
+    let rows: BTreeMap<String, &Vec<Cell>> = table
         .rows
         .iter()
-        .map(|row| (row[run].as_str(), row))
+        .map(|row| (cell(row, "run"), row))
         .collect();
-    let (verdict, error) = (
-        table
-            .column("verdict")
-            .expect("an experiment table has a verdict"),
-        table
-            .column("error")
-            .expect("an experiment table has an error column"),
-    );
     let bad: Vec<String> = (experiment.runs.iter())
-        .filter_map(|run| Some((run, *rows.get(run.index.to_string().as_str())?)))
-        .filter(|(_, row)| row[verdict] != "ok")
+        .filter_map(|run| Some((run, *rows.get(&run.index.to_string())?)))
+        .filter(|(_, row)| cell(row, "verdict") != "ok")
         .map(|(run, row)| {
+            let error = cell(row, "error");
             format!(
                 "{}: {}{}",
                 experiment.describe(run),
-                row[verdict],
-                if row[error].is_empty() {
+                cell(row, "verdict"),
+                if error.is_empty() {
                     String::new()
                 } else {
-                    format!(" ({})", row[error])
+                    format!(" ({error})")
                 }
             )
         })

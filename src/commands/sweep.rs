@@ -47,6 +47,7 @@ pub fn exec(args: SweepArgs) -> anyhow::Result<ExitCode> {
         ordered: args.ordered,
     };
     let mut out = std::io::stdout();
+    let input = std::sync::Arc::new(input);
     let failures = sweep::sweep(&base, &args.vary, &args.programs, &input, options, &mut out)?;
     if failures.is_empty() {
         return Ok(ExitCode::SUCCESS);

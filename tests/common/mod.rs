@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use wsim_harness::run::{self, Finished, Prepare, Program, RunRequest};
 use wsim_sim::{Config, Machine, RunSummary, SimError};
 
 pub fn root() -> PathBuf {
@@ -67,12 +68,56 @@ pub fn preset(name: &str) -> Config {
     Config::from_toml(&text, &path.display().to_string()).expect("preset is valid")
 }
 
+/// A built program's bare run on a configuration (no workload input), through the
+/// harness's run path as every run goes.
+pub fn request(name: &str, config: &Config) -> RunRequest {
+    RunRequest::new(name, Program::Path(program(name)), config.clone())
+}
+
+/// Run a request; a run that could not be set up panics with its error.
+pub fn execute(request: RunRequest) -> (Machine, Result<RunSummary, SimError>) {
+    let name = request.name.clone();
+    let Finished {
+        record,
+        machine,
+        result,
+        ..
+    } = run::execute(request);
+    match (machine, result) {
+        (Some(machine), Some(result)) => (machine, result),
+        _ => panic!(
+            "{name}: {}",
+            record.error.expect("a run not set up says why")
+        ),
+    }
+}
+
 /// Run a built program on a configuration; the machine is returned for inspection.
 pub fn run(name: &str, config: &Config) -> (Machine, Result<RunSummary, SimError>) {
-    let bytes = std::fs::read(program(name)).unwrap_or_else(|e| panic!("{name}.elf: {e}"));
-    let mut machine = Machine::new(config, &bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let result = machine.run();
-    (machine, result)
+    execute(request(name, config))
+}
+
+/// Run a built program after `prepare` has written its inputs into the machine.
+pub fn run_prepared(
+    name: &str,
+    config: &Config,
+    prepare: Prepare,
+) -> (Machine, Result<RunSummary, SimError>) {
+    let mut request = request(name, config);
+    request.options.prepare = Some(prepare);
+    execute(request)
+}
+
+/// The error that keeps a built program from loading on a configuration (it must).
+pub fn load_error(name: &str, config: &Config) -> SimError {
+    let finished = run::execute(request(name, config));
+    match (finished.machine, finished.result) {
+        (None, Some(Err(e))) => e,
+        _ => panic!(
+            "{name}: loaded, expected an error: {:?}",
+            finished.record.error
+        ),
+    }
 }
 
 /// Run and require a clean exit with status 0.

@@ -262,7 +262,7 @@ fn distances_fit(graph: &Graph, source: u32, spec: &str) -> anyhow::Result<()> {
 
 /// After the run: the program's result against the host reference (`None`: the program
 /// failed, nothing to check).
-pub fn check(machine: &Machine, placed: &Placed, exit_code: u32) -> Option<Vec<Mismatch>> {
+fn check(machine: &Machine, placed: &Placed, exit_code: u32) -> Option<Vec<Mismatch>> {
     let _stage = tracing::info_span!("verification").entered();
     (exit_code == 0).then(|| match &placed.layer {
         Some(layer) => gcn_run::verify(machine, layer),
@@ -331,8 +331,17 @@ pub fn verify(
     }
 }
 
+/// After the run: the workload's record, with the result checked against the host
+/// reference when the program ran to its end with status 0 (`exit_code`: `None` when the
+/// simulation failed).
+pub fn finish(machine: &Machine, placed: &Placed, exit_code: Option<u32>) -> GraphRun {
+    let mismatches = exit_code.and_then(|code| check(machine, placed, code));
+    let supersteps = graph_image::supersteps(machine, &placed.layout);
+    record(placed, supersteps, mismatches.as_deref())
+}
+
 /// The JSON report's graph section: the run and the verdict.
-pub fn record(placed: &Placed, supersteps: u32, mismatches: Option<&[Mismatch]>) -> GraphRun {
+fn record(placed: &Placed, supersteps: u32, mismatches: Option<&[Mismatch]>) -> GraphRun {
     let p = &placed.program;
     let walks_from_source = matches!(p.algorithm, Algorithm::Bfs | Algorithm::Sssp);
     GraphRun {
@@ -363,8 +372,8 @@ pub fn record(placed: &Placed, supersteps: u32, mismatches: Option<&[Mismatch]>)
     }
 }
 
-/// The terminal report's graph section: the run and the verdict.
-pub fn describe(placed: &Placed, supersteps: u32, mismatches: Option<&[Mismatch]>) -> String {
+/// The terminal report's graph section: the run (`record`, [`finish`]'s) and the verdict.
+pub fn describe(placed: &Placed, record: &GraphRun) -> String {
     let p = &placed.program;
     let mut r = String::new();
     let _ = writeln!(
@@ -387,7 +396,7 @@ pub fn describe(placed: &Placed, supersteps: u32, mismatches: Option<&[Mismatch]
     // A GCN layer is one pass: SpMM, then GraphSum over the in-edges of A + I.
     let steps = match placed.layer {
         Some(_) => " over A + I (a self-loop added at every vertex)".to_string(),
-        None => format!(", {supersteps} super-steps"),
+        None => format!(", {} super-steps", record.supersteps),
     };
     let _ = writeln!(
         r,
@@ -397,14 +406,14 @@ pub fn describe(placed: &Placed, supersteps: u32, mismatches: Option<&[Mismatch]
         p.schedule.name(),
         p.direction.name()
     );
-    match mismatches {
-        None => {
+    match record.result {
+        Checked::NotChecked => {
             let _ = writeln!(r, "{:<22}not checked: the program failed", "result");
         }
-        Some([]) => {
+        Checked::Verified => {
             let _ = writeln!(r, "{:<22}verified against the host reference", "result");
         }
-        Some(m) => {
+        Checked::Mismatch => {
             let (total, what) = match &placed.layer {
                 Some(layer) => (gcn_run::values(layer), "values of XW and the output"),
                 None => (u64::from(placed.layout.vertices), "vertices"),
@@ -412,10 +421,9 @@ pub fn describe(placed: &Placed, supersteps: u32, mismatches: Option<&[Mismatch]
             let _ = writeln!(
                 r,
                 "{:<22}MISMATCH: {} of {total} {what} differ from the host reference",
-                "result",
-                m.len(),
+                "result", record.mismatches,
             );
-            for x in m.iter().take(SHOWN) {
+            for x in &record.first_mismatches {
                 let _ = writeln!(
                     r,
                     "  vertex {:<10} expected {:<18} got {}",

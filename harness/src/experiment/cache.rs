@@ -14,7 +14,10 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 use super::Arguments;
-use crate::measure::Measured;
+use wsim_sim::report::Report;
+use wsim_workloads::record::GraphRun;
+
+use crate::run::{RunError, RunRecord};
 use crate::sha256;
 
 const SCHEMA: &str = "wsim-experiment-run/1";
@@ -86,11 +89,12 @@ pub fn graph_identity(spec: &str, resolved: &str, flags: &[String]) -> anyhow::R
     Ok(format!("graph {spec} {contents} {}", flags.join(" ")))
 }
 
-/// A cached run.
+/// A cached run: its report (exactly what `wsim run --json` writes), or none when it could
+/// not be set up, and its error.
 #[derive(Serialize, Deserialize)]
 struct Entry {
     schema: String,
-    report: Option<serde_json::Value>,
+    report: Option<Report<GraphRun>>,
     error: Option<String>,
 }
 
@@ -116,8 +120,8 @@ impl Cache {
         self.path(key).is_file()
     }
 
-    /// The run cached under `key`, if any.
-    pub fn get(&self, key: &str) -> anyhow::Result<Option<Measured>> {
+    /// The run cached under `key` (named `name`), if any.
+    pub fn get(&self, key: &str, name: &str) -> anyhow::Result<Option<RunRecord>> {
         let path = self.path(key);
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
@@ -134,18 +138,29 @@ impl Cache {
                 entry.schema
             );
         }
-        Ok(Some(Measured {
-            report: entry.report,
-            error: entry.error,
+        let error = match (&entry.report, entry.error) {
+            (None, error) => Some(RunError::Setup(error.unwrap_or_default())),
+            (Some(_), error) => error.map(RunError::Simulation),
+        };
+        // Byte-identical programs (a push PageRank whose two forms compile alike) share
+        // one cached run: each record still names its own program.
+        let report = entry.report.map(|mut r| {
+            r.program = name.to_string();
+            r
+        });
+        Ok(Some(RunRecord {
+            name: name.to_string(),
+            report,
+            error,
         }))
     }
 
     /// Keep a run: written to a temporary file beside its place, then renamed into it.
-    pub fn put(&self, key: &str, measured: &Measured) -> anyhow::Result<()> {
+    pub fn put(&self, key: &str, record: &RunRecord) -> anyhow::Result<()> {
         let entry = Entry {
             schema: SCHEMA.to_string(),
-            report: measured.report.clone(),
-            error: measured.error.clone(),
+            report: record.report.clone(),
+            error: record.error.as_ref().map(|e| e.message().to_string()),
         };
         let path = self.path(key);
         let temporary = self.dir.join(format!(".{key}.{}.tmp", std::process::id()));

@@ -410,7 +410,7 @@ pub(super) fn programs(spec: &Spec, dir: &Path, file: &Path) -> anyhow::Result<V
                 let path =
                     path.with_context(|| format!("{}: programs[{entry}]", file.display()))?;
                 let name = file_name(&path);
-                if !p.exclude.iter().any(|x| crate::regress::glob(x, &name)) {
+                if !p.exclude.iter().any(|x| crate::matches(x, &name)) {
                     matched.insert(path);
                 }
             }

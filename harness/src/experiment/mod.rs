@@ -9,27 +9,27 @@
 pub mod cache;
 mod file;
 mod profile;
-pub mod report;
 pub mod slurm;
-mod table;
+pub mod table;
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use anyhow::{bail, Context};
 use rayon::prelude::*;
-use serde_json::Value;
 use wsim_sim::Config;
 
 pub use file::{Argument, Arguments, Graph, Program, SlurmSpec};
-pub use table::Table;
 
-use crate::measure::{measure, Measured};
 use crate::plot::PlotSpec;
+use crate::run::{self, RunOptions, RunRecord, RunRequest};
+use crate::table::Table;
 use cache::{Cache, Inputs};
 use wsim_workloads::graph_run::{self, GraphInput};
+
+/// The graph inputs of runs, by graph and program arguments, each loaded once.
+type GraphInputs = BTreeMap<(Option<usize>, Arguments), Arc<GraphInput>>;
 
 /// An experiment file, expanded.
 pub struct Experiment {
@@ -134,8 +134,8 @@ pub struct Execution {
     pub ran: usize,
 }
 
-/// What [`Experiment::report`] wrote.
-pub struct Reported {
+/// What [`Experiment::write_outputs`] wrote.
+pub struct Written {
     pub table: Table,
     /// The table's file, then each plot's file or why it could not be drawn.
     pub written: Vec<anyhow::Result<PathBuf>>,
@@ -304,7 +304,7 @@ impl Experiment {
             left_out: Vec::new(),
         };
         // An axis may not take a column the table has already.
-        let header = Table::header(&experiment, &[]);
+        let header = table::header(&experiment, &[]);
         for axis in experiment.axes.iter().filter(|a| a.own_column()) {
             if header.iter().filter(|h| **h == axis.name).count() > 1 {
                 return Err(at(format!(
@@ -334,19 +334,19 @@ impl Experiment {
     /// into the output directory. A part of the experiment (`--graphs`, `--programs`)
     /// adds its rows to those the table there holds for the runs it left out (earlier
     /// parts, perhaps measured by another wsim: each row names its `wsim_version`).
-    pub fn report(&self, outputs: &Outputs) -> anyhow::Result<Reported> {
-        let measured = self.collect(outputs)?;
-        let mut table = Table::new(self, &measured);
+    pub fn write_outputs(&self, outputs: &Outputs) -> anyhow::Result<Written> {
+        let records = self.collect(outputs)?;
+        let mut table = table::table(self, &records);
         let path = outputs.table(self);
         let mut earlier_rows = 0;
         if !self.left_out.is_empty() && path.exists() {
             let earlier = Table::read(&path)?;
-            earlier_rows = table.add_earlier_parts(self, &earlier);
+            earlier_rows = table::add_earlier_parts(&mut table, self, &earlier);
         }
         table.write(&path)?;
         let mut written = vec![Ok(path)];
         written.extend(self.plot(&table, outputs));
-        Ok(Reported {
+        Ok(Written {
             table,
             written,
             earlier_rows,
@@ -423,24 +423,18 @@ impl Experiment {
             .filter(|r| !cache.has(&r.key) && keys.insert(&r.key))
             .collect();
         let inputs = self.graph_inputs(&pending)?;
-        let bar = if progress {
-            crate::progress::runs(pending.len() as u64, &format!("experiment {}", self.name))
-        } else {
-            indicatif::ProgressBar::hidden()
+        let request = |run: &&Run| {
+            Ok(RunRequest {
+                name: run.program.name.clone(),
+                program: run::Program::Bytes(Arc::clone(&run.elf)),
+                config: run.config.clone(),
+                input: Some(Arc::clone(&inputs[&(run.graph, run.arguments)])),
+                options: RunOptions::default(),
+            })
         };
-        let failed = AtomicUsize::new(0);
-        pending.par_iter().try_for_each(|run| {
-            let input = &inputs[&(run.graph, run.arguments)];
-            let measured = measure(&run.config, &run.program.name, &run.elf, input);
-            cache.put(&run.key, &measured)?;
-            if crate::results::verdict(&measured) != "ok" {
-                let n = failed.fetch_add(1, Ordering::Relaxed) + 1;
-                bar.set_message(format!("({n} failed so far)"));
-            }
-            bar.inc(1);
-            anyhow::Ok(())
-        })?;
-        bar.finish_and_clear();
+        let keep = |k: usize, record: &RunRecord| cache.put(&pending[k].key, record);
+        let what = format!("experiment {}", self.name);
+        run::run_many(&pending, &what, progress, request, keep)?;
         Ok(Execution {
             selected: selected.len(),
             cached: selected.len() - pending.len(),
@@ -449,7 +443,7 @@ impl Experiment {
     }
 
     /// Keep only the runs on the graphs named (a part of the experiment: one graph of a
-    /// `full` profile, say); the others are left out ([`Experiment::report`]). A name
+    /// `full` profile, say); the others are left out ([`Experiment::write_outputs`]). A name
     /// that is not one of the experiment's graphs is an error.
     pub fn keep_graphs(&mut self, names: &[String]) -> anyhow::Result<()> {
         let mut kept = Vec::new();
@@ -475,29 +469,22 @@ impl Experiment {
     /// Keep only the runs of programs whose file name (without `.elf`) matches one of
     /// `patterns` (`*`, `?`, `[...]`); a pattern that matches none is an error.
     pub fn keep_programs(&mut self, patterns: &[String]) -> anyhow::Result<()> {
-        for pattern in patterns {
-            if !self
-                .runs
-                .iter()
-                .any(|r| crate::regress::glob(pattern, &r.program.name))
-            {
-                bail!("{}: no program matches `{pattern}`", self.path.display());
+        let compiled = patterns
+            .iter()
+            .map(|p| crate::pattern(p).with_context(|| self.path.display().to_string()))
+            .collect::<anyhow::Result<Vec<glob::Pattern>>>()?;
+        for (pattern, text) in compiled.iter().zip(patterns) {
+            if !self.runs.iter().any(|r| pattern.matches(&r.program.name)) {
+                bail!("{}: no program matches `{text}`", self.path.display());
             }
         }
-        self.retain_runs(|r| {
-            patterns
-                .iter()
-                .any(|p| crate::regress::glob(p, &r.program.name))
-        });
+        self.retain_runs(|r| compiled.iter().any(|p| p.matches(&r.program.name)));
         self.kept_programs = patterns.to_vec();
         Ok(())
     }
 
     /// The graphs the runs need, each loaded once (in parallel).
-    fn graph_inputs(
-        &self,
-        runs: &[&Run],
-    ) -> anyhow::Result<BTreeMap<(Option<usize>, Arguments), GraphInput>> {
+    fn graph_inputs(&self, runs: &[&Run]) -> anyhow::Result<GraphInputs> {
         let mut needed: Vec<(Option<usize>, Arguments)> =
             runs.iter().map(|r| (r.graph, r.arguments)).collect();
         needed.sort_unstable();
@@ -514,20 +501,20 @@ impl Experiment {
                         g.map_or("(default)", |g| &g.name)
                     )
                 })?;
-                Ok(((graph, arguments), input))
+                Ok(((graph, arguments), Arc::new(input)))
             })
             .collect()
     }
 
     /// Every run's result from the cache; a run not there yet is an error that counts
     /// them and names the first.
-    pub fn collect(&self, outputs: &Outputs) -> anyhow::Result<Vec<Measured>> {
+    pub fn collect(&self, outputs: &Outputs) -> anyhow::Result<Vec<RunRecord>> {
         let cache = Cache::new(&outputs.cache)?;
         let found = self
             .runs
             .iter()
-            .map(|r| cache.get(&r.key))
-            .collect::<anyhow::Result<Vec<Option<Measured>>>>()?;
+            .map(|r| cache.get(&r.key, &r.program.name))
+            .collect::<anyhow::Result<Vec<Option<RunRecord>>>>()?;
         let missing: Vec<&Run> = (self.runs.iter().zip(&found))
             .filter(|(_, m)| m.is_none())
             .map(|(r, _)| r)
@@ -543,16 +530,7 @@ impl Experiment {
                 self.describe(first)
             );
         }
-        // Byte-identical programs (a push PageRank whose two forms compile alike) share
-        // one cached run: each row still names its own program.
-        Ok((self.runs.iter().zip(found.into_iter().flatten()))
-            .map(|(run, mut m)| {
-                if let Some(report) = m.report.as_mut() {
-                    report["program"] = Value::String(run.program.name.clone());
-                }
-                m
-            })
-            .collect())
+        Ok(found.into_iter().flatten().collect())
     }
 
     /// `program on graph with axis=value ...`, for messages.

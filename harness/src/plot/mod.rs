@@ -10,10 +10,12 @@ use std::path::Path;
 
 use anyhow::{bail, Context};
 use serde::Deserialize;
-use serde_json::Value;
-use wsim_sim::stats::SlotReason;
+use wsim_sim::report::Report;
+use wsim_sim::stats::{CoreCounters, SlotReason};
+use wsim_workloads::record::GraphRun;
 
-use crate::experiment::Table;
+use crate::stats::{Cell, Stat};
+use crate::table::Table;
 use draw::{GroupedBars, Labels, Lines, StackedBars};
 
 /// What an experiment file's `[[plots]]` entry asks for.
@@ -94,21 +96,9 @@ pub enum Scale {
     Relative,
 }
 
-/// The unit of a result column, for axis labels.
+/// The unit of a result column, for axis labels (the registry's).
 fn unit(column: &str) -> Option<&'static str> {
-    Some(match column {
-        "cycles" => "cycles",
-        "warp_instructions" | "thread_instructions" => "instructions",
-        "ipc" => "warp instructions per cycle",
-        "simt_efficiency" => "fraction of lanes",
-        "dram_bytes" => "bytes",
-        "dram_bandwidth" => "bytes per cycle",
-        "host_seconds" => "s",
-        "weaver_stall_pct" => "% of issue slots",
-        c if c.ends_with("_hit_rate") => "fraction of accesses",
-        c if c.starts_with("phase_") && c.ends_with("cycles") => "cycles",
-        _ => return None,
-    })
+    Stat::parse(column).and_then(Stat::unit)
 }
 
 fn labelled(column: &str, units: &BTreeMap<String, String>) -> String {
@@ -303,7 +293,7 @@ impl PlotSpec {
         !self.rows(table).is_empty()
     }
 
-    fn rows<'t>(&self, table: &'t Table) -> Vec<&'t Vec<String>> {
+    fn rows<'t>(&self, table: &'t Table) -> Vec<&'t Vec<Cell>> {
         let filter: Vec<(usize, String)> = self
             .filter
             .iter()
@@ -312,12 +302,12 @@ impl PlotSpec {
         table
             .rows
             .iter()
-            .filter(|r| filter.iter().all(|(k, v)| &r[*k] == v))
+            .filter(|r| filter.iter().all(|(k, v)| r[*k].matches(v)))
             .collect()
     }
 
     /// Speedups over the baseline by group (x) and series, then each series' geometric mean.
-    fn speedups(&self, table: &Table, rows: &[&Vec<String>]) -> anyhow::Result<GroupedBars> {
+    fn speedups(&self, table: &Table, rows: &[&Vec<Cell>]) -> anyhow::Result<GroupedBars> {
         let col = |name: &str| table.column(name).expect("checked");
         let (x, s, m) = (
             col(&self.x),
@@ -329,25 +319,25 @@ impl PlotSpec {
         let mut series: Vec<String> = Vec::new();
         let mut value: BTreeMap<(String, String), Option<f64>> = BTreeMap::new();
         for r in rows {
-            if !groups.contains(&r[x]) {
-                groups.push(r[x].clone());
+            let (rx, rs) = (r[x].to_string(), r[s].to_string());
+            if !groups.contains(&rx) {
+                groups.push(rx.clone());
             }
-            if !series.contains(&r[s]) {
-                series.push(r[s].clone());
+            if !series.contains(&rs) {
+                series.push(rs.clone());
             }
             // A run that failed has no time to compare: its bar is left out.
             let v = r[m]
-                .parse::<f64>()
-                .ok()
-                .filter(|v| *v > 0.0 && r[col("verdict")] == "ok");
-            if value.insert((r[x].clone(), r[s].clone()), v).is_some() {
+                .number()
+                .filter(|v| *v > 0.0 && r[col("verdict")].matches("ok"));
+            if value.insert((rx.clone(), rs.clone()), v).is_some() {
                 bail!(
                     "plot `{}`: several runs have {}={} and {}={}: narrow the rows with `where`",
                     self.name,
                     self.x,
-                    r[x],
+                    rx,
                     self.series.as_deref().unwrap_or_default(),
-                    r[s]
+                    rs
                 );
             }
         }
@@ -377,8 +367,8 @@ impl PlotSpec {
             .collect();
         let geomean: Vec<Option<f64>> = (0..series.len())
             .map(|k| {
-                let logs: Vec<f64> = values.iter().filter_map(|g| g[k]).map(f64::ln).collect();
-                (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
+                let speedups: Vec<f64> = values.iter().filter_map(|g| g[k]).collect();
+                crate::table::geomean(&speedups)
             })
             .collect();
         if groups.len() > 1 {
@@ -414,7 +404,7 @@ impl PlotSpec {
             .enumerate()
             .filter_map(|(k, h)| part_name(parts, h).map(|n| (n, k)))
             .unzip();
-        let value = |r: &[String], c: usize| r[c].parse::<f64>().unwrap_or(0.0);
+        let value = |r: &[Cell], c: usize| r[c].number().unwrap_or(0.0);
         let mut values: Vec<Vec<f64>> = rows
             .iter()
             .map(|r| columns.iter().map(|&c| value(r, c)).collect())
@@ -426,7 +416,7 @@ impl PlotSpec {
                 .iter()
                 .map(|(c, v)| Ok((col(c)?, cell_text(v))))
                 .collect::<anyhow::Result<_>>()?;
-            let is_baseline = |r: &[String]| baseline.iter().all(|(k, v)| &r[*k] == v);
+            let is_baseline = |r: &[Cell]| baseline.iter().all(|(k, v)| r[*k].matches(v));
             for (r, bar) in rows.iter().zip(&mut values) {
                 let mut found = rows
                     .iter()
@@ -485,7 +475,7 @@ impl PlotSpec {
                 .iter()
                 .map(|r| match series {
                     Some(s) => format!("{} {}", r[x], r[s]),
-                    None => r[x].clone(),
+                    None => r[x].to_string(),
                 })
                 .collect(),
             parts: numbers
@@ -506,28 +496,27 @@ impl PlotSpec {
             .join(", ")
     }
 
-    fn lines(&self, table: &Table, rows: &[&Vec<String>]) -> Lines {
+    fn lines(&self, table: &Table, rows: &[&Vec<Cell>]) -> Lines {
         let col = |name: &str| table.column(name).expect("checked");
         let (x, m) = (col(&self.x), col(&self.metric));
         let s = self.series.as_deref().map(col);
-        let numeric = rows.iter().all(|r| r[x].parse::<f64>().is_ok());
+        let numeric = rows.iter().all(|r| r[x].number().is_some());
         let mut categories: Vec<String> = Vec::new();
         let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
         for r in rows {
-            let Ok(y) = r[m].parse::<f64>() else { continue };
-            let xv = if numeric {
-                r[x].parse().expect("checked numeric")
-            } else {
-                let k = categories
-                    .iter()
-                    .position(|c| c == &r[x])
-                    .unwrap_or_else(|| {
-                        categories.push(r[x].clone());
+            let Some(y) = r[m].number() else { continue };
+            let xv = match r[x].number() {
+                Some(v) if numeric => v,
+                _ => {
+                    let label = r[x].to_string();
+                    let k = categories.iter().position(|c| *c == label);
+                    k.unwrap_or_else(|| {
+                        categories.push(label);
                         categories.len() - 1
-                    });
-                k as f64
+                    }) as f64
+                }
             };
-            let name = s.map_or_else(|| self.metric.clone(), |s| r[s].clone());
+            let name = s.map_or_else(|| self.metric.clone(), |s| r[s].to_string());
             match series.iter_mut().find(|(n, _)| *n == name) {
                 Some((_, points)) => points.push((xv, y)),
                 None => series.push((name, vec![(xv, y)])),
@@ -556,27 +545,31 @@ fn part_name(parts: Parts, column: &str) -> Option<String> {
 }
 
 /// A row's phases' numbers and names, from its `phase_names` (`0=runtime 1=init ...`).
-fn phase_names<'r>(table: &Table, row: &'r [String]) -> Vec<(&'r str, &'r str)> {
-    table.column("phase_names").map_or_else(Vec::new, |k| {
-        row[k]
-            .split(' ')
-            .filter_map(|entry| entry.split_once('='))
-            .collect()
-    })
+fn phase_names(table: &Table, row: &[Cell]) -> Vec<(String, String)> {
+    table
+        .cell(row, "phase_names")
+        .map_or_else(Vec::new, |names| {
+            names
+                .to_string()
+                .split(' ')
+                .filter_map(|entry| entry.split_once('='))
+                .map(|(n, name)| (n.to_string(), name.to_string()))
+                .collect()
+        })
 }
 
 /// A part's legend: the slot reason; `phase N`, with the phase's name when every row that
 /// names it gives it the same name.
-fn part_label(table: &Table, rows: &[&Vec<String>], parts: Parts, part: &str) -> String {
+fn part_label(table: &Table, rows: &[&Vec<Cell>], parts: Parts, part: &str) -> String {
     if parts == Parts::Slots {
         return part.to_string();
     }
-    let mut names: Vec<&str> = rows
+    let mut names: Vec<String> = rows
         .iter()
         .filter_map(|r| {
             phase_names(table, r)
                 .into_iter()
-                .find(|(n, _)| *n == part)
+                .find(|(n, _)| n == part)
                 .map(|(_, name)| name)
         })
         .collect();
@@ -589,16 +582,16 @@ fn part_label(table: &Table, rows: &[&Vec<String>], parts: Parts, part: &str) ->
 }
 
 /// The column of the part `name` (a slot reason; a phase's number or its name in `row`).
-fn part_column(table: &Table, parts: Parts, row: &[String], name: &str) -> Option<usize> {
+fn part_column(table: &Table, parts: Parts, row: &[Cell], name: &str) -> Option<usize> {
     match parts {
         Parts::Slots => table.column(&format!("slots_{name}")),
         Parts::Phases => {
             let number = if name.bytes().all(|b| b.is_ascii_digit()) {
-                name
+                name.to_string()
             } else {
                 phase_names(table, row)
                     .into_iter()
-                    .find(|(_, n)| *n == name)?
+                    .find(|(_, n)| n == name)?
                     .0
             };
             table.column(&format!("phase_{number}_warp_cycles"))
@@ -607,14 +600,15 @@ fn part_column(table: &Table, parts: Parts, row: &[String], name: &str) -> Optio
 }
 
 /// The values of `column` among `rows`, each once, in order.
-fn distinct(table: &Table, rows: &[&Vec<String>], column: &str) -> Vec<String> {
+fn distinct(table: &Table, rows: &[&Vec<Cell>], column: &str) -> Vec<String> {
     let Some(k) = table.column(column) else {
         return Vec::new();
     };
     let mut seen: Vec<String> = Vec::new();
     for r in rows {
-        if !seen.contains(&r[k]) && !r[k].is_empty() {
-            seen.push(r[k].clone());
+        let value = r[k].to_string();
+        if !seen.contains(&value) && !value.is_empty() {
+            seen.push(value);
         }
     }
     seen
@@ -622,7 +616,7 @@ fn distinct(table: &Table, rows: &[&Vec<String>], column: &str) -> Vec<String> {
 
 /// The caption: the experiment, the configuration(s) and the graph(s) of the plotted
 /// rows, and the wsim that measured them.
-fn caption(table: &Table, rows: &[&Vec<String>]) -> String {
+fn caption(table: &Table, rows: &[&Vec<Cell>]) -> String {
     let list = |column: &str, many: &str| {
         let values = distinct(table, rows, column);
         match values.len() {
@@ -657,52 +651,39 @@ fn caption(table: &Table, rows: &[&Vec<String>]) -> String {
 pub fn run(report_path: &Path, out: &Path) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(report_path)
         .with_context(|| format!("cannot read {}", report_path.display()))?;
-    let report: Value = serde_json::from_str(&text)
-        .with_context(|| format!("{}: not JSON", report_path.display()))?;
-    if report["schema"] != "wsim-stats/1" {
-        bail!(
-            "{}: not a wsim run's report (schema wsim-stats/1; write one with wsim run --json)",
+    let report: Report<GraphRun> = serde_json::from_str(&text).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: not a wsim run's report (schema wsim-stats/1; write one with wsim run \
+             --json): {e}",
             report_path.display()
-        );
-    }
+        )
+    })?;
     let reasons: Vec<String> = SlotReason::ALL.map(|r| r.name().to_string()).to_vec();
-    let slots = |counters: &Value| -> Vec<f64> {
+    let slots = |counters: &CoreCounters| -> Vec<f64> {
         SlotReason::ALL
-            .map(|r| counters["slots"][r.name()].as_f64().unwrap_or(0.0))
+            .map(|r| counters.slots.get(r) as f64)
             .to_vec()
     };
-    let cores = report["cores"].as_array().cloned().unwrap_or_default();
     let per_core = StackedBars {
-        bars: (0..cores.len()).map(|c| c.to_string()).collect(),
-        values: cores.iter().map(|c| slots(&c["total"])).collect(),
+        bars: (0..report.cores.len()).map(|c| c.to_string()).collect(),
+        values: report.cores.iter().map(|c| slots(&c.total)).collect(),
         parts: reasons.clone(),
         percent: true,
     };
-    let phases = report["phases"].as_object().cloned().unwrap_or_default();
-    let mut phase_ids: Vec<(u32, &Value)> = phases
-        .iter()
-        .filter_map(|(k, v)| k.parse().ok().map(|k| (k, v)))
-        .collect();
-    phase_ids.sort_by_key(|(k, _)| *k);
     let per_phase = StackedBars {
-        bars: phase_ids
-            .iter()
-            .map(|(k, _)| crate::results::phase_label(*k))
-            .collect(),
-        values: phase_ids.iter().map(|(_, v)| slots(v)).collect(),
+        bars: report.phases.keys().map(|p| p.to_string()).collect(),
+        values: report.phases.values().map(slots).collect(),
         parts: reasons.clone(),
         percent: true,
     };
     let mut caption = format!(
         "{} · {} cycles · config {}",
-        report["program"].as_str().unwrap_or("?"),
-        report["cycles"],
-        report["config_hash"].as_str().unwrap_or("?")
+        report.program, report.cycles, report.config_hash
     );
-    if let Some(spec) = report["graph"]["spec"].as_str() {
-        caption.push_str(&format!(" · graph {spec}"));
+    if let Some(graph) = &report.graph {
+        caption.push_str(&format!(" · graph {}", graph.spec));
     }
-    if report["status"] == "failed" {
+    if report.status == wsim_sim::report::Status::Failed {
         caption.push_str(" · FAILED (statistics up to the failure)");
     }
     let width = (300 + 30 * (per_core.bars.len() + per_phase.bars.len())).max(1000) as u32;

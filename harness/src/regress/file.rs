@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{anyhow, bail, Context};
 use toml_edit::{DocumentMut, Item, Table, TableLike};
 
-use super::glob;
 use super::stats::{self, Value};
+use crate::matches as glob;
 use wsim_workloads::{GraphOptions, Source};
 
 /// How far a statistic may move from its recorded value and still pass.

@@ -6,46 +6,35 @@
 //! compares; [`Baseline::record`] writes what they measure now.
 //!
 //! ```no_run
-//! let baseline = wsim::regress::Baseline::load("baselines/project.toml")?;
-//! let check = baseline.check(&wsim::regress::Options::default())?;
+//! let baseline = wsim_harness::regress::Baseline::load("baselines/project.toml")?;
+//! let check = baseline.check(&wsim_harness::regress::Options::default())?;
 //! assert!(check.passed(), "{}", check.table());
 //! # Ok::<(), anyhow::Error>(())
 //! ```
 
 mod file;
-mod report;
+mod output;
 mod stats;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use anyhow::bail;
 use rayon::prelude::*;
 use serde::Serialize;
+use wsim_sim::Config;
+use wsim_workloads::graph_run::{self, GraphInput};
+use wsim_workloads::record::Checked;
 
 pub use file::{Recorded, RunSpec, Tolerance};
 pub use stats::{Value, DEFAULT as DEFAULT_STATS, NAMES as STAT_NAMES};
 
-use crate::measure::{simulate, RunError};
-use crate::{exit, load_config, sha256};
+use crate::run::{self, Program, RunOptions, RunRecord, RunRequest};
+use crate::{exit, load_config, matches as glob, sha256};
 
 /// The wsim that measures: its version and the git revision it was built from.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub const REVISION: &str = env!("WSIM_GIT_REVISION");
-
-/// `*` matches any run of characters, `?` any one; everything else itself.
-pub fn glob(pattern: &str, text: &str) -> bool {
-    fn go(p: &[u8], t: &[u8]) -> bool {
-        match p.split_first() {
-            None => t.is_empty(),
-            Some((b'*', rest)) => (0..=t.len()).any(|k| go(rest, &t[k..])),
-            Some((&c, rest)) => t
-                .split_first()
-                .is_some_and(|(&d, t)| (c == b'?' || c == d) && go(rest, t)),
-        }
-    }
-    go(pattern.as_bytes(), text.as_bytes())
-}
 
 /// Which runs, how, and whether to show progress.
 #[derive(Clone, Debug, Default)]
@@ -340,26 +329,28 @@ impl Baseline {
     fn round(&self, options: &Options) -> anyhow::Result<Round> {
         let started = std::time::Instant::now();
         let selected = self.select(&options.only)?;
-        let bar = if options.progress {
-            crate::progress::runs(selected.len() as u64, "regress")
-        } else {
-            indicatif::ProgressBar::hidden()
-        };
-        let failed = AtomicUsize::new(0);
-        let measured = selected
+        let prepared: Vec<Result<Prepared, String>> = selected
             .par_iter()
-            .map(|&i| {
-                let run = &self.file.runs[i];
-                let m = measure(run, &options.overrides);
-                if !matches!(&m, Ok(Measured { outcome: Ok(_), .. })) {
-                    let n = failed.fetch_add(1, Ordering::Relaxed) + 1;
-                    bar.set_message(format!("({n} failed)"));
-                }
-                bar.inc(1);
-                m
-            })
+            .map(|&i| prepare(&self.file.runs[i], &options.overrides))
             .collect();
-        bar.finish_and_clear();
+        let request = |p: &Result<Prepared, String>| match p {
+            Ok(p) => Ok(RunRequest {
+                name: p.name.clone(),
+                program: Program::Bytes(Arc::clone(&p.elf)),
+                config: p.config.clone(),
+                input: Some(Arc::clone(&p.input)),
+                options: RunOptions::default(),
+            }),
+            Err(e) => Err(Box::new(RunRecord::not_set_up("", e.clone()))),
+        };
+        let records = run::run_many(&prepared, "regress", options.progress, request, |_, _| {
+            Ok(())
+        })?;
+        let measured: Vec<Result<Measured, String>> = prepared
+            .into_iter()
+            .zip(records)
+            .map(|(p, record)| Ok(p?.measured(record)))
+            .collect();
         let runs = selected
             .iter()
             .zip(&measured)
@@ -379,54 +370,74 @@ impl Baseline {
     }
 }
 
-/// Run one run as `wsim run` would, with `overrides` on top of its configuration. `Err`:
-/// it could not be set up.
-fn measure(run: &RunSpec, overrides: &[String]) -> Result<Measured, String> {
+/// A run read, configured and given its input, with the fingerprints of all three.
+struct Prepared {
+    name: String,
+    elf: Arc<Vec<u8>>,
+    config: Config,
+    input: Arc<GraphInput>,
+    program_sha256: String,
+    config_hash: String,
+    graph_sha256: String,
+}
+
+/// Read a run's program, configuration (with `overrides` on top) and graph. `Err`: it
+/// could not be set up.
+fn prepare(run: &RunSpec, overrides: &[String]) -> Result<Prepared, String> {
     let elf = std::fs::read(&run.program)
         .map_err(|e| format!("cannot read {}: {e}", run.program.display()))?;
     let stated = load_config(run.config.as_deref(), &run.set).map_err(|e| format!("{e:#}"))?;
     let config = stated
         .with_overrides(overrides)
         .map_err(|e| format!("{e:#}"))?;
-    let input = wsim_workloads::graph_run::load(&run.graph).map_err(|e| format!("{e:#}"))?;
-    let (outcome, graph) = match simulate(&config, &elf, &input) {
-        Ok(f) => {
-            let graph = f.verified.is_some();
-            let outcome = Outcome {
-                exit_status: f.summary.exit_code,
-                verified: f.verified,
-                stats: stats::of(&f.summary),
-            };
-            (Ok(outcome), graph)
-        }
-        Err(RunError::Setup(e)) => return Err(e),
-        Err(RunError::Simulation { message, graph }) => (Err(message), graph),
-    };
-    let graph_sha256 = if graph {
-        // The graph as loaded: the file's bytes (or the generator's spec), the loading
-        // options, and the source and iterations the kernel is given.
-        let content = if input.spec.starts_with("gen:") {
-            input.spec.as_bytes().to_vec()
-        } else {
-            std::fs::read(&input.spec).map_err(|e| format!("cannot read {}: {e}", input.spec))?
-        };
-        let options = format!(
-            "{}\n{}\nsource {}\niterations {}",
-            sha256(&content),
-            input.load_flags.join(" "),
-            input.source,
-            input.iterations
-        );
-        Some(sha256(options.as_bytes()))
+    let input = graph_run::load(&run.graph).map_err(|e| format!("{e:#}"))?;
+    // The graph as loaded: the file's bytes (or the generator's spec), the loading
+    // options, and the source and iterations the kernel is given.
+    let content = if input.spec.starts_with("gen:") {
+        input.spec.as_bytes().to_vec()
     } else {
-        None
+        std::fs::read(&input.spec).map_err(|e| format!("cannot read {}: {e}", input.spec))?
     };
-    Ok(Measured {
+    let graph = format!(
+        "{}\n{}\nsource {}\niterations {}",
+        sha256(&content),
+        input.load_flags.join(" "),
+        input.source,
+        input.iterations
+    );
+    Ok(Prepared {
+        name: run.name.clone(),
         program_sha256: sha256(&elf),
+        elf: Arc::new(elf),
+        config,
+        input: Arc::new(input),
         config_hash: stated.hash(),
-        graph_sha256,
-        outcome,
+        graph_sha256: sha256(graph.as_bytes()),
     })
+}
+
+impl Prepared {
+    /// What the run measured: the fingerprints (the graph's for a graph program) and,
+    /// unless the simulation failed, the exit status, the graph verdict and every
+    /// statistic.
+    fn measured(self, record: RunRecord) -> Measured {
+        let graph = record.workload();
+        let graph_sha256 = graph.is_some().then_some(self.graph_sha256);
+        let outcome = match (&record.report, &record.error) {
+            (Some(report), None) => Ok(Outcome {
+                exit_status: report.exit_code,
+                verified: graph.map(|g| g.result == Checked::Verified),
+                stats: stats::of(&record),
+            }),
+            (_, error) => Err(error.as_ref().map_or(String::new(), |e| e.to_string())),
+        };
+        Measured {
+            program_sha256: self.program_sha256,
+            config_hash: self.config_hash,
+            graph_sha256,
+            outcome,
+        }
+    }
 }
 
 /// Short form of a fingerprint for the table.
@@ -600,14 +611,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn globs() {
+    fn run_and_statistic_patterns_are_globs() {
         assert!(glob("*", ""));
         assert!(glob("vecadd@*", "vecadd@tiny"));
         assert!(glob("*@tiny", "graph/bfs@tiny"));
         assert!(glob("b?s_*_push@*", "bfs_vm_push@tiny"));
+        assert!(glob("bfs_[cv]m_*", "bfs_vm_push@tiny"));
+        assert!(!glob("bfs_[ce]m_*", "bfs_vm_push@tiny"));
         assert!(!glob("vecadd", "vecadd@tiny"));
         assert!(!glob("?", ""));
-        assert!(glob("phase.*.cycles", "phase.12.cycles"));
+        assert!(!glob("[unclosed", "[unclosed"));
+        assert!(glob("phase_*_cycles", "phase_12_cycles"));
     }
 
     #[test]

@@ -1,11 +1,14 @@
-//! The statistics a baseline can record, by name, taken from a run's summary.
+//! The statistics a baseline can record: a selection of the registry's ([`Stat`]), read
+//! from a run's record.
 
 use std::fmt;
 
-use wsim_sim::mem::cache::CacheStats;
-use wsim_sim::RunSummary;
+use wsim_sim::mem::hierarchy::CacheLevel;
 
-use super::glob;
+use crate::run::RunRecord;
+use crate::stats::{Cell, Stat, WeaverCount};
+
+use crate::matches as glob;
 
 /// A statistic's value: a count, or a ratio of two counts (a hit rate, 0 to 1).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -43,12 +46,12 @@ impl serde::Serialize for Value {
     }
 }
 
-/// Every statistic by name; `phase.N.*` stands for each phase N of a program that sets
-/// phases (CSR 0x7C0). Hit rates exist when the level had accesses, `weaver_*` when the
-/// cores have the Weaver unit.
+/// The statistics a baseline can record (the registry's names, [`Stat`]); `phase_N_*`
+/// stands for each phase N of a program that sets phases (CSR 0x7C0). Hit rates exist
+/// when the level had accesses, `weaver_*` when the cores have the Weaver unit.
 pub const NAMES: &[&str] = &[
     "cycles",
-    "instructions",
+    "warp_instructions",
     "thread_instructions",
     "l1i_hit_rate",
     "l1d_hit_rate",
@@ -59,108 +62,97 @@ pub const NAMES: &[&str] = &[
     "dram_bytes",
     "weaver_batches",
     "weaver_decode_requests",
-    "iterations",
-    "phase.N.cycles",
-    "phase.N.instructions",
+    "iteration_records",
+    "phase_N_cycles",
+    "phase_N_instructions",
 ];
 
 /// What a run records when its baseline does not choose.
 pub const DEFAULT: &[&str] = &[
     "cycles",
-    "instructions",
+    "warp_instructions",
     "l1d_hit_rate",
     "l2_hit_rate",
     "dram_bytes",
     "weaver_batches",
-    "phase.*.cycles",
+    "phase_*_cycles",
 ];
+
+/// The names baselines used before the statistics had one name each.
+const RENAMED: [(&str, &str); 4] = [
+    ("instructions", "warp_instructions"),
+    ("iterations", "iteration_records"),
+    ("phase.*.cycles", "phase_*_cycles"),
+    ("phase.*.instructions", "phase_*_instructions"),
+];
+
+/// The statistics of [`NAMES`] that `N` stands in, for matching patterns against.
+fn samples() -> impl Iterator<Item = String> {
+    NAMES.iter().map(|n| n.replace("_N_", "_0_"))
+}
 
 /// Whether `pattern` (a name or a glob) can name a statistic: `Err` says which exist.
 pub fn check_pattern(pattern: &str) -> Result<(), String> {
-    let known = NAMES
-        .iter()
-        .any(|name| match name.strip_prefix("phase.N.") {
-            Some(field) => pattern.split_once('.').is_some_and(|(head, rest)| {
-                glob(head, "phase")
-                    && rest.split_once('.').is_some_and(|(n, f)| {
-                        (n.bytes()
-                            .all(|b| b.is_ascii_digit() || b == b'*' || b == b'?'))
-                            && !n.is_empty()
-                            && glob(f, field)
-                    })
-            }),
-            None => glob(pattern, name),
+    let phase = pattern
+        .strip_prefix("phase_")
+        .and_then(|rest| rest.rsplit_once('_'))
+        .is_some_and(|(n, field)| {
+            !n.is_empty()
+                && n.bytes()
+                    .all(|b| b.is_ascii_digit() || b == b'*' || b == b'?')
+                && (glob(field, "cycles") || glob(field, "instructions"))
         });
-    if known {
-        Ok(())
-    } else {
-        Err(format!(
+    if phase || samples().any(|name| glob(pattern, &name)) {
+        return Ok(());
+    }
+    let renamed = RENAMED.iter().find(|(old, _)| glob(old, pattern));
+    match renamed {
+        Some((old, new)) => Err(format!(
+            "statistic `{pattern}` has a new name: `{old}` is now `{new}` (the names of \
+             docs/REGRESS.md, the same as the experiment tables')"
+        )),
+        None => Err(format!(
             "unknown statistic `{pattern}` (statistics: {})",
             NAMES.join(", ")
-        ))
+        )),
     }
 }
 
 /// Every statistic the run has, in the order of [`NAMES`] (phases in phase order).
-pub fn of(s: &RunSummary) -> Vec<(String, Value)> {
-    let t = s.total();
-    let mut out: Vec<(String, Value)> = vec![
-        ("cycles".into(), Value::Count(s.cycles)),
-        ("instructions".into(), Value::Count(t.instructions)),
-        (
-            "thread_instructions".into(),
-            Value::Count(t.thread_instructions),
-        ),
+pub fn of(record: &RunRecord) -> Vec<(String, Value)> {
+    let Some(r) = &record.report else {
+        return Vec::new();
+    };
+    let mut stats = vec![
+        Stat::Cycles,
+        Stat::WarpInstructions,
+        Stat::ThreadInstructions,
     ];
-    let m = &s.memory;
-    for (name, caches) in [
-        ("l1i_hit_rate", &m.l1i[..]),
-        ("l1d_hit_rate", &m.l1d[..]),
-        ("l2_hit_rate", &m.l2[..]),
-        ("l3_hit_rate", m.l3.as_slice()),
-    ] {
-        let (hits, accesses) = caches.iter().fold((0, 0), |(h, a), c: &CacheStats| {
-            (h + c.hits, a + c.accesses)
-        });
-        if accesses > 0 {
-            out.push((name.into(), Value::Rate(hits as f64 / accesses as f64)));
-        }
+    stats.extend(CacheLevel::ALL.map(Stat::HitRate));
+    stats.extend([Stat::DramReads, Stat::DramWrites, Stat::DramBytes]);
+    if r.weaver_unit {
+        stats.extend([
+            Stat::Weaver(WeaverCount::Batches),
+            Stat::Weaver(WeaverCount::DecodeRequests),
+        ]);
     }
-    out.extend([
-        ("dram_reads".into(), Value::Count(m.dram.reads)),
-        ("dram_writes".into(), Value::Count(m.dram.writes)),
-        ("dram_bytes".into(), Value::Count(m.dram.bytes)),
-    ]);
-    if s.weaver {
-        out.push(("weaver_batches".into(), Value::Count(t.weaver.batches)));
-        out.push((
-            "weaver_decode_requests".into(),
-            Value::Count(t.weaver.decode_requests),
-        ));
-    }
-    out.push(("iterations".into(), Value::Count(s.iterations.len() as u64)));
-    let mut phases: std::collections::BTreeMap<u32, (u64, u64)> = Default::default();
-    for core in &s.cores {
-        for (p, c) in &core.phases {
-            let e = phases.entry(*p).or_default();
-            e.0 += c.cycles;
-            e.1 += c.instructions;
-        }
-    }
+    stats.push(Stat::IterationRecords);
     // One phase is the whole run: its numbers are the totals again.
-    if phases.len() > 1 {
-        for field in ["cycles", "instructions"] {
-            for (p, (cycles, instructions)) in &phases {
-                let n = if field == "cycles" {
-                    *cycles
-                } else {
-                    *instructions
-                };
-                out.push((format!("phase.{p}.{field}"), Value::Count(n)));
-            }
-        }
+    if r.phases.len() > 1 {
+        stats.extend(r.phases.keys().map(|&p| Stat::PhaseCycles(p)));
+        stats.extend(r.phases.keys().map(|&p| Stat::PhaseInstructions(p)));
     }
-    out
+    stats
+        .into_iter()
+        .filter_map(|s| {
+            let value = match s.read(record) {
+                Cell::Count(n) => Value::Count(n),
+                Cell::Fixed(x, _) => Value::Rate(x),
+                _ => return None,
+            };
+            Some((s.name().into_owned(), value))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -168,23 +160,41 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_name_is_the_registrys() {
+        for name in samples() {
+            assert!(Stat::parse(&name).is_some(), "{name}");
+        }
+    }
+
+    #[test]
     fn patterns_name_known_statistics() {
         for ok in [
             "cycles",
             "*_hit_rate",
-            "phase.*.cycles",
-            "phase.2.instructions",
-            "phase.*.*",
+            "phase_*_cycles",
+            "phase_2_instructions",
+            "phase_12_cycles",
+            "phase_*_*",
+            "phase_*",
             "*",
         ] {
             assert_eq!(check_pattern(ok), Ok(()), "{ok}");
         }
-        for bad in ["cycle", "phase.x.cycles", "phase..cycles", "phase.1.hits"] {
+        for bad in ["cycle", "phase_x_cycles", "phase__cycles", "phase_1_hits"] {
             let e = check_pattern(bad).unwrap_err();
             assert!(
                 e.contains(&format!("`{bad}`")) && e.contains("l1d_hit_rate"),
                 "{e}"
             );
+        }
+        for (old, new) in [
+            ("instructions", "warp_instructions"),
+            ("phase.*.cycles", "phase_*_cycles"),
+            ("phase.3.cycles", "phase_*_cycles"),
+            ("iterations", "iteration_records"),
+        ] {
+            let e = check_pattern(old).unwrap_err();
+            assert!(e.contains(&format!("is now `{new}`")), "{old}: {e}");
         }
     }
 }

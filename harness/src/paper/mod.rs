@@ -1,5 +1,5 @@
-//! `wsim experiment report` (docs/EXPERIMENTS.md, "Reports"): a paper's numbers beside
-//! wsim's. A paper file (TOML) lists the paper's claims, each with its value and how
+//! A paper's numbers beside wsim's (`wsim experiment report`, docs/EXPERIMENTS.md,
+//! "Reports"). A paper file (TOML) lists the paper's claims, each with its value and how
 //! wsim's value is computed from an experiment's table; the report reads the tables of
 //! the profiles `quick` and `full` (`RESULTS/EXPERIMENT/PROFILE/EXPERIMENT.csv`; a profile
 //! whose table is absent has not run) and writes one generated Markdown page with the
@@ -14,7 +14,7 @@ mod compute;
 use anyhow::{anyhow, bail, Context};
 use serde::Deserialize;
 
-use super::Table;
+use crate::table::Table;
 pub use compute::{Computation, Expect, Filter, Measured, Method, Stated};
 
 /// The profiles a report reads, in the order of its columns.
@@ -569,11 +569,11 @@ fn header(paper: &Paper, places: &Places, tables: &Tables) -> String {
                 |profile| match tables.get(&(experiment.to_string(), *profile)) {
                     None => "not run".into(),
                     Some((path, table)) => {
-                        let versions: BTreeSet<&str> = table
+                        let versions: BTreeSet<String> = table
                             .column("wsim_version")
-                            .map(|k| table.rows.iter().map(|r| r[k].as_str()).collect())
+                            .map(|k| table.rows.iter().map(|r| r[k].to_string()).collect())
                             .unwrap_or_default();
-                        let versions: Vec<&str> = versions.into_iter().collect();
+                        let versions: Vec<String> = versions.into_iter().collect();
                         format!(
                             "`{}`: {} rows, wsim {}",
                             path.display(),

@@ -7,7 +7,8 @@ use std::path::Path;
 use anyhow::bail;
 use serde::Deserialize;
 
-use crate::experiment::Table;
+use crate::stats::Cell;
+use crate::table::{geomean, Table};
 
 /// What the paper states: a number, or words ("stable").
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -186,7 +187,7 @@ impl Filter {
 
     /// The rows whose every named column holds one of its values (numbers compare as
     /// numbers: `1` matches `1.0`).
-    fn select<'t>(&self, view: &View<'t>, rows: &[&'t Vec<String>]) -> Vec<&'t Vec<String>> {
+    fn select<'t>(&self, view: &View<'t>, rows: &[&'t Vec<Cell>]) -> Vec<&'t Vec<Cell>> {
         let conditions: Vec<(usize, &Vec<String>)> = self
             .0
             .iter()
@@ -197,7 +198,7 @@ impl Filter {
             .filter(|row| {
                 conditions
                     .iter()
-                    .all(|(k, values)| values.iter().any(|v| same(&row[*k], v)))
+                    .all(|(k, values)| values.iter().any(|v| row[*k].matches(v)))
             })
             .collect()
     }
@@ -215,11 +216,6 @@ impl std::fmt::Display for Filter {
             .collect();
         write!(f, "{{{}}}", parts.join(", "))
     }
-}
-
-fn same(cell: &str, wanted: &str) -> bool {
-    cell == wanted
-        || matches!((cell.parse::<f64>(), wanted.parse::<f64>()), (Ok(a), Ok(b)) if a == b)
 }
 
 /// How one claim's value is computed from one experiment's table.
@@ -247,8 +243,8 @@ impl View<'_> {
     }
 
     /// `run 3 (pr_vm_pull on RN)` from whichever of these columns the table has.
-    fn describe(&self, row: &[String]) -> String {
-        let cell = |name: &str| self.table.column(name).map(|k| row[k].as_str());
+    fn describe(&self, row: &[Cell]) -> String {
+        let cell = |name: &str| self.table.cell(row, name).map(Cell::to_string);
         let mut text = match cell("run") {
             Some(run) => format!("run {run}"),
             None => "a row".to_string(),
@@ -269,20 +265,20 @@ impl View<'_> {
 
     /// A used row's metric: the run must have succeeded and verified (or have nothing to
     /// verify), and its metric be a positive number.
-    fn metric(&self, row: &[String], metric: &str) -> anyhow::Result<f64> {
+    fn metric(&self, row: &[Cell], metric: &str) -> anyhow::Result<f64> {
         let at = || format!("{} in {}", self.describe(row), self.path.display());
-        if let Some(k) = self.table.column("verdict") {
-            if row[k] != "ok" {
-                bail!("{} did not succeed (verdict {})", at(), row[k]);
+        if let Some(verdict) = self.table.cell(row, "verdict") {
+            if verdict.to_string() != "ok" {
+                bail!("{} did not succeed (verdict {verdict})", at());
             }
         }
-        if let Some(k) = self.table.column("verified") {
-            if row[k] != "yes" && row[k] != "-" {
-                bail!("{} did not verify (verified {})", at(), row[k]);
+        if let Some(verified) = self.table.cell(row, "verified") {
+            if !matches!(verified.to_string().as_str(), "yes" | "-") {
+                bail!("{} did not verify (verified {verified})", at());
             }
         }
-        match row[self.col(metric)].parse::<f64>() {
-            Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
+        match row[self.col(metric)].number() {
+            Some(v) if v > 0.0 && v.is_finite() => Ok(v),
             _ => bail!(
                 "{}: {metric} is `{}`, not a positive number",
                 at(),
@@ -320,7 +316,7 @@ impl Computation {
             );
         }
         let view = View { table, path };
-        let all: Vec<&Vec<String>> = table.rows.iter().collect();
+        let all: Vec<&Vec<Cell>> = table.rows.iter().collect();
         let rows = self.filter.select(&view, &all);
         if rows.is_empty() {
             return Err(NoRows(format!(
@@ -331,7 +327,9 @@ impl Computation {
             .into());
         }
         match self.method {
-            Method::GeomeanSpeedup => Ok(Measured::One(geomean(&self.speedups(&view, &rows)?))),
+            Method::GeomeanSpeedup => Ok(Measured::One(
+                geomean(&self.speedups(&view, &rows)?).expect("a side has a row"),
+            )),
             Method::Ratio => Ok(Measured::One(self.speedups(&view, &rows)?[0])),
             Method::Range => {
                 let s = self.speedups(&view, &rows)?;
@@ -369,12 +367,12 @@ impl Computation {
     fn keyed<'t>(
         &self,
         view: &View<'t>,
-        rows: &[&'t Vec<String>],
-    ) -> BTreeMap<Vec<String>, Vec<&'t Vec<String>>> {
+        rows: &[&'t Vec<Cell>],
+    ) -> BTreeMap<Vec<String>, Vec<&'t Vec<Cell>>> {
         let by: Vec<usize> = self.by.iter().map(|c| view.col(c)).collect();
-        let mut groups: BTreeMap<Vec<String>, Vec<&Vec<String>>> = BTreeMap::new();
+        let mut groups: BTreeMap<Vec<String>, Vec<&Vec<Cell>>> = BTreeMap::new();
         for row in rows {
-            let key = by.iter().map(|&k| row[k].clone()).collect();
+            let key = by.iter().map(|&k| row[k].to_string()).collect();
             groups.entry(key).or_default().push(row);
         }
         groups
@@ -392,7 +390,7 @@ impl Computation {
 
     /// Each pair's baseline metric / subject metric, in the pairs' key order; every row
     /// on either side must have exactly one partner.
-    fn speedups(&self, view: &View, rows: &[&Vec<String>]) -> anyhow::Result<Vec<f64>> {
+    fn speedups(&self, view: &View, rows: &[&Vec<Cell>]) -> anyhow::Result<Vec<f64>> {
         let (baseline, subject) = self.sides.as_ref().expect("speedups have sides");
         let side = |name: &str, filter: &Filter| {
             let chosen = filter.select(view, rows);
@@ -444,10 +442,6 @@ impl Computation {
     }
 }
 
-/// The geometric mean of positive numbers.
-fn geomean(values: &[f64]) -> f64 {
-    (values.iter().map(|v| v.ln()).sum::<f64>() / values.len() as f64).exp()
-}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -467,13 +461,7 @@ run,program,graph,algorithm,direction,schedule,dram_ratio,verified,verdict,cycle
 ";
 
     fn table(text: &str) -> Table {
-        let mut lines = text
-            .lines()
-            .map(|l| l.split(',').map(String::from).collect());
-        Table {
-            header: lines.next().unwrap(),
-            rows: lines.collect(),
-        }
+        Table::parse(text, "t.csv").unwrap()
     }
 
     fn filter(pairs: &[(&str, &[&str])]) -> Filter {

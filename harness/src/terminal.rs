@@ -1,0 +1,296 @@
+//! A run's summary for the terminal (`wsim run`): the machine, time and instructions,
+//! issue slots, units, memory, the Weaver unit, phases and iterations, read from the
+//! run's typed report (the JSON has everything; this is what a person reads first).
+
+use std::fmt::Write as _;
+
+use wsim_sim::mem::cache::WritePolicy;
+use wsim_sim::mem::hierarchy::{CacheLevel, HierarchyStats};
+use wsim_sim::report::Report;
+use wsim_sim::stats::{FsmState, Iteration, SlotReason};
+
+/// The summary of a run that went to its end.
+pub fn summary<W>(r: &Report<W>) -> String {
+    let t = &r.total;
+    let g = &r.config.gpu;
+    let mut s = String::new();
+    let _ = writeln!(s, "--- wsim: {} ---", r.program);
+    let _ = writeln!(s, "{:<22}{}", "exit status", r.exit_code);
+    let _ = writeln!(
+        s,
+        "{:<22}{} clusters x {} cores x {} warps x {} threads, {} issue slot(s)/core, config {}",
+        "machine",
+        g.clusters,
+        g.cores_per_cluster,
+        g.warps_per_core,
+        g.threads_per_warp,
+        r.issue_slots_per_core,
+        r.config_hash
+    );
+    let _ = writeln!(s, "{:<22}{}", "cycles", r.cycles);
+    let _ = writeln!(
+        s,
+        "{:<22}{} warp, {} thread",
+        "instructions", t.instructions, t.thread_instructions
+    );
+    let _ = writeln!(
+        s,
+        "{:<22}{:.3} (all cores), SIMT efficiency {:.1}%",
+        "IPC",
+        r.ipc,
+        100.0 * r.simt_efficiency
+    );
+    let _ = writeln!(
+        s,
+        "{:<22}{} ({} divergent), max SIMT stack depth {}",
+        "branches",
+        t.branches,
+        t.divergent_branches,
+        r.max_stack_depth()
+    );
+    let slots = t.slots.total();
+    let _ = writeln!(s, "issue slots ({slots}):");
+    for reason in SlotReason::ALL {
+        let n = t.slots.get(reason);
+        if n > 0 {
+            let _ = writeln!(
+                s,
+                "  {:<20}{:>14} {:>6.1}%",
+                reason.name(),
+                n,
+                percent(n, slots)
+            );
+        }
+    }
+    let _ = writeln!(
+        s,
+        "{:<22}alu {} mul {} div {} fpu {} lsu {} sfu {}",
+        "units", t.alu, t.mul, t.div, t.fpu, t.lsu, t.sfu
+    );
+    let _ = writeln!(
+        s,
+        "{:<22}{} loads, {} stores, {} atomics, {} line requests, {} local ({} conflict cycles)",
+        "memory",
+        t.loads,
+        t.stores,
+        t.atomics,
+        t.dcache_requests,
+        t.local_accesses,
+        t.local_bank_conflict_cycles
+    );
+    memory(&mut s, r);
+    if r.weaver_unit {
+        weaver(&mut s, r);
+    }
+    if r.phases.len() > 1 {
+        let warp_cycles: u64 = r.phases.values().map(|c| c.warp_cycles).sum();
+        let _ = writeln!(s, "phases (warp time: each warp's own phase, exact):");
+        let labels: Vec<String> = r.phases.keys().map(|&p| r.phase_label(p)).collect();
+        let width = labels.iter().map(String::len).max().unwrap_or(0).max(4);
+        for ((p, c), label) in r.phases.iter().zip(&labels) {
+            let (l1d, dram) = r.memory_phases.get(p).map_or((0.0, 0), |m| {
+                (100.0 * m.level(CacheLevel::L1d).hit_rate(), m.dram.bytes)
+            });
+            let _ = writeln!(
+                s,
+                "  phase {label:<width$} {:>5.1}% warp time {:>12} core-cycles {:>12} warp instr {:>6.1}% issued, l1d {l1d:>5.1}% hits, dram {dram} bytes",
+                percent(c.warp_cycles, warp_cycles),
+                c.cycles,
+                c.instructions,
+                percent(c.slots.get(SlotReason::Issued), c.slots.total())
+            );
+        }
+    }
+    iterations(&mut s, &r.iterations, g.threads_per_warp);
+    if let Some(host) = &r.host {
+        let _ = writeln!(
+            s,
+            "{:<22}{:.3} s, {:.0} cycles/s, {:.0} warp instr/s",
+            "host", host.seconds, host.cycles_per_second, host.warp_instructions_per_second
+        );
+    }
+    s
+}
+
+/// The summary of a run whose simulation failed: its status and the first line of the
+/// error below the title, then the statistics up to the failure.
+pub fn failed<W>(r: &Report<W>) -> String {
+    let text = summary(r);
+    let (title, rest) = text.split_once('\n').unwrap_or((&text, ""));
+    let reason = r.error.as_deref().unwrap_or_default();
+    let first = reason.lines().next().unwrap_or_default();
+    format!(
+        "{title}\n{:<22}FAILED at cycle {}: {first}\n{rest}",
+        "status", r.cycles
+    )
+}
+
+/// The iterations the program marked: all of them when few, else the first and last few
+/// (the JSON has every one).
+fn iterations(s: &mut String, iterations: &[Iteration], threads: u32) {
+    const HEAD: usize = 8;
+    const TAIL: usize = 3;
+    if iterations.is_empty() {
+        return;
+    }
+    let cycles: u64 = iterations.iter().map(|i| i.cycles).sum();
+    let _ = writeln!(
+        s,
+        "iterations ({}, {cycles} cycles):\n  {:>5} {:>10} {:>12} {:>12} {:>9} {:>9} {:>12}",
+        iterations.len(),
+        "#",
+        "active",
+        "cycles",
+        "warp instr",
+        "SIMT eff",
+        "l1d hits",
+        "dram bytes"
+    );
+    let row = |s: &mut String, i: &Iteration| {
+        let c = &i.counters;
+        let eff = percent(c.thread_instructions, c.instructions * u64::from(threads));
+        let hits = percent(i.memory.l1d.hits, i.memory.l1d.accesses);
+        let _ = writeln!(
+            s,
+            "  {:>5} {:>10} {:>12} {:>12} {:>8.1}% {:>8.1}% {:>12}",
+            i.index, i.active, i.cycles, c.instructions, eff, hits, i.memory.dram_bytes
+        );
+    };
+    let shown_all = iterations.len() <= HEAD + TAIL + 1;
+    for i in iterations
+        .iter()
+        .take(if shown_all { usize::MAX } else { HEAD })
+    {
+        row(s, i);
+    }
+    if !shown_all {
+        let hidden = iterations.len() - HEAD - TAIL;
+        let _ = writeln!(s, "  ... {hidden} more (the JSON's `iterations` has each)");
+        for i in &iterations[iterations.len() - TAIL..] {
+            row(s, i);
+        }
+    }
+}
+
+/// `100 a / b`, 0 when `b` is 0.
+fn percent(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        100.0 * a as f64 / b as f64
+    }
+}
+
+/// What the Weaver units did.
+fn weaver<W>(s: &mut String, r: &Report<W>) {
+    let c = &r.config.weaver;
+    let w = &r.total.weaver;
+    let _ = writeln!(
+        s,
+        "{:<22}{:?} mode{}, {} ST entries, table latency {}, L1D {} KiB",
+        "weaver",
+        c.mode,
+        if r.eghw_by_program {
+            " (the program requires it)"
+        } else {
+            ""
+        },
+        c.entries,
+        c.table_latency,
+        r.l1d_size / 1024
+    );
+    let per_batch = if w.batches == 0 {
+        0.0
+    } else {
+        w.lanes_filled as f64 / w.batches as f64
+    };
+    let _ = writeln!(
+        s,
+        "  {:<20}{} ({} entries, {} rounds)",
+        "registrations", w.registrations, w.entries_registered, w.rounds
+    );
+    let _ = writeln!(
+        s,
+        "  {:<20}{} ({} batches, {per_batch:.1} lanes/batch, {} answered -1)",
+        "decode requests", w.decode_requests, w.batches, w.empty_answers
+    );
+    let _ = writeln!(
+        s,
+        "  {:<20}dec_loc {}, skip {} ({} edges dropped)",
+        "other requests", w.location_requests, w.skips, w.edges_skipped
+    );
+    let _ = writeln!(
+        s,
+        "  {:<20}{} reads, {} writes, {} memory line requests (EGHW)",
+        "table accesses", w.table_reads, w.table_writes, w.memory_requests
+    );
+    let _ = writeln!(s, "  FSM cycles by state (visits):");
+    for state in FsmState::ALL {
+        let _ = writeln!(
+            s,
+            "    {:<24}{:>12} ({})",
+            format!("{state:?} {}", state.meaning()),
+            w.state_cycles.get(state),
+            w.state_visits.get(state)
+        );
+    }
+}
+
+/// Cache hit rates and stalls, DRAM traffic, what writes do.
+fn memory<W>(s: &mut String, r: &Report<W>) {
+    let m: &HierarchyStats = &r.memory;
+    let policies: Vec<String> = r
+        .write_policy
+        .iter()
+        .map(|(level, policy)| format!("{level} {}", policy_name(*policy)))
+        .collect();
+    let _ = writeln!(s, "{:<22}{}", "write policy", policies.join(", "));
+    for level in CacheLevel::ALL {
+        let c = m.level(level);
+        if c.accesses == 0 {
+            continue;
+        }
+        let _ = writeln!(
+            s,
+            "{:<22}{:>6.1}% hits of {}, {} mshr merges, stalls: {} mshr full, {} bank, {} port, {} queue",
+            level.name(),
+            100.0 * c.hit_rate(),
+            c.accesses,
+            c.mshr_merges,
+            c.mshr_full_stalls,
+            c.bank_stalls,
+            c.port_stalls,
+            c.queue_full_stalls
+        );
+    }
+    let d = &m.dram;
+    if d.completed > 0 {
+        let _ = writeln!(
+            s,
+            "{:<22}{} reads, {} writes, {} bytes, {:.2} B/cycle, row hits {:.1}%, latency {:.1}, queue {:.2}",
+            "dram",
+            d.reads,
+            d.writes,
+            d.bytes,
+            d.bandwidth_bytes_per_cycle(r.cycles),
+            100.0 * d.row_hit_rate(),
+            d.avg_latency(),
+            d.avg_queue_occupancy()
+        );
+    }
+    // Traffic still queued at exit is not in the cycle count: say so when there is some.
+    if m.dram_unfinished > 0 {
+        let _ = writeln!(
+            s,
+            "{:<22}{} requests still queued at exit (not in the cycles)",
+            "dram unfinished", m.dram_unfinished
+        );
+    }
+}
+
+fn policy_name(p: WritePolicy) -> &'static str {
+    match p {
+        WritePolicy::WriteThrough => "write-through (no allocate on a write miss)",
+        WritePolicy::WriteBack => "write-back (write-allocate)",
+    }
+}
