@@ -2,7 +2,7 @@
 # The seven GCN programs (docs/GCN.md) on one graph: each run's JSON report, and a
 # Markdown table and CSV of cycles per launch group (init, SpMM, preprocessing, GraphSum:
 # the iteration records) with SparseWeaver's speedups over VM by weight
-# (scripts/gcn_table.py). EGHW runs with weaver.mode=eghw.
+# (`wsim tables gcn`). EGHW runs with weaver.mode=eghw.
 #
 # Usage: [CONFIG=FILE] [OUT=DIR] [NAME=NAME] scripts/gcn-matrix.sh GRAPH [run options...]
 #   GRAPH: a file or gen:... spec; the options (--symmetrize, --features 64, --set k=v) go
@@ -24,12 +24,14 @@ wsim=${CARGO_TARGET_DIR:-target}/release/wsim
 mkdir -p "$out/$name"
 # A run that fails or does not verify makes the script fail; the table still lists it.
 status=0
+reports=()
 for design in vm sparseweaver eghw gnnadvisor accel_gcn tlpgnn bikd; do
+    reports+=("$out/$name/$design.json")
     mode=()
     [ "$design" = eghw ] && mode=(--set weaver.mode=eghw)
     "$wsim" run -c "$config" "${mode[@]}" --graph "$graph" "$@" --json "$out/$name/$design.json" \
         "programs/build/gcn/gcn_$design.elf" > /dev/null || status=$?
 done
-python3 scripts/gcn_table.py "$out/$name" "$out/$name.csv" > "$out/$name.md"
+"$wsim" tables gcn "${reports[@]}" --csv "$out/$name.csv" > "$out/$name.md"
 cat "$out/$name.md"
 exit $status

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use wsim_harness::exit;
 
-use commands::{config, disasm, experiment, graph, plot, regress, run, sweep};
+use commands::{config, disasm, experiment, graph, plot, regress, run, sweep, tables};
 
 #[derive(Parser)]
 #[command(
@@ -80,6 +80,12 @@ enum Command {
     /// Draw one run's issue slots by reason per core and per phase (stacked bars, SVG)
     /// from its JSON report (`wsim run --json`).
     Plot(plot::PlotArgs),
+    /// The documentation's measured tables (Markdown) from experiment tables and run
+    /// reports: KERNELS.md's schedule tables, GCN.md's designs (docs/KERNELS.md).
+    Tables {
+        #[command(subcommand)]
+        command: tables::TablesCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -94,6 +100,7 @@ fn main() -> ExitCode {
         Command::Regress { command } => regress::exec(command),
         Command::Experiment { command } => experiment::exec(command),
         Command::Plot(args) => plot::exec(args),
+        Command::Tables { command } => tables::exec(command),
     };
     match result {
         Ok(code) => code,

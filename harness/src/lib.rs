@@ -4,6 +4,7 @@
 //! baselines ([`regress`]), so that a user's own `cargo test` can check cycle counts as
 //! `wsim regress check` does. The `wsim` command line is a thin layer over it.
 
+pub mod doc_tables;
 pub mod experiment;
 pub mod paper;
 pub mod plot;

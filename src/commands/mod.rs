@@ -9,3 +9,4 @@ pub mod plot;
 pub mod regress;
 pub mod run;
 pub mod sweep;
+pub mod tables;
