@@ -117,6 +117,61 @@ fn cli_cannot_run_a_non_elf_status_2() {
     }
 }
 
+/// `wsim run` of `elf` edited by `edit`: exit status 2 and a one-line error.
+fn refused_edit(edit: impl Fn(&mut Vec<u8>)) -> String {
+    let mut elf = std::fs::read(program("hello")).unwrap();
+    edit(&mut elf);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("edited.elf");
+    std::fs::write(&path, &elf).unwrap();
+    let out = wsim(&["run", path.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    err
+}
+
+/// Header tables whose entries are not a 32-bit ELF file's size are refused (issue 35:
+/// `e_phentsize` 0 or 16 ran, goblin reading the headers at the wrong stride).
+#[test]
+fn header_tables_of_the_wrong_entry_size_are_refused() {
+    for (field, size, what) in [
+        (42, 0u16, "program"),
+        (42, 16, "program"),
+        (46, 20, "section"),
+    ] {
+        let err = refused_edit(|elf| elf[field..field + 2].copy_from_slice(&size.to_le_bytes()));
+        assert!(
+            err.contains(&format!(
+                "the {what} header table has entries of {size} bytes; a 32-bit ELF file's are"
+            )),
+            "{err}"
+        );
+    }
+}
+
+/// A string table that is not UTF-8 names the byte's own file offset (issue 35: goblin's
+/// message gave an offset that was not the byte's).
+#[test]
+fn a_string_table_that_is_not_utf8_names_the_byte() {
+    let elf = std::fs::read(program("hello")).unwrap();
+    let image = wsim_sim::loader::parse(&elf).unwrap();
+    let strtab = (image.sections.iter())
+        .find(|s| s.name == ".strtab")
+        .expect(".strtab");
+    let shoff = u32::from_le_bytes(elf[32..36].try_into().unwrap()) as usize;
+    let at = shoff + strtab.index * 40;
+    let offset = u32::from_le_bytes(elf[at + 16..at + 20].try_into().unwrap()) as usize + 5;
+    let err = refused_edit(|elf| elf[offset] = 0xff);
+    assert!(
+        err.contains(&format!(
+            "string table section {} is not UTF-8: byte 0xff at file offset {offset:#x}",
+            strtab.index
+        )),
+        "{err}"
+    );
+}
+
 /// A failed simulation exits with 3, whichever `--exit-status`, and names the site.
 #[test]
 fn cli_reports_a_failed_simulation_with_status_3() {

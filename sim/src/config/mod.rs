@@ -427,9 +427,12 @@ impl Config {
             let (path, raw) = item
                 .split_once('=')
                 .ok_or_else(|| ConfigError(format!("{flag} {item}: expected key.path=value")))?;
-            let value = parse_override_value(raw.trim());
-            set_path(&mut table, path.trim(), value)
-                .map_err(|e| ConfigError(format!("{flag} {item}: {e}")))?;
+            parse_override_value(raw.trim())
+                .and_then(|value| set_path(&mut table, path.trim(), value))
+                .map_err(|e| {
+                    let item = item.replace('\n', "\\n").replace('\r', "\\r");
+                    ConfigError(format!("{flag} {item}: {e}"))
+                })?;
             items.push((path.trim().to_string(), item.as_str()));
         }
         let mut given = self.given.clone();
