@@ -148,6 +148,18 @@ fn chase_latencies_match_the_configuration() {
     assert_near("DRAM load", dram, want_dram, tolerance, &console);
 }
 
+/// DRAM cycles from the end of a read's first burst to the end of its last: 0 when reads
+/// are answered with their first burst (`memory.dram.first_burst_response`).
+fn later_bursts(cfg: &Config) -> u32 {
+    let d = &cfg.memory.dram;
+    let bursts = (d.line_bytes / (d.bus_bytes * d.burst_length)).max(1);
+    if d.first_burst_response {
+        0
+    } else {
+        (bursts - 1) * d.t_ccd.max(d.burst_length / 2)
+    }
+}
+
 /// Expected DRAM load-to-use latency and its tolerance. Beyond the L2-hit path (whose L2
 /// hit_latency is also the time before an L2 miss leaves; the fill is forwarded without a
 /// second tag pass), the request crosses the L2 link both ways and meets a row conflict in
@@ -159,9 +171,8 @@ fn expected_dram(cfg: &Config) -> (f64, f64) {
     let m = &cfg.memory;
     let d = &m.dram;
     let (_, l2) = expected_l1_l2(cfg);
-    let bursts = (d.line_bytes / (d.bus_bytes * d.burst_length)).max(1);
     let device = f64::from(d.clock_ratio)
-        * f64::from(d.t_rp + d.t_rcd + d.t_cl + bursts * (d.burst_length / 2));
+        * f64::from(d.t_rp + d.t_rcd + d.t_cl + d.burst_length / 2 + later_bursts(cfg));
     (
         l2 + 2.0 * f64::from(m.l2_link.latency) + device,
         3.0 + 0.05 * device,
@@ -465,6 +476,50 @@ fn store_stream_is_bounded_by_the_dram_bandwidth() {
         assert!(4.0 * words / cycles <= peak, "stores outran DRAM: {what}");
         assert!(written / cycles >= 0.5 * peak, "DRAM idle: {what}");
     }
+}
+
+/// `memory.dram.first_burst_response` (Vortex SimX answers a line with its first 16-byte
+/// request): a DRAM read completes when its first burst has arrived, so the chased DRAM
+/// load is shorter by the later bursts' time (with four bursts per line, 3 x 4 DRAM
+/// cycles: `later_bursts` x clock_ratio, +-0.5) and the L1 and L2 figures do not move; a
+/// write still takes the bus for all its bursts, so a store stream bound by DRAM
+/// (ubench_store on sparseweaver.toml) moves the same bytes in the same time (+-1%).
+#[test]
+fn first_burst_response_shortens_reads_not_writes() {
+    // Four 16-byte bursts per line (the tiny preset moves a line in one).
+    let four_bursts = || vec!["memory.dram.bus_bytes=2".to_string()];
+    let (base, [l1, l2, dram], _) = chase(&four_bursts());
+    let mut first = four_bursts();
+    first.push("memory.dram.first_burst_response=true".into());
+    let (cfg, [l1f, l2f, dramf], console) = chase(&first);
+    eprintln!("chase (first burst): L1 {l1f:.2}, L2 {l2f:.2}, DRAM {dramf:.2} cycles/load");
+    let saved = f64::from((later_bursts(&base) - later_bursts(&cfg)) * cfg.memory.dram.clock_ratio);
+    assert_eq!(saved, 12.0, "three later bursts of 4 DRAM cycles");
+    assert_near("L1 unchanged", l1f, l1, 0.01, &console);
+    assert_near("L2 unchanged", l2f, l2, 0.01, &console);
+    assert_near("DRAM read shortened", dram - dramf, saved, 0.5, &console);
+    let (want_dram, tolerance) = expected_dram(&cfg);
+    assert_near(
+        "DRAM load (first burst)",
+        dramf,
+        want_dram,
+        tolerance,
+        &console,
+    );
+
+    let store = |first: bool| {
+        let cfg = config(
+            "sparseweaver",
+            &[format!("memory.dram.first_burst_response={first}")],
+        );
+        let b = bench("ubench_store", &cfg, &[]);
+        let written = b.summary.memory.phases[&1].dram.bytes;
+        (f64::from(b.results[1]), written, b.console)
+    };
+    let (cycles, written, _) = store(false);
+    let (cycles_f, written_f, console) = store(true);
+    assert_eq!(written_f, written, "DRAM bytes written\n{console}");
+    assert_near("store launch", cycles_f, cycles, 0.01 * cycles, &console);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -24,6 +24,8 @@ const KERNELS: &[&str] = &[
     "iterations",
     "float_atomics",
     "phase_names",
+    "store_stream",
+    "store_fill",
 ];
 
 /// ISA self-tests: single-threaded, started on core 0 only.

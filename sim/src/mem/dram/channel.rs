@@ -26,6 +26,8 @@ pub(super) struct Timing {
     pub(super) close_page: bool,
     /// Column commands to an open row after which waiting conflicts go first (0: never).
     pub(super) row_hit_cap: u32,
+    /// Reads are delivered after their first burst.
+    pub(super) first_burst: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -99,6 +101,7 @@ impl Timing {
             stride: u64::from(cfg.t_ccd).max(burst),
             close_page: cfg.page_policy == PagePolicy::Closed,
             row_hit_cap: cfg.row_hit_cap,
+            first_burst: cfg.first_burst_response,
         }
     }
 }

@@ -24,6 +24,8 @@
 //!   BL/2 cycles from tCL after its command (writes use tCL too). The extra column commands
 //!   of a multi-burst line are not checked against the command bus. PRE may follow tRTP
 //!   after the last RD, tWR after the end of write data.
+//!   A read is delivered when its last burst ends, or with `first_burst_response` when its
+//!   first one does (Vortex SimX's shortcut, see [`DramConfig::first_burst_response`]).
 //! - PRE closes the row.
 //! - Refresh (optional), every tREFI cycles per channel: once due it preempts (no other
 //!   command issues, as in Ramulator); each open bank is precharged as soon as its timing

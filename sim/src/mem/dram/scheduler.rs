@@ -95,8 +95,13 @@ impl Dram {
                 );
                 self.queued -= 1;
                 self.queued_by_phase[q.phase] -= 1;
+                let delivered = if t.first_burst && !q.write {
+                    d + t.cl + t.burst
+                } else {
+                    data_end
+                };
                 self.in_flight.push(Reverse(Flight {
-                    done: data_end * self.ratio,
+                    done: delivered * self.ratio,
                     id: q.id,
                     arrival: q.arrival,
                     write: q.write,
