@@ -50,6 +50,7 @@ const MICROBENCHMARKS: &[&str] = &[
     "ubench_stream",
     "ubench_store",
     "ubench_atomic",
+    "ubench_atomic_l2",
     "ubench_socket",
     "ubench_eghw",
     "ubench_pipeline",
