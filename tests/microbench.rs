@@ -638,6 +638,57 @@ fn a_write_back_l2_keeps_atomic_lines_until_evicted() {
 }
 
 // ---------------------------------------------------------------------------------------
+// EGHW: how the unit reads a batch's topology and edges.
+
+/// Two EGHW decodes of a whole warp, alone on its core (programs/ubench_eghw_batch.c),
+/// every line an L1 hit:
+/// one that loads a vertex (its two offsets, in one line) and hands out 32 edges, one that
+/// continues it with 32 more; each edge is a neighbour and a weight, so a batch is 2 x 32
+/// words on 2 x 32 x 4 / line lines. Each read the unit waits for costs the L1's hit
+/// latency, so raising it by 100 cycles adds 100 per serial read: `word-serial` (the
+/// default) waits for every word (2 + 64 reads, 64), `line-serial` for every distinct line
+/// (1 + 4, 4 with 64-byte lines; 1 + 8, 8 with 32-byte lines), `pipelined` for each stage
+/// once (2, 1). Within a cycle per request the unit makes (the LSU queue takes them in
+/// turn).
+#[test]
+fn eghw_reads_a_word_a_line_or_a_stage_at_a_time() {
+    for line in [64u32, 32] {
+        for reads in ["word-serial", "line-serial", "pipelined"] {
+            let cycles = |hit: u32| {
+                let mut sets = line_overrides(line);
+                sets.push("gpu.warps_per_core=1".into());
+                sets.push(format!("weaver.eghw_reads={reads}"));
+                sets.push(format!("memory.l1d.hit_latency={hit}"));
+                let cfg = config("sparseweaver", &sets);
+                let b = bench("ubench_eghw_batch", &cfg, &[]);
+                assert_eq!(b.results[2], 1, "answers\n{}", b.console);
+                (cfg, [b.results[0], b.results[1]], b.console)
+            };
+            let (cfg, low, console) = cycles(8);
+            let (_, high, _) = cycles(108);
+            let lanes = cfg.gpu.threads_per_warp;
+            let edge_lines = 2 * lanes * 4 / line;
+            let (new, same, requests) = match reads {
+                "word-serial" => (2 + 2 * lanes, 2 * lanes, 2 + 2 * lanes),
+                "line-serial" => (1 + edge_lines, edge_lines, 1 + edge_lines),
+                _ => (2, 1, 1 + edge_lines),
+            };
+            let what =
+                format!("{reads}, {line}-byte lines: hit 8 {low:?}, hit 108 {high:?}\n{console}");
+            for (k, serial, made) in [(0, new, requests), (1, same, requests - 1)] {
+                assert_near(
+                    &format!("decode {k}: cycles added by 100 more per hit"),
+                    f64::from(high[k]) - f64::from(low[k]),
+                    100.0 * f64::from(serial),
+                    f64::from(made),
+                    &what,
+                );
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // Sockets: cores sharing their L1s.
 
 /// Core 1 reads the lines core 0 has just read (programs/ubench_socket.c). With private

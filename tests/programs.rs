@@ -53,6 +53,7 @@ const MICROBENCHMARKS: &[&str] = &[
     "ubench_atomic_l2",
     "ubench_socket",
     "ubench_eghw",
+    "ubench_eghw_batch",
     "ubench_pipeline",
 ];
 
