@@ -351,11 +351,19 @@ impl<D: DramModel> MemoryHierarchy<D> {
         core: u32,
         line: u32,
     ) -> Result<credits::Receiver, Reject> {
+        // A socket's sleepers are tracked (credits.rs); a private L1's core is its own.
+        let shared = self.cores_per_socket > 1;
+        if shared {
+            self.credits.asking(sender, core);
+        }
         if self.links[cluster].down_full(now) {
             return Err(Reject::QueueFull);
         }
         let to = self.receiver(Level::L1, core, line);
         if self.outbox_busy(sender) || !self.can_send(now, sender, to) {
+            if shared {
+                self.credits.refuse(sender, core);
+            }
             return Err(Reject::NoCredit);
         }
         Ok(to)
