@@ -578,6 +578,171 @@ fn atomics_cost_what_the_atomic_unit_is_configured_to() {
     );
 }
 
+/// The same three patterns with `memory.atomics.same_word = "combined"`: the 32 lanes on
+/// one word are one operation, as lanes on distinct words of a line are, at either
+/// `alu_cycles`; against the serial unit the same-word pattern saves (lanes - 1) x
+/// alu_cycles, and the other two patterns cost the same (they have one lane per word).
+/// The final values are the same (the run checks them).
+#[test]
+fn a_combining_unit_applies_a_words_lanes_as_one_operation() {
+    let run = |alu: u32, same_word: &str| {
+        let cfg = config(
+            "sparseweaver",
+            &[
+                format!("memory.atomics.alu_cycles={alu}"),
+                format!("memory.atomics.same_word={same_word}"),
+            ],
+        );
+        let b = bench("ubench_atomic", &cfg, &[]);
+        assert_eq!(b.results[3], 1, "final values\n{}", b.console);
+        let r: Vec<f64> = (0..3).map(|i| f64::from(b.results[i])).collect();
+        (cfg, r, b.console)
+    };
+    for alu in [1u32, 8] {
+        let (cfg, serial, _) = run(alu, "serial");
+        let (_, combined, console) = run(alu, "combined");
+        let lanes = f64::from(cfg.gpu.threads_per_warp);
+        let what = format!("alu {alu}: serial {serial:?}, combined {combined:?}\n{console}");
+        assert_near(
+            "combined: same word minus distinct words",
+            combined[0] - combined[1],
+            0.0,
+            2.0,
+            &what,
+        );
+        assert_near(
+            "same word: serial minus combined",
+            serial[0] - combined[0],
+            f64::from(alu) * (lanes - 1.0),
+            2.0,
+            &what,
+        );
+        for (i, pattern) in [(1, "distinct words"), (2, "distinct lines")] {
+            assert_near(pattern, combined[i], serial[i], 0.0, &what);
+        }
+    }
+}
+
+/// Every thread of the machine makes one atomic per line (programs/ubench_atomic_l2.c),
+/// timed on the second pass. A write-through L2 (the default) writes each atomic's line to
+/// DRAM, so DRAM takes at least one line write per atomic and the pass cannot outrun its
+/// configured bandwidth. A write-back L2 keeps the lines, dirty: with a footprint within
+/// the L2s nothing reaches DRAM but the odd eviction of other lines, and the pass goes
+/// faster than DRAM could have written the lines; with a footprint twice the L2s every
+/// atomic misses, and what reaches DRAM is exactly the L2's write-backs of dirty victims,
+/// about one per atomic.
+#[test]
+fn a_write_back_l2_keeps_atomic_lines_until_evicted() {
+    let run = |policy: &str, lines: u32| {
+        let cfg = config(
+            "sparseweaver",
+            &[format!("memory.l2.write_policy={policy}")],
+        );
+        let b = bench("ubench_atomic_l2", &cfg, &[("ubench_atomic_lines", lines)]);
+        assert_eq!(
+            (b.results[0], b.results[2]),
+            (lines, 1),
+            "lines, final values\n{}",
+            b.console
+        );
+        let m = &b.summary.memory.phases[&1];
+        let sum =
+            |f: fn(&wsim_sim::mem::cache::CacheStats) -> u64| -> u64 { m.l2.iter().map(f).sum() };
+        let (atomics, writebacks) = (sum(|c| c.atomics), sum(|c| c.writebacks));
+        let what = format!(
+            "{policy}, {lines} lines: {} cycles, {atomics} L2 atomics, {writebacks} L2 \
+             write-backs, DRAM {:?}\n{}",
+            b.results[1], m.dram, b.console
+        );
+        (
+            cfg,
+            f64::from(b.results[1]),
+            atomics,
+            writebacks,
+            m.dram.clone(),
+            what,
+        )
+    };
+    let line_bytes = |cfg: &Config| f64::from(cfg.memory.l2.line);
+    // Within the L2s: half their capacity in all.
+    let cfg = config("sparseweaver", &[]);
+    let fits = cfg.gpu.clusters * cfg.memory.l2.size / cfg.memory.l2.line / 2;
+    let (cfg, cycles, atomics, _, dram, what) = run("write-through", fits);
+    let peak = dram_peak(&cfg);
+    assert!(atomics >= u64::from(fits), "{what}");
+    assert!(dram.writes >= atomics, "a line write per atomic: {what}");
+    assert!(
+        atomics as f64 * line_bytes(&cfg) / cycles <= peak,
+        "outran DRAM: {what}"
+    );
+    let (cfg, cycles, atomics, writebacks, dram, what) = run("write-back", fits);
+    assert_eq!(dram.writes, writebacks, "only write-backs: {what}");
+    assert!(writebacks * 100 < atomics, "lines kept: {what}");
+    assert!(
+        atomics as f64 * line_bytes(&cfg) / cycles > peak,
+        "not DRAM-bound: {what}"
+    );
+    // Twice the L2s: every atomic's line evicts a dirty one.
+    let (_, _, atomics, writebacks, dram, what) = run("write-back", 4 * fits);
+    assert_eq!(dram.writes, writebacks, "only write-backs: {what}");
+    assert!(
+        writebacks * 10 >= atomics * 9,
+        "a write-back per atomic: {what}"
+    );
+    assert!(dram.reads * 10 >= atomics * 9, "a fill per atomic: {what}");
+}
+
+// ---------------------------------------------------------------------------------------
+// EGHW: how the unit reads a batch's topology and edges.
+
+/// Two EGHW decodes of a whole warp, alone on its core (programs/ubench_eghw_batch.c),
+/// every line an L1 hit:
+/// one that loads a vertex (its two offsets, in one line) and hands out 32 edges, one that
+/// continues it with 32 more; each edge is a neighbour and a weight, so a batch is 2 x 32
+/// words on 2 x 32 x 4 / line lines. Each read the unit waits for costs the L1's hit
+/// latency, so raising it by 100 cycles adds 100 per serial read: `word-serial` (the
+/// default) waits for every word (2 + 64 reads, 64), `line-serial` for every distinct line
+/// (1 + 4, 4 with 64-byte lines; 1 + 8, 8 with 32-byte lines), `pipelined` for each stage
+/// once (2, 1). Within a cycle per request the unit makes (the LSU queue takes them in
+/// turn).
+#[test]
+fn eghw_reads_a_word_a_line_or_a_stage_at_a_time() {
+    for line in [64u32, 32] {
+        for reads in ["word-serial", "line-serial", "pipelined"] {
+            let cycles = |hit: u32| {
+                let mut sets = line_overrides(line);
+                sets.push("gpu.warps_per_core=1".into());
+                sets.push(format!("weaver.eghw_reads={reads}"));
+                sets.push(format!("memory.l1d.hit_latency={hit}"));
+                let cfg = config("sparseweaver", &sets);
+                let b = bench("ubench_eghw_batch", &cfg, &[]);
+                assert_eq!(b.results[2], 1, "answers\n{}", b.console);
+                (cfg, [b.results[0], b.results[1]], b.console)
+            };
+            let (cfg, low, console) = cycles(8);
+            let (_, high, _) = cycles(108);
+            let lanes = cfg.gpu.threads_per_warp;
+            let edge_lines = 2 * lanes * 4 / line;
+            let (new, same, requests) = match reads {
+                "word-serial" => (2 + 2 * lanes, 2 * lanes, 2 + 2 * lanes),
+                "line-serial" => (1 + edge_lines, edge_lines, 1 + edge_lines),
+                _ => (2, 1, 1 + edge_lines),
+            };
+            let what =
+                format!("{reads}, {line}-byte lines: hit 8 {low:?}, hit 108 {high:?}\n{console}");
+            for (k, serial, made) in [(0, new, requests), (1, same, requests - 1)] {
+                assert_near(
+                    &format!("decode {k}: cycles added by 100 more per hit"),
+                    f64::from(high[k]) - f64::from(low[k]),
+                    100.0 * f64::from(serial),
+                    f64::from(made),
+                    &what,
+                );
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Sockets: cores sharing their L1s.
 

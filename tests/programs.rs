@@ -52,8 +52,10 @@ const MICROBENCHMARKS: &[&str] = &[
     "ubench_stream",
     "ubench_store",
     "ubench_atomic",
+    "ubench_atomic_l2",
     "ubench_socket",
     "ubench_eghw",
+    "ubench_eghw_batch",
     "ubench_pipeline",
 ];
 

@@ -55,7 +55,11 @@ pub enum Direction {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Schedule {
     Vm,
+    /// Edge mapping with each edge's base vertex from the COO array (Table 4.1's EM).
     Em,
+    /// Edge mapping on CSR/CSC alone: the base vertex by a binary search of the offsets
+    /// (GRAssembler's `searchVID`).
+    EmSearch,
     Wm,
     Cm,
     Twc,
@@ -96,6 +100,7 @@ impl Schedule {
         match self {
             Schedule::Vm => "VM",
             Schedule::Em => "EM",
+            Schedule::EmSearch => "EM-search",
             Schedule::Wm => "WM",
             Schedule::Cm => "CM",
             Schedule::Twc => "TWC",
@@ -225,6 +230,7 @@ pub fn program(m: &Machine) -> SimResult<Option<GraphProgram>> {
         11 => Schedule::AccelGcn,
         12 => Schedule::Tlpgnn,
         13 => Schedule::Bikd,
+        14 => Schedule::EmSearch,
         v => return Err(bad("schedule", v)),
     };
     Ok(Some(GraphProgram {

@@ -20,6 +20,11 @@
 //!   queue, so a core spinning on a lock cannot starve the core that releases it. A woken
 //!   L1 that does not ask again within a cycle (its core found other work) leaves the
 //!   queue, so it cannot hold credits back for others.
+//! - **Sockets**: the cores of a socket share their L1s, so one sender asks for them all.
+//!   When one of its cores takes a credit while another still sleeps refused (its request
+//!   waits behind the same L1), the sender keeps its place in the queue: the next credit
+//!   wakes the sleeper. Without that, the first core's success would drop the sender from
+//!   the queue and leave the other asleep for good.
 
 use std::collections::VecDeque;
 
@@ -65,6 +70,8 @@ pub(super) struct Credits {
     /// Per DRAM queue: places promised to requests still on their way.
     dram_promised: Vec<u32>,
     waiting: Vec<(Receiver, Waiting)>,
+    /// Per L1 sender, the cores it refused for want of a credit that have not asked again.
+    refused: Vec<(Sender, Vec<u32>)>,
 }
 
 impl Credits {
@@ -84,6 +91,19 @@ impl Credits {
     pub(super) fn waited_for(&self) -> Vec<Receiver> {
         let waited = self.waiting.iter().filter(|(_, q)| !q.is_empty());
         waited.map(|(r, _)| *r).collect()
+    }
+
+    /// `core` asks `s` to send one of its requests: it is no longer asleep refused.
+    pub(super) fn asking(&mut self, s: Sender, core: u32) {
+        entry(&mut self.refused, s).retain(|&c| c != core);
+    }
+
+    /// `s` refused `core` for want of a credit: the core sleeps until told.
+    pub(super) fn refuse(&mut self, s: Sender, core: u32) {
+        let cores = entry(&mut self.refused, s);
+        if !cores.contains(&core) {
+            cores.push(core);
+        }
     }
 
     /// The senders waiting for `r`, first first.
@@ -140,10 +160,21 @@ impl<D: DramModel> MemoryHierarchy<D> {
         false
     }
 
-    /// Take the credit [`Self::can_send`] found for `s`.
+    /// Take the credit [`Self::can_send`] found for `s`. A socket's L1 with a core still
+    /// asleep refused keeps its place in the queue (the module documentation).
     pub(super) fn take_credit(&mut self, s: Sender, r: Receiver) {
         let credits = &mut self.credits;
-        credits.queue_of(r).retain(|&(w, _)| w != s);
+        let sleepers = credits
+            .refused
+            .iter()
+            .any(|(w, c)| *w == s && !c.is_empty());
+        if sleepers {
+            if let Some(e) = credits.queue_of(r).iter_mut().find(|(w, _)| *w == s) {
+                e.1 = None;
+            }
+        } else {
+            credits.queue_of(r).retain(|&(w, _)| w != s);
+        }
         match r {
             Receiver::Link(i) => credits.link_held[i] += 1,
             Receiver::Dram(q) => {

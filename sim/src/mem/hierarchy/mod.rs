@@ -24,7 +24,8 @@
 //!   the last-level cache (LLC: L3 if enabled, else L2, else DRAM) and executes there as a
 //!   read-modify-write: it allocates the line like a read; once the data is there, the
 //!   bank's **atomic unit** applies the operations (`memory.atomics.alu_cycles` each, one
-//!   word's one after the other), then the line is dirtied (write-back) or written below
+//!   word's one after the other, or one per word with `memory.atomics.same_word =
+//!   "combined"`), then the line is dirtied (write-back) or written below
 //!   (write-through; at DRAM, a read then a write). **One atomic per line is in the unit at
 //!   a time**: another one to that line waits until the first is done, then goes in
 //!   arrival order. The atomic completes when its reply reaches the core.
@@ -63,7 +64,7 @@ use std::collections::{BinaryHeap, VecDeque};
 use super::cache::{Cache, Op, Outcome, Stall};
 use super::dram::Dram;
 use super::interconnect::Link;
-pub use config::{AtomicsConfig, MemConfig};
+pub use config::{AtomicsConfig, MemConfig, SameWord};
 use credits::{Credits, Parked, Sender};
 pub use dram_port::DramModel;
 use levels::{AtomicLines, Lower};
@@ -215,6 +216,8 @@ pub struct MemoryHierarchy<D: DramModel = Dram> {
     dram_alu_free: u64,
     /// Cycles of one atomic operation on a word (`memory.atomics.alu_cycles`).
     alu_cycles: u32,
+    /// Whether a request's lanes on one word are one operation (`memory.atomics.same_word`).
+    combine_words: bool,
     credits: Credits,
     /// Messages senders could not send for want of credits, per sender.
     outboxes: Vec<(Sender, VecDeque<Parked>)>,
@@ -285,6 +288,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
             dram_atomics: AtomicLines::default(),
             dram_alu_free: 0,
             alu_cycles: cfg.atomics.alu_cycles,
+            combine_words: cfg.atomics.same_word == SameWord::Combined,
             credits: Credits::new(link_credits),
             outboxes: Vec::new(),
             events: BinaryHeap::new(),
@@ -347,11 +351,19 @@ impl<D: DramModel> MemoryHierarchy<D> {
         core: u32,
         line: u32,
     ) -> Result<credits::Receiver, Reject> {
+        // A socket's sleepers are tracked (credits.rs); a private L1's core is its own.
+        let shared = self.cores_per_socket > 1;
+        if shared {
+            self.credits.asking(sender, core);
+        }
         if self.links[cluster].down_full(now) {
             return Err(Reject::QueueFull);
         }
         let to = self.receiver(Level::L1, core, line);
         if self.outbox_busy(sender) || !self.can_send(now, sender, to) {
+            if shared {
+                self.credits.refuse(sender, core);
+            }
             return Err(Reject::NoCredit);
         }
         Ok(to)
