@@ -265,6 +265,7 @@ impl Machine {
             if let Some(trace) = &mut core.trace {
                 recorder.events(c, trace.events.drain(..));
             }
+            core.settle();
             let mut sample = CoreSample {
                 instructions: core.counters.instructions,
                 slots: core.counters.slots,

@@ -166,6 +166,7 @@ impl Core {
 
     /// Fold the current phase's counters into the statistics (and the iteration's).
     pub fn flush_counters(&mut self) {
+        self.settle();
         let counters = std::mem::take(&mut self.counters);
         self.stats.phase(self.phase).merge(&counters);
         self.iteration_counters.merge(&counters);

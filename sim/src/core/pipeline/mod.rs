@@ -117,6 +117,8 @@ pub struct Pipeline {
     accesses: Vec<u32>,
     /// Reasons of the last cycle's slots, reused for skipped cycles.
     reasons: Vec<SlotReason>,
+    /// Cycles skipped since the counters last counted them.
+    skipped: u64,
 }
 
 impl Pipeline {
@@ -162,6 +164,7 @@ impl Pipeline {
             membership_changed: true,
             accesses: Vec::with_capacity(64),
             reasons: vec![SlotReason::NoActiveWarp; slices],
+            skipped: 0,
             p,
         }
     }
@@ -228,6 +231,7 @@ impl Core {
         port: &mut dyn MemoryPort,
     ) -> SimResult<CycleOutcome> {
         let mut out = CycleOutcome::default();
+        self.settle();
         self.counters.cycles += 1;
         self.start_new_warps();
         self.resolve_control(now, &mut out.progressed);
@@ -247,11 +251,22 @@ impl Core {
         Ok(out)
     }
 
-    /// Account `n` cycles in which nothing changes: each slot keeps its last reason.
+    /// Account `n` cycles in which nothing changes: each slot keeps its last reason. They
+    /// are added up and counted when the core next runs or its counters are read
+    /// ([`Core::settle`]).
+    #[inline]
     pub fn skip(&mut self, n: u64) {
-        self.counters.cycles += n;
-        for &r in &self.pipe.reasons {
-            self.counters.slots.add(r, n);
+        self.pipe.skipped += n;
+    }
+
+    /// Count the skipped cycles into the counters.
+    pub fn settle(&mut self) {
+        let n = std::mem::take(&mut self.pipe.skipped);
+        if n > 0 {
+            self.counters.cycles += n;
+            for &r in &self.pipe.reasons {
+                self.counters.slots.add(r, n);
+            }
         }
     }
 
@@ -268,6 +283,9 @@ impl Core {
             if pipe.lsu.waits_completion.is_none() {
                 next = next.min(at.max(now + 1));
             }
+        }
+        if next <= now + 1 {
+            return Some(now + 1);
         }
         // Only a warp that may fetch (woken since it was last found unable) fetches by
         // itself.
@@ -349,10 +367,11 @@ impl Core {
         self.pipe.sched.issued(w);
         // Its buffer now has room to fetch into.
         self.pipe.front.may_fetch |= 1 << w;
-        let (pc, _, _) = self.pipe.front.warps[w]
+        let pc = self.pipe.front.warps[w]
             .ibuf
             .pop_front()
-            .expect("ready warps have an instruction");
+            .expect("ready warps have an instruction")
+            .pc;
         out.progressed = true;
         let lanes = self.warps[w].stack.mask();
         let core = self.id;

@@ -5,15 +5,41 @@
 
 use std::cell::Cell;
 
-use wsim_isa::{SfuKind, Unit};
+use wsim_isa::{Decoded, SfuKind, Unit};
 
 use super::frontend::FetchState;
 use super::lsu::LSU_QUEUE;
+use super::scoreboard::slot;
 use super::{bits_from, NEVER};
 use crate::config::Scheduler as Policy;
 use crate::core::warp::{Warp, WarpWait};
 use crate::core::Core;
 use crate::stats::SlotReason;
+
+/// What issuing a buffered instruction needs, worked out once when it is fetched: its
+/// registers' scoreboard slots in the order they are checked (sources, then the
+/// destination) and its unit.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Needs {
+    regs: [u8; 4],
+    count: u8,
+    unit: Unit,
+}
+
+impl Needs {
+    pub(super) fn of(d: &Decoded) -> Self {
+        let mut needs = Needs {
+            regs: [0; 4],
+            count: 0,
+            unit: d.info.unit,
+        };
+        for r in d.info.srcs.iter().flatten().chain(d.info.dst.iter()) {
+            needs.regs[needs.count as usize] = slot(*r);
+            needs.count += 1;
+        }
+        needs
+    }
+}
 
 /// The issue state of one slice. Its warps are the bits of masks, in the scheduler's order
 /// (GTO: by age; RR: by index in the slice, the search starting after the last issuer), so
@@ -35,6 +61,9 @@ pub(super) struct Slice {
     barrier: Cell<u32>,
     fetch: Cell<u32>,
     ranked: Cell<u32>,
+    /// No live warp's answer runs out before this cycle (a lower bound: 0 after a wake,
+    /// exact after a search), so the search can be skipped until then.
+    expiry: Cell<u64>,
     /// Why the slice cannot issue and until when (0: look again).
     blocked: Cell<(u64, SlotReason)>,
     last_issued: Option<usize>,
@@ -51,6 +80,7 @@ impl Slice {
             barrier: Cell::new(0),
             fetch: Cell::new(0),
             ranked: Cell::new(0),
+            expiry: Cell::new(0),
             blocked: Cell::new((0, SlotReason::Issued)),
             last_issued: None,
         }
@@ -59,6 +89,7 @@ impl Slice {
     /// Remember why the warp at `bit` cannot issue before `until`.
     fn block(&self, bit: usize, until: u64, reason: SlotReason) {
         self.until[bit].set(until);
+        self.expiry.set(self.expiry.get().min(until));
         self.reason[bit].set(reason);
         let set = |mask: &Cell<u32>, on: bool| {
             mask.set(mask.get() & !(1 << bit) | u32::from(on) << bit);
@@ -76,6 +107,7 @@ impl Slice {
     /// The warp at `bit` must be examined again, and so must the slice.
     fn unblock(&self, bit: usize) {
         self.until[bit].set(0);
+        self.expiry.set(0);
         self.blocked.set((0, SlotReason::Issued));
     }
 
@@ -146,6 +178,7 @@ impl Scheduler {
             slice.live = (slice.warps.iter().enumerate())
                 .map(|(bit, &w)| u32::from(warps[w].is_live()) << bit)
                 .fold(0, |a, b| a | b);
+            slice.expiry.set(0);
         }
     }
 
@@ -178,15 +211,18 @@ impl Core {
             }
         }
         // Only warps whose answer ran out can have changed; the others wait at least until
-        // the earliest of their cycles.
+        // the earliest of their cycles (none has run out before `expiry`).
         let mut expired = 0;
-        let mut until = NEVER;
-        for (bit, u) in s.until.iter().enumerate() {
-            let u = u.get();
-            if u <= now {
-                expired |= 1 << bit;
-            } else if s.live & 1 << bit != 0 {
-                until = until.min(u);
+        let mut until = s.expiry.get();
+        if now >= until {
+            until = NEVER;
+            for (bit, u) in s.until.iter().enumerate() {
+                let u = u.get();
+                if u <= now {
+                    expired |= 1 << bit;
+                } else if s.live & 1 << bit != 0 {
+                    until = until.min(u);
+                }
             }
         }
         // In priority order, so the first that can issue is the scheduler's choice. Every
@@ -208,8 +244,11 @@ impl Core {
             }
         }
         if let Some(w) = best {
+            // The warps that could issue are examined again next cycle.
+            s.expiry.set(0);
             return Ok(w);
         }
+        s.expiry.set(until);
         let live = s.live;
         let reason = if live == 0 {
             SlotReason::NoActiveWarp
@@ -242,12 +281,13 @@ impl Core {
     }
 
     /// [`Self::ready`] worked out: why not, and until when at the earliest.
+    #[inline]
     fn examine(&self, w: usize, now: u64) -> Result<(), (SlotReason, u64)> {
         let t = &self.pipe.front.warps[w];
         if self.warps[w].wait != WarpWait::Ready {
             return Err((SlotReason::Barrier, NEVER));
         }
-        let Some(&(_, ready, decoded)) = t.ibuf.front() else {
+        let Some(f) = t.ibuf.front() else {
             let reason = match t.state {
                 FetchState::Control { at, weaver: true } => return Err((SlotReason::Weaver, at)),
                 FetchState::Miss(_) => SlotReason::Fetch,
@@ -255,26 +295,28 @@ impl Core {
             };
             return Err((reason, NEVER));
         };
-        if ready > now {
-            return Err((SlotReason::IbufferEmpty, ready));
+        if f.ready > now {
+            return Err((SlotReason::IbufferEmpty, f.ready));
         }
         // A word that does not decode issues anyway: execution traps or reports it.
-        let Some(d) = decoded else { return Ok(()) };
+        let Some(needs) = &f.needs else {
+            return Ok(());
+        };
         let scoreboard = &self.pipe.scoreboard[w];
-        for r in d.info.srcs.iter().flatten().chain(d.info.dst.iter()) {
-            let (at, producer) = scoreboard.ready_at(*r);
+        for &slot in &needs.regs[..needs.count as usize] {
+            let (at, producer) = scoreboard.ready_at(slot);
             if at > now {
                 return Err((producer.stall(), at));
             }
         }
-        let unit_free = self.pipe.units.free_at(d.info.unit);
+        let unit_free = self.pipe.units.free_at(needs.unit);
         if unit_free > now {
             return Err((SlotReason::UnitBusy, unit_free));
         }
-        if matches!(d.info.unit, Unit::Lsu(_)) && self.pipe.lsu.queue.len() >= LSU_QUEUE {
+        if matches!(needs.unit, Unit::Lsu(_)) && self.pipe.lsu.queue.len() >= LSU_QUEUE {
             return Err((SlotReason::UnitBusy, NEVER));
         }
-        if d.info.unit == Unit::Sfu(SfuKind::Weaver)
+        if needs.unit == Unit::Sfu(SfuKind::Weaver)
             && self.weaver.as_ref().is_some_and(|u| u.busy())
         {
             return Err((SlotReason::Weaver, NEVER));
