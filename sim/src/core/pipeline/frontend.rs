@@ -11,10 +11,10 @@
 
 use std::collections::VecDeque;
 
-use wsim_isa::{Decoded, Flow};
+use wsim_isa::{Decoded, Flow, Unit};
 
 use super::lsu::{line_of, PortKind, PortRequest, Refusal, Ticket};
-use super::scheduler::Needs;
+use super::scoreboard::slot;
 use super::{bits_from, MemoryPort, NEVER};
 use crate::core::Core;
 use crate::shared::Shared;
@@ -32,6 +32,31 @@ pub(super) enum FetchState {
     /// it resolves (`NEVER` until it issues, or while the Weaver's answer is unknown);
     /// `weaver`: it is a Weaver decode, whose warp waits on the unit.
     Control { at: u64, weaver: bool },
+}
+
+/// What issuing a buffered instruction needs, worked out once when it is fetched: its
+/// registers' scoreboard slots in the order they are checked (sources, then the
+/// destination) and its unit.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Needs {
+    pub regs: [u8; 4],
+    pub count: u8,
+    pub unit: Unit,
+}
+
+impl Needs {
+    pub(super) fn of(d: &Decoded) -> Self {
+        let mut needs = Needs {
+            regs: [0; 4],
+            count: 0,
+            unit: d.info.unit,
+        };
+        for r in d.info.srcs.iter().flatten().chain(d.info.dst.iter()) {
+            needs.regs[needs.count as usize] = slot(*r);
+            needs.count += 1;
+        }
+        needs
+    }
 }
 
 /// A fetched instruction in a warp's buffer.

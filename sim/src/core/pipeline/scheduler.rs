@@ -5,41 +5,15 @@
 
 use std::cell::Cell;
 
-use wsim_isa::{Decoded, SfuKind, Unit};
+use wsim_isa::{SfuKind, Unit};
 
 use super::frontend::FetchState;
 use super::lsu::LSU_QUEUE;
-use super::scoreboard::slot;
 use super::{bits_from, NEVER};
 use crate::config::Scheduler as Policy;
 use crate::core::warp::{Warp, WarpWait};
 use crate::core::Core;
 use crate::stats::SlotReason;
-
-/// What issuing a buffered instruction needs, worked out once when it is fetched: its
-/// registers' scoreboard slots in the order they are checked (sources, then the
-/// destination) and its unit.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Needs {
-    regs: [u8; 4],
-    count: u8,
-    unit: Unit,
-}
-
-impl Needs {
-    pub(super) fn of(d: &Decoded) -> Self {
-        let mut needs = Needs {
-            regs: [0; 4],
-            count: 0,
-            unit: d.info.unit,
-        };
-        for r in d.info.srcs.iter().flatten().chain(d.info.dst.iter()) {
-            needs.regs[needs.count as usize] = slot(*r);
-            needs.count += 1;
-        }
-        needs
-    }
-}
 
 /// The issue state of one slice. Its warps are the bits of masks, in the scheduler's order
 /// (GTO: by age; RR: by index in the slice, the search starting after the last issuer), so
