@@ -45,14 +45,16 @@ pub(super) struct Needs {
 }
 
 impl Needs {
+    #[inline]
     pub(super) fn of(d: &Decoded) -> Self {
         let mut needs = Needs {
             regs: [0; 4],
             count: 0,
             unit: d.info.unit,
         };
-        for r in d.info.srcs.iter().flatten().chain(d.info.dst.iter()) {
-            needs.regs[needs.count as usize] = slot(*r);
+        let [a, b, c] = d.info.srcs;
+        for r in [a, b, c, d.info.dst].into_iter().flatten() {
+            needs.regs[needs.count as usize & 3] = slot(r);
             needs.count += 1;
         }
         needs
@@ -70,7 +72,8 @@ pub(super) struct Fetched {
 }
 
 impl Fetched {
-    fn new(pc: u32, ready: u64, decoded: Option<Decoded>) -> Self {
+    #[inline]
+    fn new(pc: u32, ready: u64, decoded: &Option<Decoded>) -> Self {
         Fetched {
             pc,
             ready,
@@ -174,7 +177,7 @@ impl Core {
                 t.line = Some(line);
             } else if let Some((pc, decoded)) = t.fetching.take() {
                 let at = now + decode;
-                t.ibuf.push_back(Fetched::new(pc, at, decoded));
+                t.ibuf.push_back(Fetched::new(pc, at, &decoded));
                 t.state = if decoded.is_some_and(|d| d.info.flow != Flow::None) {
                     FetchState::Control {
                         at: NEVER,
@@ -290,7 +293,7 @@ impl Core {
                 };
             }
             t.ibuf
-                .push_back(Fetched::new(t.fetch_pc, now + decode, decoded));
+                .push_back(Fetched::new(t.fetch_pc, now + decode, &decoded));
             t.fetch_pc = t.fetch_pc.wrapping_add(4);
             self.pipe.sched.wake(w);
             *progressed = true;

@@ -163,7 +163,17 @@ impl<D: DramModel> MemoryHierarchy<D> {
 
     /// Process every event up to `now`, DRAM's first on a tie (its replies are from the
     /// past cycle's work).
+    #[inline]
     pub(super) fn advance(&mut self, now: u64) {
+        // Most calls (a core's access in a cycle already ticked) find nothing due.
+        let due = |t: Option<u64>| t.is_some_and(|t| t <= now);
+        if due(self.events.peek()) || due(self.dram_next) {
+            self.advance_events(now);
+        }
+        self.now = now;
+    }
+
+    fn advance_events(&mut self, now: u64) {
         loop {
             let event = self.events.peek();
             let dram = self.dram_next;
@@ -177,7 +187,6 @@ impl<D: DramModel> MemoryHierarchy<D> {
                 _ => break,
             }
         }
-        self.now = now;
     }
 
     fn handle(&mut self, t: u64, ev: Ev) {
