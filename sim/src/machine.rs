@@ -335,20 +335,25 @@ impl Machine {
                     core.skip(1);
                     continue;
                 }
-                let out = core.cycle(now, &mut self.shared, &mut Port(&mut self.memory))?;
-                if out.progressed {
+                if core.cycle(now, &mut self.shared, &mut Port(&mut self.memory))? {
                     progressed = true;
                 } else {
                     // Nothing can change here before this (or a completion, or a release).
                     core.sleep_until = core.next_wakeup(now).unwrap_or(u64::MAX);
                 }
-                for (w, effect) in out.effects {
+                if core.effects.is_empty() {
+                    continue;
+                }
+                let mut effects = std::mem::take(&mut core.effects);
+                for &(w, effect) in &effects {
                     match effect {
                         Effect::None => {}
                         Effect::Exit(code) => ended = ended.or(Some(code)),
                         Effect::GlobalBarrier { id, count } => self.arrive_global(c, w, id, count),
                     }
                 }
+                effects.clear();
+                self.cores[c].effects = effects;
             }
             self.shared.cycle = now + 1;
             // Several cores marking in one cycle make one boundary (the last core's value).

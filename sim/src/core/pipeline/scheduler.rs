@@ -102,7 +102,8 @@ impl Slice {
 pub(super) struct Scheduler {
     policy: Policy,
     slices: Vec<Slice>,
-    /// Warp `w` issues in slice `w % slices`, where it is bit `bits[w]`.
+    /// Warp `w` issues in slice `slice_of[w]` (`w % slices`), where it is bit `bits[w]`.
+    slice_of: Vec<u8>,
     bits: Vec<usize>,
     ages: Vec<u64>,
     next_age: u64,
@@ -115,6 +116,7 @@ impl Scheduler {
             slices: (0..slices)
                 .map(|s| Slice::new((s..warps).step_by(slices).collect()))
                 .collect(),
+            slice_of: (0..warps).map(|w| (w % slices) as u8).collect(),
             bits: (0..warps).map(|w| w / slices).collect(),
             ages: vec![0; warps],
             next_age: 0,
@@ -124,7 +126,7 @@ impl Scheduler {
     /// Warp `w`'s answer may have changed.
     #[inline]
     pub(super) fn wake(&self, w: usize) {
-        self.slices[w % self.slices.len()].unblock(self.bits[w]);
+        self.slices[self.slice_of[w] as usize].unblock(self.bits[w]);
     }
 
     /// Warp `w` was launched: it is the youngest.
@@ -157,7 +159,7 @@ impl Scheduler {
     }
 
     pub(super) fn issued(&mut self, w: usize) {
-        let slice = w % self.slices.len();
+        let slice = self.slice_of[w] as usize;
         self.slices[slice].last_issued = Some(w);
     }
 
@@ -244,7 +246,7 @@ impl Core {
     #[inline]
     fn ready(&self, w: usize, now: u64) -> Result<(), SlotReason> {
         let sched = &self.pipe.sched;
-        let (s, bit) = (&sched.slices[w % sched.slices.len()], sched.bits[w]);
+        let (s, bit) = (&sched.slices[sched.slice_of[w] as usize], sched.bits[w]);
         if now < s.until[bit].get() {
             return Err(s.reason[bit].get());
         }
