@@ -11,7 +11,7 @@ use wsim_sim::config::WeaverMode;
 use wsim_sim::{Config, Machine, RunSummary};
 use wsim_workloads::gcn_image;
 use wsim_workloads::graph_image::{
-    self, Algorithm, GraphArrays, GraphLayout, GraphProgram, Schedule,
+    self, Algorithm, GraphArrays, GraphLayout, GraphProgram, Layout, Schedule,
 };
 use wsim_workloads::record::{GraphMismatch as Mismatch, GraphRun};
 
@@ -184,6 +184,15 @@ fn hub(csr: &Csr, n: u32) -> u32 {
 /// If the machine's program is a graph program, lay the graph out for it; graph options
 /// for a program without a descriptor are an error.
 pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option<Placed>> {
+    place_with(machine, input, Layout::Fitting)
+}
+
+/// [`place`] with the arrays `layout` says.
+pub fn place_with(
+    machine: &mut Machine,
+    input: &GraphInput,
+    layout: Layout,
+) -> anyhow::Result<Option<Placed>> {
     let Some(program) = graph_image::program(machine)? else {
         if input.explicit {
             bail!(
@@ -221,7 +230,26 @@ pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option
         distances_fit(graph, source, &input.spec)?;
     }
     let (csr, csc) = (graph.csr(), graph.csc());
-    let (out_sources, in_dests) = (graph.coo_sources(), graph.coo_destinations());
+    // A GCN layer goes first, so that its arrays' addresses do not depend on the
+    // scratch the design asks of the graph.
+    let layer = match gcn {
+        Some((descriptor, layer)) => Some(gcn_run::place(machine, &descriptor, layer)?),
+        None => None,
+    };
+    let start = layer.as_ref().map_or(graph_image::BASE, |l| l.layout.end);
+    // The COO arrays only when they are laid out (each has an entry per edge).
+    let (v, e) = (graph.num_vertices(), graph.num_edges());
+    let placed = graph_image::placed_arrays(machine, &program, start, (v, e), iterations, layout);
+    let out_sources = if placed[3] {
+        graph.coo_sources()
+    } else {
+        Vec::new()
+    };
+    let in_dests = if placed[7] {
+        graph.coo_destinations()
+    } else {
+        Vec::new()
+    };
     let arrays = GraphArrays {
         out_offsets: &csr.offsets,
         out_targets: &csr.targets,
@@ -232,14 +260,9 @@ pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option
         in_weights: &csc.weights,
         in_dests: &in_dests,
     };
-    // A GCN layer goes first, so that its arrays' addresses do not depend on the
-    // scratch the design asks of the graph.
-    let layer = match gcn {
-        Some((descriptor, layer)) => Some(gcn_run::place(machine, &descriptor, layer)?),
-        None => None,
-    };
-    let start = layer.as_ref().map_or(graph_image::BASE, |l| l.layout.end);
-    let layout = graph_image::place_from(machine, &program, &arrays, source, iterations, start)?;
+    let layout = graph_image::place_from(
+        machine, &program, &arrays, source, iterations, start, layout,
+    )?;
     tracing::info!(
         algorithm = program.algorithm.name(),
         schedule = program.schedule.name(),

@@ -19,6 +19,7 @@ const KERNELS: &[&str] = &[
     "simt_explicit",
     "atomics",
     "barriers",
+    "launches",
     "fp_conformance",
     "mem_phases",
     "iterations",

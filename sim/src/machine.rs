@@ -268,6 +268,7 @@ impl Machine {
             if let Some(trace) = &mut core.trace {
                 recorder.events(c, trace.events.drain(..));
             }
+            core.settle();
             let mut sample = CoreSample {
                 instructions: core.counters.instructions,
                 slots: core.counters.slots,
@@ -346,8 +347,15 @@ impl Machine {
 
     /// Words into simulated memory at `addr`.
     pub fn write_words(&mut self, addr: u32, words: &[u32]) {
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        self.shared.mem.write_bytes(addr, &bytes);
+        // A page at a time: an array of a largest graph is a gigabyte, not copied twice.
+        const WORDS: usize = crate::mem::PAGE_SIZE / 4;
+        let mut bytes = Vec::with_capacity(crate::mem::PAGE_SIZE);
+        for (k, chunk) in words.chunks(WORDS).enumerate() {
+            bytes.clear();
+            bytes.extend(chunk.iter().flat_map(|w| w.to_le_bytes()));
+            let at = addr.wrapping_add((k * crate::mem::PAGE_SIZE) as u32);
+            self.shared.mem.write_bytes(at, &bytes);
+        }
     }
 
     /// Make `start..end` part of the memory map as `what`, for a host that lays data out
@@ -429,20 +437,25 @@ impl Machine {
                     core.skip(1);
                     continue;
                 }
-                let out = core.cycle(now, &mut self.shared, &mut Port(&mut self.memory))?;
-                if out.progressed {
+                if core.cycle(now, &mut self.shared, &mut Port(&mut self.memory))? {
                     progressed = true;
                 } else {
                     // Nothing can change here before this (or a completion, or a release).
                     core.sleep_until = core.next_wakeup(now).unwrap_or(u64::MAX);
                 }
-                for (w, effect) in out.effects {
+                if core.effects.is_empty() {
+                    continue;
+                }
+                let mut effects = std::mem::take(&mut core.effects);
+                for &(w, effect) in &effects {
                     match effect {
                         Effect::None => {}
                         Effect::Exit(code) => ended = ended.or(Some(code)),
                         Effect::GlobalBarrier { id, count } => self.arrive_global(c, w, id, count),
                     }
                 }
+                effects.clear();
+                self.cores[c].effects = effects;
             }
             self.shared.cycle = now + 1;
             // Several cores marking in one cycle make one boundary (the last core's value).

@@ -72,6 +72,8 @@ pub(super) struct Channel {
     /// No command can issue before this DRAM cycle (a lower bound); None when the queue is
     /// empty.
     pub(super) next_try: Option<u64>,
+    /// A bit per bank with queued requests: only those have a next command.
+    pub(super) waiting: Vec<u64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,6 +109,16 @@ impl Timing {
 }
 
 impl Channel {
+    /// Bank `bank` has queued requests (`true`) or none.
+    pub(super) fn set_waiting(&mut self, bank: usize, waiting: bool) {
+        let (word, bit) = (bank / 64, 1u64 << (bank % 64));
+        if waiting {
+            self.waiting[word] |= bit;
+        } else {
+            self.waiting[word] &= !bit;
+        }
+    }
+
     /// Earliest cycle a column command to open bank `b` can issue (tRCD, tCCD, data bus).
     fn col_ready(&self, b: &Bank, t: &Timing) -> u64 {
         b.next_col

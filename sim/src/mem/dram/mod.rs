@@ -176,6 +176,7 @@ impl Dram {
             bus_free: 0,
             next_refresh: if cfg.refresh { t.refi } else { u64::MAX },
             next_try: None,
+            waiting: vec![0; (cfg.banks as usize).div_ceil(64)],
         };
         Dram {
             cfg: cfg.clone(),
@@ -214,6 +215,7 @@ impl Dram {
             return Err(req);
         }
         let bank = loc.bank as usize;
+        ch.set_waiting(bank, true);
         let b = &mut ch.banks[bank];
         b.queued += 1;
         b.hits += u32::from(b.open_row == Some(loc.row));
