@@ -376,3 +376,47 @@ fn a_successful_run_has_status_ok() {
     assert_eq!(stats["status"], "ok");
     assert!(stats["error"].is_null());
 }
+
+/// What a run of `name` (CLI, default preset) printed on stderr and wrote as JSON; it
+/// must fail with status 3.
+fn failed_run_json(name: &str) -> (String, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("stats.json");
+    let elf = program(name);
+    let out = wsim(&["run", "--json", json.to_str().unwrap(), elf.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(3), "{name}");
+    let stats = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    (String::from_utf8_lossy(&out.stderr).into_owned(), stats)
+}
+
+/// A program cannot grow the statistics without bound: a loop marking a new iteration
+/// every few cycles (it used to abort wsim allocating 5.5 GB) stops at the limit, names
+/// it, and its JSON holds the iterations kept.
+#[test]
+fn iteration_marks_stop_at_their_limit_with_the_report_written() {
+    let limit = wsim_sim::limits::ITERATIONS;
+    let (err, stats) = failed_run_json("errors/iteration_flood");
+    assert!(
+        err.contains(&format!("marked iteration {}", limit + 1))
+            && err.contains("limits::ITERATIONS"),
+        "{err}"
+    );
+    assert_eq!(stats["status"], "failed");
+    assert_eq!(stats["iterations"].as_array().unwrap().len(), limit);
+}
+
+/// The same for a loop writing a new phase number each time (it used to take hundreds of
+/// MB and slow down superlinearly): the phase that would be one too many is refused at
+/// its instruction.
+#[test]
+fn phase_numbers_stop_at_their_limit_naming_the_instruction() {
+    let limit = wsim_sim::limits::PHASES;
+    let (err, stats) = failed_run_json("errors/phase_flood");
+    assert!(
+        err.contains(&format!("phase {limit:#x} would be"))
+            && err.contains("limits::PHASES")
+            && err.contains("csrw"),
+        "{err}"
+    );
+    assert_eq!(stats["phases"].as_object().unwrap().len(), limit);
+}

@@ -10,6 +10,7 @@ use crate::core::pipeline::{MemoryPort, PortKind, PortRequest, Refusal, Retry};
 use crate::core::warp::WarpWait;
 use crate::core::{Core, Effect};
 use crate::error::{ErrorKind, SimError, SimResult};
+use crate::limits;
 use crate::loader::{self, Symbol};
 use crate::mem::hierarchy::{
     AccessKind, HierarchyStats, MemAccess, MemConfig, MemoryHierarchy, Reject,
@@ -464,6 +465,15 @@ impl Machine {
                 .last();
             if let Some(active) = mark {
                 self.cut_iteration((active != ITERATION_END).then_some(active));
+                if self.open_iteration.is_some() && self.iterations.len() == limits::ITERATIONS {
+                    self.open_iteration = None;
+                    return Err(SimError::new(ErrorKind::Program(format!(
+                        "the program marked iteration {} (CSR 0x7C6): a run keeps the records \
+                         of at most {} iterations (limits::ITERATIONS)",
+                        limits::ITERATIONS + 1,
+                        limits::ITERATIONS
+                    ))));
+                }
             }
             if !progressed && ended.is_none() {
                 self.skip_idle(now)?;
