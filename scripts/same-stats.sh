@@ -24,6 +24,10 @@ overrides=()
 for kv in ${SET:-}; do
     overrides+=(--set "$kv")
 done
+# A missing program would fail the same way with both binaries and pass as "same".
+for elf in "$@"; do
+    [ -f "$elf" ] || { echo "same-stats: no program $elf (make -C programs?)" >&2; exit 2; }
+done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Run wsim programs on wsim and on Vortex SimX v3 and compare warp instructions and cycles.
 
-SimX is not part of this repository: build it beside it as docs/CORRELATION.md says, with
-main.cpp patched to print `SIMX_PERF core=N cycles=C instrs=I` per core after the run (and
-to honour SIMX_ALL_CORES=1, one single-lane block per core, for multi-core machines).
+SimX is not part of this repository, and neither is a way to build it. The script expects a
+SimX binary that prints `SIMX_PERF core=N cycles=C instrs=I` per core after the run (each
+core's mcycle and minstret) and, with the environment variable SIMX_ALL_CORES=1, starts
+one single-lane block on every core (multi-core machines); docs/CORRELATION.md says how
+the recorded numbers were obtained.
 
 For every program the script
   1. scans the ELF's executable sections (section headers, SHF_EXECINSTR) for instructions

@@ -193,3 +193,39 @@ fn a_bad_vary_value_is_reported_as_vary() {
         "{err}"
     );
 }
+
+/// An override is one line: `--set $'gpu.clusters=2\nfoo=1'` once set the clusters and
+/// silently dropped `foo=1` (issue 35).
+#[test]
+fn an_override_with_a_line_break_is_refused() {
+    rejected(
+        &["gpu.clusters=2\nfoo=1"],
+        &["--set gpu.clusters=2\\nfoo=1: a value is one line: it has a line break"],
+    );
+}
+
+/// A check across keys names the line of the key the file gives (issue 35: the Weaver's
+/// tables against `local_mem.size` named the file without a line), and a heap too large
+/// for any image is a configuration error at its line, not an error about the program.
+#[test]
+fn checks_across_keys_name_the_line_of_the_key_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("c.toml");
+    let check = |text: &str, expected: &str| {
+        std::fs::write(&file, text).unwrap();
+        let (code, err) = wsim(&["config", "show", "--config", file.to_str().unwrap()]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(
+            err.contains(&format!("{}: {expected}", file.display())),
+            "{err}"
+        );
+    };
+    check(
+        "[weaver]\nenabled = \"on\"\n\n[local_mem]\nsize = 1024\n",
+        "line 5: weaver.entries = 512 needs",
+    );
+    check(
+        "# a heap of 4 GiB\n[map]\nheap = 0xffffffff\n",
+        "line 3: map.heap = 0xffffffff bytes cannot fit above any program image",
+    );
+}

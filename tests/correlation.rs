@@ -17,8 +17,8 @@ fn machine(label: &str) -> (Config, f64) {
     let overrides: &[&str] = match label {
         "vortex" => &[],
         // One cluster of 4 cores x 32 warps x 32 threads, every core started (SimX with
-        // SIMX_ALL_CORES=1). The remaining gap is DRAM contention of four cores fetching
-        // the same lines (docs/CORRELATION.md), hence the wider bound on the mean.
+        // SIMX_ALL_CORES=1). A gap remains that SimX's DRAM front end does not explain
+        // (docs/CORRELATION.md, issue 36), hence the wider bound on the mean.
         "1x4x32x32" => &[
             "gpu.cores_per_cluster=4",
             "gpu.warps_per_core=32",

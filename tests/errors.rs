@@ -114,6 +114,61 @@ fn cli_cannot_run_a_non_elf_status_2() {
     }
 }
 
+/// `wsim run` of `elf` edited by `edit`: exit status 2 and a one-line error.
+fn refused_edit(edit: impl Fn(&mut Vec<u8>)) -> String {
+    let mut elf = std::fs::read(program("hello")).unwrap();
+    edit(&mut elf);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("edited.elf");
+    std::fs::write(&path, &elf).unwrap();
+    let out = wsim(&["run", path.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    err
+}
+
+/// Header tables whose entries are not a 32-bit ELF file's size are refused (issue 35:
+/// `e_phentsize` 0 or 16 ran, goblin reading the headers at the wrong stride).
+#[test]
+fn header_tables_of_the_wrong_entry_size_are_refused() {
+    for (field, size, what) in [
+        (42, 0u16, "program"),
+        (42, 16, "program"),
+        (46, 20, "section"),
+    ] {
+        let err = refused_edit(|elf| elf[field..field + 2].copy_from_slice(&size.to_le_bytes()));
+        assert!(
+            err.contains(&format!(
+                "the {what} header table has entries of {size} bytes; a 32-bit ELF file's are"
+            )),
+            "{err}"
+        );
+    }
+}
+
+/// A string table that is not UTF-8 names the byte's own file offset (issue 35: goblin's
+/// message gave an offset that was not the byte's).
+#[test]
+fn a_string_table_that_is_not_utf8_names_the_byte() {
+    let elf = std::fs::read(program("hello")).unwrap();
+    let image = wsim_sim::loader::parse(&elf).unwrap();
+    let strtab = (image.sections.iter())
+        .find(|s| s.name == ".strtab")
+        .expect(".strtab");
+    let shoff = u32::from_le_bytes(elf[32..36].try_into().unwrap()) as usize;
+    let at = shoff + strtab.index * 40;
+    let offset = u32::from_le_bytes(elf[at + 16..at + 20].try_into().unwrap()) as usize + 5;
+    let err = refused_edit(|elf| elf[offset] = 0xff);
+    assert!(
+        err.contains(&format!(
+            "string table section {} is not UTF-8: byte 0xff at file offset {offset:#x}",
+            strtab.index
+        )),
+        "{err}"
+    );
+}
+
 /// A failed simulation exits with 3, whichever `--exit-status`, and names the site.
 #[test]
 fn cli_reports_a_failed_simulation_with_status_3() {
@@ -314,4 +369,53 @@ fn a_successful_run_has_status_ok() {
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(stats["status"], "ok");
     assert!(stats["error"].is_null());
+}
+
+/// What a run of `name` (CLI, default preset) printed on stderr and wrote as JSON; it
+/// must fail with status 3.
+fn failed_run_json(name: &str) -> (String, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("stats.json");
+    let elf = program(name);
+    let out = wsim(&[
+        "run",
+        "--json",
+        json.to_str().unwrap(),
+        elf.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(3), "{name}");
+    let stats = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    (String::from_utf8_lossy(&out.stderr).into_owned(), stats)
+}
+
+/// A program cannot grow the statistics without bound: a loop marking a new iteration
+/// every few cycles (it used to abort wsim allocating 5.5 GB) stops at the limit, names
+/// it, and its JSON holds the iterations kept.
+#[test]
+fn iteration_marks_stop_at_their_limit_with_the_report_written() {
+    let limit = wsim_sim::limits::ITERATIONS;
+    let (err, stats) = failed_run_json("errors/iteration_flood");
+    assert!(
+        err.contains(&format!("marked iteration {}", limit + 1))
+            && err.contains("limits::ITERATIONS"),
+        "{err}"
+    );
+    assert_eq!(stats["status"], "failed");
+    assert_eq!(stats["iterations"].as_array().unwrap().len(), limit);
+}
+
+/// The same for a loop writing a new phase number each time (it used to take hundreds of
+/// MB and slow down superlinearly): the phase that would be one too many is refused at
+/// its instruction.
+#[test]
+fn phase_numbers_stop_at_their_limit_naming_the_instruction() {
+    let limit = wsim_sim::limits::PHASES;
+    let (err, stats) = failed_run_json("errors/phase_flood");
+    assert!(
+        err.contains(&format!("phase {limit:#x} would be"))
+            && err.contains("limits::PHASES")
+            && err.contains("csrw"),
+        "{err}"
+    );
+    assert_eq!(stats["phases"].as_object().unwrap().len(), limit);
 }

@@ -181,3 +181,35 @@ fn errors_are_one_line_naming_the_cause() {
     let out = wsim(&["graph", "gen", "grid:w=3"]);
     assert_eq!(out.status.code(), Some(2), "-o is required");
 }
+
+/// A gzip bomb under a raised ceiling (issue 35): 2 MB expanding to 600 MB of text with
+/// `--max-edges` high enough to accept it. The file is parsed as a stream, so the process
+/// holds the graph (one edge), not the text: it loads under a 300 MB address-space limit
+/// that the whole text alone would exceed.
+#[test]
+fn a_gzip_bomb_is_read_as_a_stream_in_bounded_memory() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bomb.txt.gz");
+    let mut gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(&path).unwrap(),
+        flate2::Compression::fast(),
+    );
+    let comment = format!("#{}\n", "x".repeat(1023));
+    let block = comment.repeat(1024);
+    for _ in 0..600 {
+        gz.write_all(block.as_bytes()).unwrap();
+    }
+    gz.write_all(b"0 1\n").unwrap();
+    gz.finish().unwrap();
+    let script = format!(
+        "ulimit -v 300000 && exec {} graph info --max-edges 20000000 {}",
+        env!("CARGO_BIN_EXE_wsim"),
+        path.display()
+    );
+    let out = Command::new("bash").args(["-c", &script]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let info = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(count(&info, "edges"), 1, "{info}");
+}

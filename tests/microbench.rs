@@ -153,6 +153,18 @@ fn chase_latencies_match_the_configuration() {
     assert_near("DRAM load", dram, want_dram, tolerance, &console);
 }
 
+/// DRAM cycles from the end of a read's first burst to the end of its last: 0 when reads
+/// are answered with their first burst (`memory.dram.first_burst_response`).
+fn later_bursts(cfg: &Config) -> u32 {
+    let d = &cfg.memory.dram;
+    let bursts = (d.line_bytes / (d.bus_bytes * d.burst_length)).max(1);
+    if d.first_burst_response {
+        0
+    } else {
+        (bursts - 1) * d.t_ccd.max(d.burst_length / 2)
+    }
+}
+
 /// Expected DRAM load-to-use latency and its tolerance. Beyond the L2-hit path (whose L2
 /// hit_latency is also the time before an L2 miss leaves; the fill is forwarded without a
 /// second tag pass), the request crosses the L2 link both ways and meets a row conflict in
@@ -164,9 +176,8 @@ fn expected_dram(cfg: &Config) -> (f64, f64) {
     let m = &cfg.memory;
     let d = &m.dram;
     let (_, l2) = expected_l1_l2(cfg);
-    let bursts = (d.line_bytes / (d.bus_bytes * d.burst_length)).max(1);
     let device = f64::from(d.clock_ratio)
-        * f64::from(d.t_rp + d.t_rcd + d.t_cl + bursts * (d.burst_length / 2));
+        * f64::from(d.t_rp + d.t_rcd + d.t_cl + d.burst_length / 2 + later_bursts(cfg));
     (
         l2 + 2.0 * f64::from(m.l2_link.latency) + device,
         3.0 + 0.05 * device,
@@ -472,6 +483,50 @@ fn store_stream_is_bounded_by_the_dram_bandwidth() {
     }
 }
 
+/// `memory.dram.first_burst_response` (Vortex SimX answers a line with its first 16-byte
+/// request): a DRAM read completes when its first burst has arrived, so the chased DRAM
+/// load is shorter by the later bursts' time (with four bursts per line, 3 x 4 DRAM
+/// cycles: `later_bursts` x clock_ratio, +-0.5) and the L1 and L2 figures do not move; a
+/// write still takes the bus for all its bursts, so a store stream bound by DRAM
+/// (ubench_store on sparseweaver.toml) moves the same bytes in the same time (+-1%).
+#[test]
+fn first_burst_response_shortens_reads_not_writes() {
+    // Four 16-byte bursts per line (the tiny preset moves a line in one).
+    let four_bursts = || vec!["memory.dram.bus_bytes=2".to_string()];
+    let (base, [l1, l2, dram], _) = chase(&four_bursts());
+    let mut first = four_bursts();
+    first.push("memory.dram.first_burst_response=true".into());
+    let (cfg, [l1f, l2f, dramf], console) = chase(&first);
+    eprintln!("chase (first burst): L1 {l1f:.2}, L2 {l2f:.2}, DRAM {dramf:.2} cycles/load");
+    let saved = f64::from((later_bursts(&base) - later_bursts(&cfg)) * cfg.memory.dram.clock_ratio);
+    assert_eq!(saved, 12.0, "three later bursts of 4 DRAM cycles");
+    assert_near("L1 unchanged", l1f, l1, 0.01, &console);
+    assert_near("L2 unchanged", l2f, l2, 0.01, &console);
+    assert_near("DRAM read shortened", dram - dramf, saved, 0.5, &console);
+    let (want_dram, tolerance) = expected_dram(&cfg);
+    assert_near(
+        "DRAM load (first burst)",
+        dramf,
+        want_dram,
+        tolerance,
+        &console,
+    );
+
+    let store = |first: bool| {
+        let cfg = config(
+            "sparseweaver",
+            &[format!("memory.dram.first_burst_response={first}")],
+        );
+        let b = bench("ubench_store", &cfg, &[]);
+        let written = b.summary.memory.phases[&1].dram.bytes;
+        (f64::from(b.results[1]), written, b.console)
+    };
+    let (cycles, written, _) = store(false);
+    let (cycles_f, written_f, console) = store(true);
+    assert_eq!(written_f, written, "DRAM bytes written\n{console}");
+    assert_near("store launch", cycles_f, cycles, 0.01 * cycles, &console);
+}
+
 // ---------------------------------------------------------------------------------------
 // Atomics: the atomic unit at the last-level cache.
 
@@ -526,6 +581,171 @@ fn atomics_cost_what_the_atomic_unit_is_configured_to() {
         4.0,
         &what,
     );
+}
+
+/// The same three patterns with `memory.atomics.same_word = "combined"`: the 32 lanes on
+/// one word are one operation, as lanes on distinct words of a line are, at either
+/// `alu_cycles`; against the serial unit the same-word pattern saves (lanes - 1) x
+/// alu_cycles, and the other two patterns cost the same (they have one lane per word).
+/// The final values are the same (the run checks them).
+#[test]
+fn a_combining_unit_applies_a_words_lanes_as_one_operation() {
+    let run = |alu: u32, same_word: &str| {
+        let cfg = config(
+            "sparseweaver",
+            &[
+                format!("memory.atomics.alu_cycles={alu}"),
+                format!("memory.atomics.same_word={same_word}"),
+            ],
+        );
+        let b = bench("ubench_atomic", &cfg, &[]);
+        assert_eq!(b.results[3], 1, "final values\n{}", b.console);
+        let r: Vec<f64> = (0..3).map(|i| f64::from(b.results[i])).collect();
+        (cfg, r, b.console)
+    };
+    for alu in [1u32, 8] {
+        let (cfg, serial, _) = run(alu, "serial");
+        let (_, combined, console) = run(alu, "combined");
+        let lanes = f64::from(cfg.gpu.threads_per_warp);
+        let what = format!("alu {alu}: serial {serial:?}, combined {combined:?}\n{console}");
+        assert_near(
+            "combined: same word minus distinct words",
+            combined[0] - combined[1],
+            0.0,
+            2.0,
+            &what,
+        );
+        assert_near(
+            "same word: serial minus combined",
+            serial[0] - combined[0],
+            f64::from(alu) * (lanes - 1.0),
+            2.0,
+            &what,
+        );
+        for (i, pattern) in [(1, "distinct words"), (2, "distinct lines")] {
+            assert_near(pattern, combined[i], serial[i], 0.0, &what);
+        }
+    }
+}
+
+/// Every thread of the machine makes one atomic per line (programs/ubench_atomic_l2.c),
+/// timed on the second pass. A write-through L2 (the default) writes each atomic's line to
+/// DRAM, so DRAM takes at least one line write per atomic and the pass cannot outrun its
+/// configured bandwidth. A write-back L2 keeps the lines, dirty: with a footprint within
+/// the L2s nothing reaches DRAM but the odd eviction of other lines, and the pass goes
+/// faster than DRAM could have written the lines; with a footprint twice the L2s every
+/// atomic misses, and what reaches DRAM is exactly the L2's write-backs of dirty victims,
+/// about one per atomic.
+#[test]
+fn a_write_back_l2_keeps_atomic_lines_until_evicted() {
+    let run = |policy: &str, lines: u32| {
+        let cfg = config(
+            "sparseweaver",
+            &[format!("memory.l2.write_policy={policy}")],
+        );
+        let b = bench("ubench_atomic_l2", &cfg, &[("ubench_atomic_lines", lines)]);
+        assert_eq!(
+            (b.results[0], b.results[2]),
+            (lines, 1),
+            "lines, final values\n{}",
+            b.console
+        );
+        let m = &b.summary.memory.phases[&1];
+        let sum =
+            |f: fn(&wsim_sim::mem::cache::CacheStats) -> u64| -> u64 { m.l2.iter().map(f).sum() };
+        let (atomics, writebacks) = (sum(|c| c.atomics), sum(|c| c.writebacks));
+        let what = format!(
+            "{policy}, {lines} lines: {} cycles, {atomics} L2 atomics, {writebacks} L2 \
+             write-backs, DRAM {:?}\n{}",
+            b.results[1], m.dram, b.console
+        );
+        (
+            cfg,
+            f64::from(b.results[1]),
+            atomics,
+            writebacks,
+            m.dram.clone(),
+            what,
+        )
+    };
+    let line_bytes = |cfg: &Config| f64::from(cfg.memory.l2.line);
+    // Within the L2s: half their capacity in all.
+    let cfg = config("sparseweaver", &[]);
+    let fits = cfg.gpu.clusters * cfg.memory.l2.size / cfg.memory.l2.line / 2;
+    let (cfg, cycles, atomics, _, dram, what) = run("write-through", fits);
+    let peak = dram_peak(&cfg);
+    assert!(atomics >= u64::from(fits), "{what}");
+    assert!(dram.writes >= atomics, "a line write per atomic: {what}");
+    assert!(
+        atomics as f64 * line_bytes(&cfg) / cycles <= peak,
+        "outran DRAM: {what}"
+    );
+    let (cfg, cycles, atomics, writebacks, dram, what) = run("write-back", fits);
+    assert_eq!(dram.writes, writebacks, "only write-backs: {what}");
+    assert!(writebacks * 100 < atomics, "lines kept: {what}");
+    assert!(
+        atomics as f64 * line_bytes(&cfg) / cycles > peak,
+        "not DRAM-bound: {what}"
+    );
+    // Twice the L2s: every atomic's line evicts a dirty one.
+    let (_, _, atomics, writebacks, dram, what) = run("write-back", 4 * fits);
+    assert_eq!(dram.writes, writebacks, "only write-backs: {what}");
+    assert!(
+        writebacks * 10 >= atomics * 9,
+        "a write-back per atomic: {what}"
+    );
+    assert!(dram.reads * 10 >= atomics * 9, "a fill per atomic: {what}");
+}
+
+// ---------------------------------------------------------------------------------------
+// EGHW: how the unit reads a batch's topology and edges.
+
+/// Two EGHW decodes of a whole warp, alone on its core (programs/ubench_eghw_batch.c),
+/// every line an L1 hit:
+/// one that loads a vertex (its two offsets, in one line) and hands out 32 edges, one that
+/// continues it with 32 more; each edge is a neighbour and a weight, so a batch is 2 x 32
+/// words on 2 x 32 x 4 / line lines. Each read the unit waits for costs the L1's hit
+/// latency, so raising it by 100 cycles adds 100 per serial read: `word-serial` (the
+/// default) waits for every word (2 + 64 reads, 64), `line-serial` for every distinct line
+/// (1 + 4, 4 with 64-byte lines; 1 + 8, 8 with 32-byte lines), `pipelined` for each stage
+/// once (2, 1). Within a cycle per request the unit makes (the LSU queue takes them in
+/// turn).
+#[test]
+fn eghw_reads_a_word_a_line_or_a_stage_at_a_time() {
+    for line in [64u32, 32] {
+        for reads in ["word-serial", "line-serial", "pipelined"] {
+            let cycles = |hit: u32| {
+                let mut sets = line_overrides(line);
+                sets.push("gpu.warps_per_core=1".into());
+                sets.push(format!("weaver.eghw_reads={reads}"));
+                sets.push(format!("memory.l1d.hit_latency={hit}"));
+                let cfg = config("sparseweaver", &sets);
+                let b = bench("ubench_eghw_batch", &cfg, &[]);
+                assert_eq!(b.results[2], 1, "answers\n{}", b.console);
+                (cfg, [b.results[0], b.results[1]], b.console)
+            };
+            let (cfg, low, console) = cycles(8);
+            let (_, high, _) = cycles(108);
+            let lanes = cfg.gpu.threads_per_warp;
+            let edge_lines = 2 * lanes * 4 / line;
+            let (new, same, requests) = match reads {
+                "word-serial" => (2 + 2 * lanes, 2 * lanes, 2 + 2 * lanes),
+                "line-serial" => (1 + edge_lines, edge_lines, 1 + edge_lines),
+                _ => (2, 1, 1 + edge_lines),
+            };
+            let what =
+                format!("{reads}, {line}-byte lines: hit 8 {low:?}, hit 108 {high:?}\n{console}");
+            for (k, serial, made) in [(0, new, requests), (1, same, requests - 1)] {
+                assert_near(
+                    &format!("decode {k}: cycles added by 100 more per hit"),
+                    f64::from(high[k]) - f64::from(low[k]),
+                    100.0 * f64::from(serial),
+                    f64::from(made),
+                    &what,
+                );
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -19,11 +19,14 @@ const KERNELS: &[&str] = &[
     "simt_explicit",
     "atomics",
     "barriers",
+    "launches",
     "fp_conformance",
     "mem_phases",
     "iterations",
     "float_atomics",
     "phase_names",
+    "store_stream",
+    "store_fill",
 ];
 
 /// ISA self-tests: single-threaded, started on core 0 only.
@@ -50,8 +53,10 @@ const MICROBENCHMARKS: &[&str] = &[
     "ubench_stream",
     "ubench_store",
     "ubench_atomic",
+    "ubench_atomic_l2",
     "ubench_socket",
     "ubench_eghw",
+    "ubench_eghw_batch",
     "ubench_pipeline",
 ];
 

@@ -240,12 +240,18 @@ fn the_unit_has_its_statistics_and_stall_reason() {
 /// that loads an entry reads its id in shared memory, then its offsets, then its edges
 /// (dependent reads through the L1D); one that continues the current entry reads only the
 /// edges. The unit reads word by word, each read after the last (two offsets, then the
-/// neighbour and the weight: 4 reads, or 2), unless `weaver.eghw_pipelined` issues each
-/// stage's reads together (2 round trips, or 1). Checked at two L1 hit latencies, so that
-/// a model overlapping the reads, or ignoring one of them, fails.
+/// neighbour and the weight: 4 reads, or 2), line by line with `weaver.eghw_reads =
+/// "line-serial"` (the offsets share a line, the neighbour and the weight do not: 3, or
+/// 2), or each stage's reads together with `"pipelined"` (2 round trips, or 1). Checked
+/// at two L1 hit latencies, so that a model overlapping the reads, or ignoring one of
+/// them, fails.
 #[test]
 fn eghw_decode_waits_for_offsets_then_edges() {
-    for (pipelined, reads_new, reads_same) in [(false, 4, 2), (true, 2, 1)] {
+    for (reads, reads_new, reads_same) in [
+        ("word-serial", 4, 2),
+        ("line-serial", 3, 2),
+        ("pipelined", 2, 1),
+    ] {
         // Per hit latency: the cycles beyond the reads and table accesses (the pipeline's
         // own: the decode's dispatch and writeback, the warp's fetches and buffer loads).
         let mut beyond = Vec::new();
@@ -254,7 +260,7 @@ fn eghw_decode_waits_for_offsets_then_edges() {
                 "sparseweaver",
                 &[
                     "weaver.mode=eghw".into(),
-                    format!("weaver.eghw_pipelined={pipelined}"),
+                    format!("weaver.eghw_reads={reads}"),
                     format!("memory.l1d.hit_latency={hit}"),
                 ],
             );
@@ -269,7 +275,7 @@ fn eghw_decode_waits_for_offsets_then_edges() {
                 .map(|i| u64::from(m.read_u32(addr("ubench_results") + 4 * i)))
                 .collect();
             let (load, new_entry, same_entry) = (r[0], r[1], r[2]);
-            let what = format!("pipelined {pipelined}, hit {hit}: {r:?}\n{console}");
+            let what = format!("{reads}, hit {hit}: {r:?}\n{console}");
             // A load: dispatch, the LSU, the L1 hit, writeback (and a cycle or two).
             let core = &c.core;
             let pipe = u64::from(core.dispatch_latency + core.latency.lsu + core.writeback_latency);

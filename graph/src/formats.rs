@@ -2,7 +2,7 @@
 //! and writing either.
 
 use std::fs::File;
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
 use flate2::read::MultiGzDecoder;
@@ -36,36 +36,27 @@ fn format_extension(path: &Path) -> String {
 }
 
 /// The edges of a file; `seed` seeds generated weights. Neither the file nor its gzip
-/// content may exceed `limits.max_input_bytes()`.
+/// content may exceed `limits.max_input_bytes()`. The file is parsed as a stream, line by
+/// line, so memory holds the graph, never the file's text.
 pub(crate) fn read(path: &Path, seed: u64, limits: &Limits) -> Result<RawGraph, GraphError> {
     let io = |e| GraphError::new(ErrorKind::Io(e));
-    let max = limits.max_input_bytes();
-    let too_big = |what: &str| {
-        GraphError::new(ErrorKind::TooLarge(format!(
-            "{what} more than {max} bytes, the ceiling for --max-edges {} (64 bytes per edge)",
-            limits.max_edges
-        )))
-    };
     let file = File::open(path).map_err(io)?;
-    let mut data = Vec::new();
-    file.take(max + 1).read_to_end(&mut data).map_err(io)?;
-    if data.len() as u64 > max {
-        return Err(too_big("the file has"));
+    let max = limits.max_input_bytes();
+    if file.metadata().map_err(io)?.len() > max {
+        return Err(too_big(limits, "the file has"));
     }
-    if data.starts_with(&GZIP_MAGIC) {
-        let mut out = Vec::with_capacity((data.len() * 4).min(max as usize));
-        MultiGzDecoder::new(&data[..])
-            .take(max + 1)
-            .read_to_end(&mut out)
-            .map_err(|e| io(std::io::Error::new(e.kind(), format!("gzip: {e}"))))?;
-        if out.len() as u64 > max {
-            return Err(too_big("gzip: the content has"));
-        }
-        data = out;
-    }
+    let mut file = BufReader::new(file);
+    let gzip = file.fill_buf().map_err(io)?.starts_with(&GZIP_MAGIC);
+    let reader: Box<dyn BufRead> = if gzip {
+        Box::new(BufReader::new(MultiGzDecoder::new(file)))
+    } else {
+        Box::new(file)
+    };
+    let mut lines = Lines::new(reader, gzip, limits);
     let ext = format_extension(path);
-    let mut raw = if data.len() >= 14 && data[..14].eq_ignore_ascii_case(b"%%MatrixMarket") {
-        parse_matrix_market(&data, limits)?
+    let first = lines.peek()?;
+    let mut raw = if first.len() >= 14 && first[..14].eq_ignore_ascii_case(b"%%MatrixMarket") {
+        parse_matrix_market(&mut lines, limits)?
     } else {
         if ext == "mtx" || ext == "mm" {
             return Err(syntax(
@@ -79,19 +70,109 @@ pub(crate) fn read(path: &Path, seed: u64, limits: &Limits) -> Result<RawGraph, 
             ))
             .into());
         }
-        parse_snap(&data, limits)?
+        parse_snap(&mut lines, limits)?
     };
     raw.weight_seed = seed;
     Ok(raw)
 }
 
-/// Lines with their 1-based numbers, without the line end (LF or CRLF).
-fn lines(data: &[u8]) -> impl Iterator<Item = (u64, &[u8])> {
-    let data = data.strip_suffix(b"\n").unwrap_or(data);
-    data.split(|&b| b == b'\n')
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-        .zip(1..)
-        .map(|(l, n)| (n, l))
+fn too_big(limits: &Limits, what: &str) -> GraphError {
+    GraphError::new(ErrorKind::TooLarge(format!(
+        "{what} more than {} bytes, the ceiling for --max-edges {} (64 bytes per edge)",
+        limits.max_input_bytes(),
+        limits.max_edges
+    )))
+}
+
+/// A file's lines, read one at a time (the line end, LF or CRLF, removed), with their
+/// 1-based numbers; the bytes read are bounded by the input ceiling, a line by
+/// [`MAX_LINE`].
+struct Lines<R> {
+    reader: R,
+    line: Vec<u8>,
+    /// The current line is read but not yet handed out (`peek`).
+    held: bool,
+    number: u64,
+    read: u64,
+    gzip: bool,
+    limits: Limits,
+}
+
+/// The longest line read: far more than any edge, comment or header needs.
+const MAX_LINE: u64 = 1 << 20;
+
+impl<R: BufRead> Lines<R> {
+    fn new(reader: R, gzip: bool, limits: &Limits) -> Self {
+        Lines {
+            reader,
+            line: Vec::new(),
+            held: false,
+            number: 0,
+            read: 0,
+            gzip,
+            limits: *limits,
+        }
+    }
+
+    /// The first line, left to be read again by `next` (empty for an empty file).
+    fn peek(&mut self) -> Result<&[u8], GraphError> {
+        if !self.held && self.number == 0 && self.fill()? {
+            self.held = true;
+        }
+        Ok(&self.line)
+    }
+
+    /// Read the next line into `line`; false at the end of the file.
+    fn fill(&mut self) -> Result<bool, GraphError> {
+        self.line.clear();
+        let io = |e: std::io::Error, gzip: bool| {
+            let e = if gzip {
+                std::io::Error::new(e.kind(), format!("gzip: {e}"))
+            } else {
+                e
+            };
+            GraphError::new(ErrorKind::Io(e))
+        };
+        let n = (&mut self.reader)
+            .take(MAX_LINE + 1)
+            .read_until(b'\n', &mut self.line)
+            .map_err(|e| io(e, self.gzip))? as u64;
+        if n == 0 {
+            return Ok(false);
+        }
+        self.number += 1;
+        self.read += n;
+        if self.read > self.limits.max_input_bytes() {
+            let what = if self.gzip {
+                "gzip: the content has"
+            } else {
+                "the file has"
+            };
+            return Err(too_big(&self.limits, what));
+        }
+        if self.line.last() == Some(&b'\n') {
+            self.line.pop();
+        } else if n > MAX_LINE {
+            return Err(syntax(
+                self.number,
+                format!("the line is longer than {MAX_LINE} bytes"),
+            ));
+        }
+        if self.line.last() == Some(&b'\r') {
+            self.line.pop();
+        }
+        Ok(true)
+    }
+
+    /// The next line and its number, or `None` at the end of the file.
+    fn next(&mut self) -> Result<Option<(u64, &[u8])>, GraphError> {
+        if self.held {
+            self.held = false;
+        } else if !self.fill()? {
+            return Ok(None);
+        }
+        Ok(Some((self.number, &self.line)))
+    }
 }
 
 /// Fields separated by any run of spaces, tabs or commas.
@@ -158,12 +239,12 @@ fn weight_field(line: u64, field: &[u8]) -> Result<u32, GraphError> {
 /// A SNAP edge list: `source target [weight]` per line, `#`/`%` comments. Ids are
 /// relabelled to their rank among the distinct ids (the identity when they are already
 /// `0..V`), unless the wsim header gives the vertex count.
-fn parse_snap(data: &[u8], limits: &Limits) -> Result<RawGraph, GraphError> {
+fn parse_snap(lines: &mut Lines<impl BufRead>, limits: &Limits) -> Result<RawGraph, GraphError> {
     let mut declared: Option<u32> = None;
     let mut raw: Vec<(u64, u64)> = Vec::new();
     let mut weights: Vec<u32> = Vec::new();
     let mut weighted: Option<bool> = None;
-    for (no, line) in lines(data) {
+    while let Some((no, line)) = lines.next()? {
         if is_comment_or_blank(line) {
             if raw.is_empty() && declared.is_none() {
                 declared = parse_wsim_header(no, line)?;
@@ -332,16 +413,18 @@ fn parse_banner(line: &[u8]) -> Result<(Field, Symmetry), GraphError> {
 
 /// A Matrix Market coordinate matrix: entry `(i, j)` is the edge `i-1 -> j-1`; vertices
 /// are `0..max(rows, cols)`.
-fn parse_matrix_market(data: &[u8], limits: &Limits) -> Result<RawGraph, GraphError> {
-    let mut lines = lines(data);
-    let (_, banner) = lines.next().expect("split yields at least one line");
+fn parse_matrix_market(
+    lines: &mut Lines<impl BufRead>,
+    limits: &Limits,
+) -> Result<RawGraph, GraphError> {
+    let (_, banner) = lines.next()?.expect("the banner was peeked");
     let (field, symmetry) = parse_banner(banner)?;
     let mut size: Option<(u64, u64, u64)> = None;
     let mut edges: Vec<(u32, u32)> = Vec::new();
     let mut weights: Vec<u32> = Vec::new();
     let mut entries = 0u64;
     let mut last_line = 1;
-    for (no, line) in lines {
+    while let Some((no, line)) = lines.next()? {
         last_line = no;
         if is_comment_or_blank(line) {
             continue;
@@ -351,21 +434,13 @@ fn parse_matrix_market(data: &[u8], limits: &Limits) -> Result<RawGraph, GraphEr
             let rows = id_field(no, f.next(), "row count")?;
             let cols = id_field(no, f.next(), "column count")?;
             let nnz = id_field(no, f.next(), "entry count")?;
-            // The claims are checked before anything is allocated for them, and the
-            // entries reserved no more than the bytes left can hold: an entry takes at
-            // least 4 (`1 1\n`), so memory grows with the file, not with its header.
+            // The claims are checked before anything is allocated for them; the entries
+            // are not reserved ahead, so memory grows with the file, not with its header.
             let what = format!("the size line `{rows} {cols} {nnz}`");
             (limits.vertices(rows.max(cols), &what))
                 .and_then(|()| limits.edges(nnz, &what))
                 .map_err(|e| e.at_line(no))?;
             size = Some((rows, cols, nnz));
-            let rest = data.len() - (line.as_ptr() as usize - data.as_ptr() as usize);
-            let cap = nnz.min(rest as u64 / 4) as usize;
-            edges.reserve(if symmetry == Symmetry::Mirrored {
-                2 * cap
-            } else {
-                cap
-            });
             continue;
         };
         if entries == nnz {

@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use wsim_sim::report::{HostTime, Report, Status};
 use wsim_sim::timeline::{Timeline, TimelineOptions};
 use wsim_sim::{Config, Machine, Progress, RunSummary, SimError};
+use wsim_workloads::graph_image::Layout;
 use wsim_workloads::graph_run::{self, GraphInput, Placed};
 use wsim_workloads::record::{Checked, GraphRun};
 
@@ -47,6 +48,9 @@ pub struct RunOptions {
     pub progress: bool,
     pub observer: Option<Observer>,
     pub prepare: Option<Prepare>,
+    /// Which of a graph's arrays are laid out: every run but a test of the walked
+    /// layout takes the default, `Fitting`.
+    pub layout: Layout,
 }
 
 /// One run asked for.
@@ -301,7 +305,7 @@ pub fn execute(request: RunRequest) -> Finished {
         }
     };
     let placed = match &input {
-        Some(input) => match graph_run::place(&mut machine, input) {
+        Some(input) => match graph_run::place(&mut machine, input, options.layout) {
             Ok(placed) => placed,
             Err(e) => return Finished::not_set_up(&name, format!("{e:#}")),
         },

@@ -32,6 +32,7 @@
 #define GR_STRICT 7u
 #define GR_SPARSEWEAVER 8u
 #define GR_EGHW 9u
+#define GR_EM_SEARCH 14u /* after the GCN designs' 10-13 (gcn/gcn.h) */
 
 /* Unreached vertex (BFS level, SSSP distance). */
 #define GR_INF 0xFFFFFFFFu
@@ -50,7 +51,7 @@ typedef struct {
     uint32_t version;            /* program: WSIM_GRAPH_VERSION */
     uint32_t algorithm;          /* program: GR_PR .. GR_CC */
     uint32_t direction;          /* program: GR_PUSH / GR_PULL */
-    uint32_t schedule;           /* program: GR_VM .. GR_EGHW */
+    uint32_t schedule;           /* program: GR_VM .. GR_EGHW, GR_EM_SEARCH */
     uint32_t scratch_per_vertex; /* program: zeroed scratch words per vertex */
     uint32_t scratch_per_edge;   /* program: ... per edge */
     uint32_t scratch_per_step;   /* program: ... per possible super-step */

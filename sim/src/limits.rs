@@ -30,6 +30,12 @@ pub const EGHW_ST_ENTRY_BYTES: u32 = 4;
 pub const DT_ENTRY_BYTES: u32 = 4;
 /// Regions in `map.regions`.
 pub const MAP_REGIONS: usize = 64;
+/// Distinct values a run may write to the phase CSR (0x7C0): each has its counters on
+/// every core and its memory statistics, so the program must not choose how many.
+pub const PHASES: usize = 256;
+/// Iterations a run may mark (CSR 0x7C6): each keeps a record of its counters. A road
+/// graph's BFS at the paper's size runs a few thousand super-steps.
+pub const ITERATIONS: usize = 100_000;
 /// Host memory the machine's structures may take: every cache's tags (16 bytes per
 /// line), local memories, registers and instruction buffers. Each cache alone may be
 /// 256 MiB with 4-byte lines; together they must stay allocatable.

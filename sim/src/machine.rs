@@ -10,6 +10,7 @@ use crate::core::pipeline::{MemoryPort, PortKind, PortRequest, Refusal, Retry};
 use crate::core::warp::WarpWait;
 use crate::core::{Core, Effect};
 use crate::error::{ErrorKind, SimError, SimResult};
+use crate::limits;
 use crate::loader::{self, Symbol};
 use crate::mem::hierarchy::{
     AccessKind, HierarchyStats, MemAccess, MemConfig, MemoryHierarchy, Reject,
@@ -268,6 +269,7 @@ impl Machine {
             if let Some(trace) = &mut core.trace {
                 recorder.events(c, trace.events.drain(..));
             }
+            core.settle();
             let mut sample = CoreSample {
                 instructions: core.counters.instructions,
                 slots: core.counters.slots,
@@ -346,8 +348,15 @@ impl Machine {
 
     /// Words into simulated memory at `addr`.
     pub fn write_words(&mut self, addr: u32, words: &[u32]) {
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        self.shared.mem.write_bytes(addr, &bytes);
+        // A page at a time: an array of a largest graph is a gigabyte, not copied twice.
+        const WORDS: usize = crate::mem::PAGE_SIZE / 4;
+        let mut bytes = Vec::with_capacity(crate::mem::PAGE_SIZE);
+        for (k, chunk) in words.chunks(WORDS).enumerate() {
+            bytes.clear();
+            bytes.extend(chunk.iter().flat_map(|w| w.to_le_bytes()));
+            let at = addr.wrapping_add((k * crate::mem::PAGE_SIZE) as u32);
+            self.shared.mem.write_bytes(at, &bytes);
+        }
     }
 
     /// Make `start..end` part of the memory map as `what`, for a host that lays data out
@@ -429,20 +438,25 @@ impl Machine {
                     core.skip(1);
                     continue;
                 }
-                let out = core.cycle(now, &mut self.shared, &mut Port(&mut self.memory))?;
-                if out.progressed {
+                if core.cycle(now, &mut self.shared, &mut Port(&mut self.memory))? {
                     progressed = true;
                 } else {
                     // Nothing can change here before this (or a completion, or a release).
                     core.sleep_until = core.next_wakeup(now).unwrap_or(u64::MAX);
                 }
-                for (w, effect) in out.effects {
+                if core.effects.is_empty() {
+                    continue;
+                }
+                let mut effects = std::mem::take(&mut core.effects);
+                for &(w, effect) in &effects {
                     match effect {
                         Effect::None => {}
                         Effect::Exit(code) => ended = ended.or(Some(code)),
                         Effect::GlobalBarrier { id, count } => self.arrive_global(c, w, id, count),
                     }
                 }
+                effects.clear();
+                self.cores[c].effects = effects;
             }
             self.shared.cycle = now + 1;
             // Several cores marking in one cycle make one boundary (the last core's value).
@@ -451,6 +465,15 @@ impl Machine {
                 .last();
             if let Some(active) = mark {
                 self.cut_iteration((active != ITERATION_END).then_some(active));
+                if self.open_iteration.is_some() && self.iterations.len() == limits::ITERATIONS {
+                    self.open_iteration = None;
+                    return Err(SimError::new(ErrorKind::Program(format!(
+                        "the program marked iteration {} (CSR 0x7C6): a run keeps the records \
+                         of at most {} iterations (limits::ITERATIONS)",
+                        limits::ITERATIONS + 1,
+                        limits::ITERATIONS
+                    ))));
+                }
             }
             if !progressed && ended.is_none() {
                 self.skip_idle(now)?;

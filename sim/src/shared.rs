@@ -4,6 +4,7 @@
 
 use crate::config::Config;
 use crate::error::{ErrorKind, SimError, SimResult};
+use crate::limits;
 use crate::mem::Memory;
 use crate::memory_map::MemoryMap;
 use crate::program::Program;
@@ -66,6 +67,8 @@ pub struct Shared {
     tohost: Option<u32>,
     /// LR reservations: (hart, address). Usually empty, so stores check them cheaply.
     reservations: Vec<(u32, u32)>,
+    /// The distinct values written to the phase CSR, at most [`limits::PHASES`].
+    phases: Vec<u32>,
 }
 
 impl Shared {
@@ -80,6 +83,7 @@ impl Shared {
             exit_word: None,
             tohost,
             reservations: Vec::new(),
+            phases: vec![0],
         }
     }
 
@@ -102,6 +106,24 @@ impl Shared {
         if !self.reservations.is_empty() {
             self.reservations.retain(|&(_, a)| a != addr & !3);
         }
+    }
+
+    /// The program writes `phase` to the phase CSR: an error when it would be the run's
+    /// first value past [`limits::PHASES`] distinct ones.
+    pub fn write_phase(&mut self, phase: u32) -> SimResult<()> {
+        let Err(at) = self.phases.binary_search(&phase) else {
+            return Ok(());
+        };
+        if self.phases.len() == limits::PHASES {
+            return Err(SimError::new(ErrorKind::Program(format!(
+                "phase {phase:#x} would be the run's distinct phase number {} (CSR 0x7C0): a run \
+                 keeps the statistics of at most {} phases (limits::PHASES)",
+                limits::PHASES + 1,
+                limits::PHASES
+            ))));
+        }
+        self.phases.insert(at, phase);
+        Ok(())
     }
 
     /// Store to global memory or an I/O word; `Some(code)` when the store ends the run.

@@ -55,7 +55,11 @@ pub enum Direction {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Schedule {
     Vm,
+    /// Edge mapping with each edge's base vertex from the COO array (Table 4.1's EM).
     Em,
+    /// Edge mapping on CSR/CSC alone: the base vertex by a binary search of the offsets
+    /// (GRAssembler's `searchVID`).
+    EmSearch,
     Wm,
     Cm,
     Twc,
@@ -96,6 +100,7 @@ impl Schedule {
         match self {
             Schedule::Vm => "VM",
             Schedule::Em => "EM",
+            Schedule::EmSearch => "EM-search",
             Schedule::Wm => "WM",
             Schedule::Cm => "CM",
             Schedule::Twc => "TWC",
@@ -154,6 +159,80 @@ impl<'a> GraphArrays<'a> {
             ("in_dests", self.in_dests),
         ]
     }
+}
+
+/// The arrays program `p` reads, in the descriptor's order (out_offsets, out_targets,
+/// out_weights, out_sources, in_offsets, in_sources, in_weights, in_dests): its
+/// direction's offsets and neighbours, the weights for SSSP, the COO for EM and the GCN
+/// layer (programs/graph/runtime.h, edge.h, sched/em.h; programs/gcn/rt.h).
+pub fn reads(p: &GraphProgram) -> [bool; 8] {
+    let weights = p.algorithm == Algorithm::Sssp;
+    let coo = p.schedule == Schedule::Em || p.algorithm == Algorithm::Gcn;
+    let walked = [true, true, weights, coo];
+    let mut reads = [false; 8];
+    let first = if p.direction == Direction::Pull { 4 } else { 0 };
+    reads[first..first + 4].copy_from_slice(&walked);
+    reads
+}
+
+/// Which of the eight arrays [`place_from`] lays out. Those left out have the address 0,
+/// which no program may touch (the null guard).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Layout {
+    /// All eight when they fit below the stacks, so every graph that fits keeps its
+    /// addresses; else [`Layout::Walked`]: the largest graphs fit the 32-bit machine only
+    /// with the arrays their program walks (HW's 229M edges: one array of four).
+    #[default]
+    Fitting,
+    /// Only the arrays the program [`reads`].
+    Walked,
+}
+
+/// The arrays [`place_from`] lays out for a graph of `vertices` and `edges` from `start`.
+pub fn placed_arrays(
+    m: &Machine,
+    p: &GraphProgram,
+    start: u32,
+    (vertices, edges): (u32, u32),
+    iterations: u32,
+    layout: Layout,
+) -> [bool; 8] {
+    let all = [true; 8];
+    let mut arena = Arena::new(start);
+    reserve_arrays(&mut arena, p, all, vertices, edges, iterations);
+    if layout == Layout::Fitting && arena.fits(m) {
+        all
+    } else {
+        reads(p)
+    }
+}
+
+/// Reserve the arrays of `placed` (their addresses; 0 for the others), then the
+/// out-degrees, the result and the scratch (their addresses and the scratch's words).
+fn reserve_arrays(
+    arena: &mut Arena,
+    p: &GraphProgram,
+    placed: [bool; 8],
+    v: u32,
+    e: u32,
+    iterations: u32,
+) -> ([u32; 8], [u32; 3], u64) {
+    let mut addrs = [0; 8];
+    for (k, addr) in addrs.iter_mut().enumerate() {
+        if placed[k] {
+            let offsets = k % 4 == 0;
+            *addr = arena.reserve(u64::from(if offsets { v + 1 } else { e }));
+        }
+    }
+    let max_steps = v.max(iterations).saturating_add(2);
+    let scratch_words = u64::from(p.scratch_per_vertex) * u64::from(v)
+        + u64::from(p.scratch_per_edge) * u64::from(e)
+        + u64::from(p.scratch_per_step) * u64::from(max_steps)
+        + u64::from(p.scratch_fixed);
+    let degree_at = arena.reserve(u64::from(v));
+    let result_at = arena.reserve(u64::from(v));
+    let scratch_at = arena.reserve(scratch_words);
+    (addrs, [degree_at, result_at, scratch_at], scratch_words)
 }
 
 /// Where a placed graph lives.
@@ -225,6 +304,7 @@ pub fn program(m: &Machine) -> SimResult<Option<GraphProgram>> {
         11 => Schedule::AccelGcn,
         12 => Schedule::Tlpgnn,
         13 => Schedule::Bikd,
+        14 => Schedule::EmSearch,
         v => return Err(bad("schedule", v)),
     };
     Ok(Some(GraphProgram {
@@ -248,11 +328,12 @@ pub fn place(
     source: u32,
     iterations: u32,
 ) -> SimResult<GraphLayout> {
-    place_from(m, p, g, source, iterations, BASE)
+    place_from(m, p, g, source, iterations, BASE, Layout::Fitting)
 }
 
 /// [`place`] from `start` (at or above [`BASE`], 64-byte aligned): after what another
-/// descriptor placed first (a GCN layer, `gcn_image`).
+/// descriptor placed first (a GCN layer, `gcn_image`), the arrays `layout` says (those
+/// left out may be empty in `g`).
 pub fn place_from(
     m: &mut Machine,
     p: &GraphProgram,
@@ -260,26 +341,29 @@ pub fn place_from(
     source: u32,
     iterations: u32,
     start: u32,
+    layout: Layout,
 ) -> SimResult<GraphLayout> {
     if m.cycle() != 0 {
         return Err(setup("a graph must be placed before the run".into()));
     }
     let edges = g.out_targets.len();
-    let consistent = g.in_order().iter().all(|(name, a)| {
-        a.len()
-            == if name.ends_with("offsets") {
-                g.out_offsets.len()
-            } else {
-                edges
-            }
-    });
-    if !consistent {
-        return Err(setup("graph arrays of inconsistent lengths".into()));
-    }
     let too_big = |what: &str| setup(format!("too many {what} for a 32-bit machine"));
     let v =
         u32::try_from(g.out_offsets.len().saturating_sub(1)).map_err(|_| too_big("vertices"))?;
     let e = u32::try_from(edges).map_err(|_| too_big("edges"))?;
+    let placed = placed_arrays(m, p, start, (v, e), iterations, layout);
+    let consistent = g.in_order().iter().zip(placed).all(|((name, a), placed)| {
+        !placed
+            || a.len()
+                == if name.ends_with("offsets") {
+                    g.out_offsets.len()
+                } else {
+                    edges
+                }
+    });
+    if !consistent {
+        return Err(setup("graph arrays of inconsistent lengths".into()));
+    }
     if v == 0 {
         return Err(setup("the graph has no vertices".into()));
     }
@@ -290,21 +374,14 @@ pub fn place_from(
         )));
     }
     let max_steps = v.max(iterations).saturating_add(2);
-    let scratch_words = u64::from(p.scratch_per_vertex) * u64::from(v)
-        + u64::from(p.scratch_per_edge) * u64::from(e)
-        + u64::from(p.scratch_per_step) * u64::from(max_steps)
-        + u64::from(p.scratch_fixed);
     let mut arena = Arena::new(start);
-    let mut addrs = Vec::new();
-    for (_, a) in g.in_order() {
-        addrs.push(arena.reserve(a.len() as u64));
-    }
-    let degree_at = arena.reserve(u64::from(v));
-    let result_at = arena.reserve(u64::from(v));
-    let scratch_at = arena.reserve(scratch_words);
+    let (addrs, [degree_at, result_at, scratch_at], scratch_words) =
+        reserve_arrays(&mut arena, p, placed, v, e, iterations);
     let end = arena.claim(m, "the graph")?;
     for ((_, a), &addr) in g.in_order().iter().zip(&addrs) {
-        m.write_words(addr, a);
+        if addr != 0 {
+            m.write_words(addr, a);
+        }
     }
     let degrees: Vec<u32> = g.out_offsets.windows(2).map(|w| w[1] - w[0]).collect();
     m.write_words(degree_at, &degrees);
@@ -345,6 +422,11 @@ impl Arena {
         self.at = (self.at + 4 * words + 63) & !63;
         // Past 4 GiB `claim` refuses the arena before anything is written.
         start as u32
+    }
+
+    /// Whether what was reserved ends below the stacks.
+    fn fits(&self, m: &Machine) -> bool {
+        self.at <= m.config().stack_region().0.max(0) as u64
     }
 
     /// Make what was reserved part of the memory map as `what` (above the program image,

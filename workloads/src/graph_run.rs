@@ -13,7 +13,9 @@ use wsim_sim::Machine;
 
 use crate::gcn_image;
 use crate::gcn_run::{self, LayerInput, PlacedLayer};
-use crate::graph_image::{self, Algorithm, GraphArrays, GraphLayout, GraphProgram, Schedule};
+use crate::graph_image::{
+    self, Algorithm, GraphArrays, GraphLayout, GraphProgram, Layout, Schedule,
+};
 use crate::options::{GraphOptions, LayerOptions, Source};
 use crate::record::{Checked, GraphMismatch as Mismatch, GraphRun};
 
@@ -138,9 +140,13 @@ fn hub(csr: &Csr, n: u32) -> u32 {
         .unwrap_or(0)
 }
 
-/// If the machine's program is a graph program, lay the graph out for it; graph options
-/// for a program without a descriptor are an error.
-pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option<Placed>> {
+/// If the machine's program is a graph program, lay the graph out for it, the arrays
+/// `layout` says; graph options for a program without a descriptor are an error.
+pub fn place(
+    machine: &mut Machine,
+    input: &GraphInput,
+    layout: Layout,
+) -> anyhow::Result<Option<Placed>> {
     let Some(program) = graph_image::program(machine)? else {
         if input.explicit {
             bail!(
@@ -178,7 +184,26 @@ pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option
         distances_fit(graph, source, &input.spec)?;
     }
     let (csr, csc) = (graph.csr(), graph.csc());
-    let (out_sources, in_dests) = (graph.coo_sources(), graph.coo_destinations());
+    // A GCN layer goes first, so that its arrays' addresses do not depend on the
+    // scratch the design asks of the graph.
+    let layer = match gcn {
+        Some((descriptor, layer)) => Some(gcn_run::place(machine, &descriptor, layer)?),
+        None => None,
+    };
+    let start = layer.as_ref().map_or(graph_image::BASE, |l| l.layout.end);
+    // The COO arrays only when they are laid out (each has an entry per edge).
+    let (v, e) = (graph.num_vertices(), graph.num_edges());
+    let placed = graph_image::placed_arrays(machine, &program, start, (v, e), iterations, layout);
+    let out_sources = if placed[3] {
+        graph.coo_sources()
+    } else {
+        Vec::new()
+    };
+    let in_dests = if placed[7] {
+        graph.coo_destinations()
+    } else {
+        Vec::new()
+    };
     let arrays = GraphArrays {
         out_offsets: &csr.offsets,
         out_targets: &csr.targets,
@@ -189,14 +214,9 @@ pub fn place(machine: &mut Machine, input: &GraphInput) -> anyhow::Result<Option
         in_weights: &csc.weights,
         in_dests: &in_dests,
     };
-    // A GCN layer goes first, so that its arrays' addresses do not depend on the
-    // scratch the design asks of the graph.
-    let layer = match gcn {
-        Some((descriptor, layer)) => Some(gcn_run::place(machine, &descriptor, layer)?),
-        None => None,
-    };
-    let start = layer.as_ref().map_or(graph_image::BASE, |l| l.layout.end);
-    let layout = graph_image::place_from(machine, &program, &arrays, source, iterations, start)?;
+    let layout = graph_image::place_from(
+        machine, &program, &arrays, source, iterations, start, layout,
+    )?;
     tracing::info!(
         algorithm = program.algorithm.name(),
         schedule = program.schedule.name(),

@@ -171,9 +171,22 @@ pub struct WeaverConfig {
     /// Percentage of the L1 data cache the unit's tables take when it is present (the
     /// dissertation: 64 KB to 32 KB, i.e. 50).
     pub l1d_reduction_percent: u32,
-    /// EGHW: issue each stage's reads (offsets, then edges) together, coalesced into
-    /// lines, instead of one word at a time as the dissertation's unit (section 4.6.8).
-    pub eghw_pipelined: bool,
+    /// EGHW: how the unit reads each stage's words (offsets, then edges).
+    pub eghw_reads: EghwReads,
+}
+
+/// How the EGHW unit reads a stage of a decode (the entries' offsets, then the edges).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EghwReads {
+    /// One word at a time, each read after the last arrived (the dissertation's unit
+    /// "does not effectively hide" its reads, section 4.6.8).
+    WordSerial,
+    /// One line at a time, each after the last: the words of a line read are served from
+    /// it without a new request.
+    LineSerial,
+    /// The stage's lines all at once, overlapping in the L1D's MSHRs ("adding pipelines").
+    Pipelined,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -210,7 +223,7 @@ impl Default for WeaverConfig {
             table_latency: 10,
             entry_cycles: 1,
             l1d_reduction_percent: 50,
-            eghw_pipelined: false,
+            eghw_reads: EghwReads::WordSerial,
         }
     }
 }
@@ -427,9 +440,12 @@ impl Config {
             let (path, raw) = item
                 .split_once('=')
                 .ok_or_else(|| ConfigError(format!("{flag} {item}: expected key.path=value")))?;
-            let value = parse_override_value(raw.trim());
-            set_path(&mut table, path.trim(), value)
-                .map_err(|e| ConfigError(format!("{flag} {item}: {e}")))?;
+            parse_override_value(raw.trim())
+                .and_then(|value| set_path(&mut table, path.trim(), value))
+                .map_err(|e| {
+                    let item = item.replace('\n', "\\n").replace('\r', "\\r");
+                    ConfigError(format!("{flag} {item}: {e}"))
+                })?;
             items.push((path.trim().to_string(), item.as_str()));
         }
         let mut given = self.given.clone();

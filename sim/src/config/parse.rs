@@ -40,12 +40,25 @@ impl Origin<'_> {
         }
     }
 
-    /// Each problem prefixed with where its first named key was given, joined by "; ".
+    /// Whether the document or an override gave `key` (or a section around it).
+    fn gives(&self, key: &str) -> bool {
+        match self {
+            Origin::File { text, .. } => key_line(text, key).is_some(),
+            Origin::Overrides { .. } => self.prefix(Some(key)) != self.prefix(None),
+        }
+    }
+
+    /// Each problem prefixed with where the first of its named keys that was given was
+    /// given (a check across keys names the one the user wrote), joined by "; ".
     pub(super) fn locate(&self, problems: &[String]) -> ConfigError {
         let known = known_paths(true);
         let located: Vec<String> = problems
             .iter()
-            .map(|p| format!("{}{p}", self.prefix(first_key(p, &known))))
+            .map(|p| {
+                let keys = named_keys(p, &known);
+                let key = keys.iter().find(|k| self.gives(k)).or(keys.first());
+                format!("{}{p}", self.prefix(key.copied()))
+            })
             .collect();
         ConfigError(located.join("; "))
     }
@@ -67,12 +80,13 @@ pub(super) fn key_line(text: &str, path: &str) -> Option<usize> {
     Some(text[..span?.start].matches('\n').count() + 1)
 }
 
-/// The first configuration key (in `known`) a message names.
-pub(super) fn first_key<'a>(msg: &str, known: &'a [String]) -> Option<&'a str> {
+/// The configuration keys (in `known`) a message names, in order.
+pub(super) fn named_keys<'a>(msg: &str, known: &'a [String]) -> Vec<&'a str> {
     msg.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
         .map(|w| w.trim_end_matches('.'))
-        .find_map(|w| known.iter().find(|k| *k == w))
+        .filter_map(|w| known.iter().find(|k| *k == w))
         .map(String::as_str)
+        .collect()
 }
 
 /// Lay `top` over `base`: its values replace `base`'s, its tables merge into `base`'s.
@@ -130,13 +144,17 @@ pub(super) fn plain(msg: &str) -> String {
         .replace("expected a boolean", "expected true or false")
 }
 
-pub(super) fn parse_override_value(raw: &str) -> toml::Value {
-    // Parse as a TOML value; a bare word that is not valid TOML is taken as a string.
-    format!("v = {raw}")
+pub(super) fn parse_override_value(raw: &str) -> Result<toml::Value, String> {
+    // One TOML value; a bare word that is not valid TOML is taken as a string. A line
+    // break would let the rest of the item pass for more keys, silently dropped.
+    if raw.contains(['\n', '\r']) {
+        return Err("a value is one line: it has a line break".into());
+    }
+    Ok(format!("v = {raw}")
         .parse::<toml::Table>()
         .ok()
         .and_then(|mut t| t.remove("v"))
-        .unwrap_or_else(|| toml::Value::String(raw.to_string()))
+        .unwrap_or_else(|| toml::Value::String(raw.to_string())))
 }
 
 pub(super) fn set_path(

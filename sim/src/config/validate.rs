@@ -248,6 +248,17 @@ impl Config {
                 ));
             }
         }
+        // The heap lies above the program image, below or above the stacks: larger than
+        // either room it fits no image (checked here, where the key's line is known, and
+        // against the image's own end when it is loaded).
+        let room = (bottom as u64 - u64::from(self.io.null_guard)).max((1 << 32) - top);
+        if u64::from(self.map.heap) > room {
+            problems.push(format!(
+                "map.heap = {:#x} bytes cannot fit above any program image: the address space \
+                 has {room:#x} bytes between io.null_guard and the stacks or above them",
+                self.map.heap
+            ));
+        }
         problems
     }
 

@@ -46,6 +46,9 @@ pub struct Core {
     weaver: Option<WeaverUnit>,
     /// The events the timeline shows, while one is recorded (`Machine::record_timeline`).
     pub trace: Option<CoreTrace>,
+    /// What the machine must do after this cycle's instructions (an exit, a global
+    /// barrier's arrival), by warp; the machine takes them after each cycle.
+    pub effects: Vec<(usize, Effect)>,
     launch: Launch,
 }
 
@@ -80,6 +83,7 @@ impl Core {
             sleep_until: 0,
             weaver: weaver.then(|| WeaverUnit::new(config)),
             trace: None,
+            effects: Vec::new(),
             launch: Launch::default(),
         }
     }
@@ -166,6 +170,7 @@ impl Core {
 
     /// Fold the current phase's counters into the statistics (and the iteration's).
     pub fn flush_counters(&mut self) {
+        self.settle();
         let counters = std::mem::take(&mut self.counters);
         self.stats.phase(self.phase).merge(&counters);
         self.iteration_counters.merge(&counters);

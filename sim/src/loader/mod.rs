@@ -6,13 +6,18 @@
 
 use goblin::elf::header::{machine_to_str, EM_RISCV, ET_EXEC, ET_REL};
 use goblin::elf::program_header::{PF_R, PF_W, PF_X, PT_LOAD};
-use goblin::elf::section_header::{SHF_ALLOC, SHF_EXECINSTR, SHN_LORESERVE, SHT_NOBITS};
+use goblin::elf::section_header::{
+    SHF_ALLOC, SHF_EXECINSTR, SHN_LORESERVE, SHT_NOBITS, SHT_STRTAB,
+};
 use goblin::elf::sym::{STB_LOCAL, STT_FILE, STT_FUNC, STT_OBJECT, STT_SECTION};
 use goblin::elf::Elf;
 use thiserror::Error;
 
 /// Size of the ELF32 file header.
 const EHDR_SIZE: usize = 52;
+/// A 32-bit program header's and section header's sizes.
+const PHDR_SIZE: u16 = 32;
+const SHDR_SIZE: u16 = 40;
 
 /// Why a file cannot be loaded.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
@@ -48,6 +53,20 @@ pub enum LoadError {
     },
     #[error("the executable has no loadable (PT_LOAD) segments")]
     NoSegments,
+    #[error("{what} has entries of {size} bytes; a 32-bit ELF file's are {expected}")]
+    EntrySize {
+        what: &'static str,
+        size: u16,
+        expected: u16,
+    },
+    #[error(
+        "string table section {section} is not UTF-8: byte {byte:#04x} at file offset {offset:#x}"
+    )]
+    NotUtf8 {
+        section: usize,
+        byte: u8,
+        offset: u64,
+    },
     #[error("malformed ELF file: {0}")]
     Malformed(String),
 }
@@ -334,7 +353,15 @@ fn check_header(bytes: &[u8]) -> Result<ElfKind, LoadError> {
             u16_at(48),
         ),
     ];
-    for (what, offset, entsize, count) in tables {
+    for ((what, offset, entsize, count), expected) in tables.into_iter().zip([PHDR_SIZE, SHDR_SIZE])
+    {
+        if count > 0 && entsize != expected {
+            return Err(LoadError::EntrySize {
+                what,
+                size: entsize,
+                expected,
+            });
+        }
         let end = u64::from(offset) + u64::from(entsize) * u64::from(count);
         if count > 0 && end > bytes.len() as u64 {
             return Err(LoadError::Truncated {
@@ -345,7 +372,39 @@ fn check_header(bytes: &[u8]) -> Result<ElfKind, LoadError> {
             });
         }
     }
+    let (shoff, shnum) = (u32_at(32) as usize, usize::from(u16_at(48)));
+    for section in 1..shnum {
+        let at = shoff + section * usize::from(SHDR_SIZE);
+        if u32_at(at + 4) == SHT_STRTAB {
+            let (offset, size) = (u64::from(u32_at(at + 16)), u64::from(u32_at(at + 20)));
+            let table = in_file(
+                bytes,
+                format!("string table section {section}"),
+                offset,
+                size,
+            )?;
+            check_utf8(section, offset, table)?;
+        }
+    }
     Ok(kind)
+}
+
+/// Every NUL-terminated string of a string table is UTF-8 (goblin refuses the table
+/// otherwise, naming no byte); the error names the first byte that is not.
+fn check_utf8(section: usize, offset: u64, table: &[u8]) -> Result<(), LoadError> {
+    let mut start = 0;
+    for name in table.split(|&b| b == 0) {
+        if let Err(e) = std::str::from_utf8(name) {
+            let at = start + e.valid_up_to();
+            return Err(LoadError::NotUtf8 {
+                section,
+                byte: table[at],
+                offset: offset + at as u64,
+            });
+        }
+        start += name.len() + 1;
+    }
+    Ok(())
 }
 
 /// What a file that is not ELF looks like, for the error message.

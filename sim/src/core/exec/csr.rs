@@ -15,7 +15,7 @@ impl Core {
         w: usize,
         mask: u32,
         i: &Instr,
-        sh: &Shared,
+        sh: &mut Shared,
     ) -> ExecResult<Next> {
         let num = i.imm as u16;
         let immediate = matches!(i.op, Op::Csrrwi | Op::Csrrsi | Op::Csrrci);
@@ -39,6 +39,9 @@ impl Core {
                     Op::Csrrs | Op::Csrrsi => old | src,
                     _ => old & !src,
                 };
+                if num == csr::WSIM_PHASE {
+                    sh.write_phase(new)?;
+                }
                 self.csr_write(w, l, num, new, sh.cycle);
             }
             self.warps[w].set_x(i.rd, l, old);

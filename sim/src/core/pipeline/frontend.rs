@@ -11,9 +11,10 @@
 
 use std::collections::VecDeque;
 
-use wsim_isa::{Decoded, Flow};
+use wsim_isa::{Decoded, Flow, Unit};
 
 use super::lsu::{line_of, PortKind, PortRequest, Refusal, Ticket};
+use super::scoreboard::slot;
 use super::{bits_from, MemoryPort, NEVER};
 use crate::core::Core;
 use crate::shared::Shared;
@@ -33,6 +34,54 @@ pub(super) enum FetchState {
     Control { at: u64, weaver: bool },
 }
 
+/// What issuing a buffered instruction needs, worked out once when it is fetched: its
+/// registers' scoreboard slots in the order they are checked (sources, then the
+/// destination) and its unit.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Needs {
+    pub regs: [u8; 4],
+    pub count: u8,
+    pub unit: Unit,
+}
+
+impl Needs {
+    #[inline]
+    pub(super) fn of(d: &Decoded) -> Self {
+        let mut needs = Needs {
+            regs: [0; 4],
+            count: 0,
+            unit: d.info.unit,
+        };
+        let [a, b, c] = d.info.srcs;
+        for r in [a, b, c, d.info.dst].into_iter().flatten() {
+            needs.regs[needs.count as usize & 3] = slot(r);
+            needs.count += 1;
+        }
+        needs
+    }
+}
+
+/// A fetched instruction in a warp's buffer.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Fetched {
+    pub pc: u32,
+    /// The cycle it is decoded and ready to issue.
+    pub ready: u64,
+    /// What issuing it needs, if the word decodes.
+    pub needs: Option<Needs>,
+}
+
+impl Fetched {
+    #[inline]
+    fn new(pc: u32, ready: u64, decoded: &Option<Decoded>) -> Self {
+        Fetched {
+            pc,
+            ready,
+            needs: decoded.as_ref().map(Needs::of),
+        }
+    }
+}
+
 /// One warp's front end.
 #[derive(Clone, Debug)]
 pub(super) struct WarpFront {
@@ -40,9 +89,8 @@ pub(super) struct WarpFront {
     pub started: bool,
     pub fetch_pc: u32,
     pub state: FetchState,
-    /// Fetched instructions: (pc, cycle it is decoded and ready to issue, the decoded
-    /// instruction if the word decodes).
-    pub ibuf: VecDeque<(u32, u64, Option<Decoded>)>,
+    /// Fetched instructions, oldest first.
+    pub ibuf: VecDeque<Fetched>,
     /// The instruction line held by the warp's fetch buffer.
     pub line: Option<u32>,
     /// Vortex: the instruction whose line is being read (none if the warp was redirected
@@ -129,7 +177,7 @@ impl Core {
                 t.line = Some(line);
             } else if let Some((pc, decoded)) = t.fetching.take() {
                 let at = now + decode;
-                t.ibuf.push_back((pc, at, decoded));
+                t.ibuf.push_back(Fetched::new(pc, at, &decoded));
                 t.state = if decoded.is_some_and(|d| d.info.flow != Flow::None) {
                     FetchState::Control {
                         at: NEVER,
@@ -244,7 +292,8 @@ impl Core {
                     weaver: false,
                 };
             }
-            t.ibuf.push_back((t.fetch_pc, now + decode, decoded));
+            t.ibuf
+                .push_back(Fetched::new(t.fetch_pc, now + decode, &decoded));
             t.fetch_pc = t.fetch_pc.wrapping_add(4);
             self.pipe.sched.wake(w);
             *progressed = true;
@@ -297,7 +346,7 @@ impl Core {
             return;
         }
         let pc = self.warps[w].stack.pc();
-        let expected = (t.ibuf.front().map(|&(p, _, _)| p))
+        let expected = (t.ibuf.front().map(|f| f.pc))
             .or(t.fetching.map(|(p, _)| p))
             .unwrap_or(t.fetch_pc);
         if pc != expected {

@@ -117,6 +117,8 @@ pub struct Pipeline {
     accesses: Vec<u32>,
     /// Reasons of the last cycle's slots, reused for skipped cycles.
     reasons: Vec<SlotReason>,
+    /// Cycles skipped since the counters last counted them.
+    skipped: u64,
 }
 
 impl Pipeline {
@@ -162,6 +164,7 @@ impl Pipeline {
             membership_changed: true,
             accesses: Vec::with_capacity(64),
             reasons: vec![SlotReason::NoActiveWarp; slices],
+            skipped: 0,
             p,
         }
     }
@@ -189,15 +192,6 @@ impl Pipeline {
     }
 }
 
-/// What one core did in one cycle.
-#[derive(Debug, Default)]
-pub struct CycleOutcome {
-    /// Something changed (an instruction issued or fetched, a branch resolved, a request
-    /// entered the memory system): the next cycle must be simulated.
-    pub progressed: bool,
-    pub effects: Vec<(usize, Effect)>,
-}
-
 impl Core {
     /// A memory request of this core completed at `now`.
     pub fn complete(&mut self, id: u64, now: u64) {
@@ -220,22 +214,27 @@ impl Core {
         }
     }
 
-    /// Simulate cycle `now` of this core.
+    /// Simulate cycle `now` of this core. Whether something changed (an instruction issued
+    /// or fetched, a branch resolved, a request entered the memory system): then the next
+    /// cycle must be simulated. What the machine must do after it is left in
+    /// [`Core::effects`].
     pub fn cycle(
         &mut self,
         now: u64,
         sh: &mut Shared,
         port: &mut dyn MemoryPort,
-    ) -> SimResult<CycleOutcome> {
-        let mut out = CycleOutcome::default();
+    ) -> SimResult<bool> {
+        let mut progressed = false;
+        self.settle();
         self.counters.cycles += 1;
         self.start_new_warps();
-        self.resolve_control(now, &mut out.progressed);
-        self.drain_lsu(now, port, &mut out.progressed);
+        self.resolve_control(now, &mut progressed);
+        self.drain_lsu(now, port, &mut progressed);
         for slice in 0..self.pipe.p.slices {
             let reason = match self.select(slice, now) {
                 Ok(w) => {
-                    self.issue(w, now, sh, &mut out)?;
+                    self.issue(w, now, sh)?;
+                    progressed = true;
                     SlotReason::Issued
                 }
                 Err(reason) => reason,
@@ -243,15 +242,26 @@ impl Core {
             self.pipe.reasons[slice] = reason;
             self.counters.slots.add(reason, 1);
         }
-        self.fetch(now, sh, port, &mut out.progressed);
-        Ok(out)
+        self.fetch(now, sh, port, &mut progressed);
+        Ok(progressed)
     }
 
-    /// Account `n` cycles in which nothing changes: each slot keeps its last reason.
+    /// Account `n` cycles in which nothing changes: each slot keeps its last reason. They
+    /// are added up and counted when the core next runs or its counters are read
+    /// ([`Core::settle`]).
+    #[inline]
     pub fn skip(&mut self, n: u64) {
-        self.counters.cycles += n;
-        for &r in &self.pipe.reasons {
-            self.counters.slots.add(r, n);
+        self.pipe.skipped += n;
+    }
+
+    /// Count the skipped cycles into the counters.
+    pub fn settle(&mut self) {
+        let n = std::mem::take(&mut self.pipe.skipped);
+        if n > 0 {
+            self.counters.cycles += n;
+            for &r in &self.pipe.reasons {
+                self.counters.slots.add(r, n);
+            }
         }
     }
 
@@ -268,6 +278,9 @@ impl Core {
             if pipe.lsu.waits_completion.is_none() {
                 next = next.min(at.max(now + 1));
             }
+        }
+        if next <= now + 1 {
+            return Some(now + 1);
         }
         // Only a warp that may fetch (woken since it was last found unable) fetches by
         // itself.
@@ -339,21 +352,15 @@ impl Core {
     }
 
     /// Issue warp `w`'s next instruction: execute it and schedule its results.
-    fn issue(
-        &mut self,
-        w: usize,
-        now: u64,
-        sh: &mut Shared,
-        out: &mut CycleOutcome,
-    ) -> SimResult<()> {
+    fn issue(&mut self, w: usize, now: u64, sh: &mut Shared) -> SimResult<()> {
         self.pipe.sched.issued(w);
         // Its buffer now has room to fetch into.
         self.pipe.front.may_fetch |= 1 << w;
-        let (pc, _, _) = self.pipe.front.warps[w]
+        let pc = self.pipe.front.warps[w]
             .ibuf
             .pop_front()
-            .expect("ready warps have an instruction");
-        out.progressed = true;
+            .expect("ready warps have an instruction")
+            .pc;
         let lanes = self.warps[w].stack.mask();
         let core = self.id;
         let site = |instr: String| Site {
@@ -397,7 +404,7 @@ impl Core {
         let depth = self.warps[w].stack.depth() as u64;
         self.stats.max_stack_depth = self.stats.max_stack_depth.max(depth);
         if rec.effect != Effect::None {
-            out.effects.push((w, rec.effect));
+            self.effects.push((w, rec.effect));
         }
         let exit = self.schedule(w, &d, lanes.count_ones(), now, &mut rec);
         self.pipe.accesses = rec.accesses;

@@ -35,6 +35,9 @@ pub(super) struct Slice {
     barrier: Cell<u32>,
     fetch: Cell<u32>,
     ranked: Cell<u32>,
+    /// No live warp's answer runs out before this cycle (a lower bound: 0 after a wake,
+    /// exact after a search), so the search can be skipped until then.
+    expiry: Cell<u64>,
     /// Why the slice cannot issue and until when (0: look again).
     blocked: Cell<(u64, SlotReason)>,
     last_issued: Option<usize>,
@@ -51,6 +54,7 @@ impl Slice {
             barrier: Cell::new(0),
             fetch: Cell::new(0),
             ranked: Cell::new(0),
+            expiry: Cell::new(0),
             blocked: Cell::new((0, SlotReason::Issued)),
             last_issued: None,
         }
@@ -59,6 +63,7 @@ impl Slice {
     /// Remember why the warp at `bit` cannot issue before `until`.
     fn block(&self, bit: usize, until: u64, reason: SlotReason) {
         self.until[bit].set(until);
+        self.expiry.set(self.expiry.get().min(until));
         self.reason[bit].set(reason);
         let set = |mask: &Cell<u32>, on: bool| {
             mask.set(mask.get() & !(1 << bit) | u32::from(on) << bit);
@@ -76,6 +81,7 @@ impl Slice {
     /// The warp at `bit` must be examined again, and so must the slice.
     fn unblock(&self, bit: usize) {
         self.until[bit].set(0);
+        self.expiry.set(0);
         self.blocked.set((0, SlotReason::Issued));
     }
 
@@ -96,7 +102,8 @@ impl Slice {
 pub(super) struct Scheduler {
     policy: Policy,
     slices: Vec<Slice>,
-    /// Warp `w` issues in slice `w % slices`, where it is bit `bits[w]`.
+    /// Warp `w` issues in slice `slice_of[w]` (`w % slices`), where it is bit `bits[w]`.
+    slice_of: Vec<u8>,
     bits: Vec<usize>,
     ages: Vec<u64>,
     next_age: u64,
@@ -109,6 +116,7 @@ impl Scheduler {
             slices: (0..slices)
                 .map(|s| Slice::new((s..warps).step_by(slices).collect()))
                 .collect(),
+            slice_of: (0..warps).map(|w| (w % slices) as u8).collect(),
             bits: (0..warps).map(|w| w / slices).collect(),
             ages: vec![0; warps],
             next_age: 0,
@@ -118,7 +126,7 @@ impl Scheduler {
     /// Warp `w`'s answer may have changed.
     #[inline]
     pub(super) fn wake(&self, w: usize) {
-        self.slices[w % self.slices.len()].unblock(self.bits[w]);
+        self.slices[self.slice_of[w] as usize].unblock(self.bits[w]);
     }
 
     /// Warp `w` was launched: it is the youngest.
@@ -146,11 +154,12 @@ impl Scheduler {
             slice.live = (slice.warps.iter().enumerate())
                 .map(|(bit, &w)| u32::from(warps[w].is_live()) << bit)
                 .fold(0, |a, b| a | b);
+            slice.expiry.set(0);
         }
     }
 
     pub(super) fn issued(&mut self, w: usize) {
-        let slice = w % self.slices.len();
+        let slice = self.slice_of[w] as usize;
         self.slices[slice].last_issued = Some(w);
     }
 
@@ -178,15 +187,18 @@ impl Core {
             }
         }
         // Only warps whose answer ran out can have changed; the others wait at least until
-        // the earliest of their cycles.
+        // the earliest of their cycles (none has run out before `expiry`).
         let mut expired = 0;
-        let mut until = NEVER;
-        for (bit, u) in s.until.iter().enumerate() {
-            let u = u.get();
-            if u <= now {
-                expired |= 1 << bit;
-            } else if s.live & 1 << bit != 0 {
-                until = until.min(u);
+        let mut until = s.expiry.get();
+        if now >= until {
+            until = NEVER;
+            for (bit, u) in s.until.iter().enumerate() {
+                let u = u.get();
+                if u <= now {
+                    expired |= 1 << bit;
+                } else if s.live & 1 << bit != 0 {
+                    until = until.min(u);
+                }
             }
         }
         // In priority order, so the first that can issue is the scheduler's choice. Every
@@ -208,8 +220,11 @@ impl Core {
             }
         }
         if let Some(w) = best {
+            // The warps that could issue are examined again next cycle.
+            s.expiry.set(0);
             return Ok(w);
         }
+        s.expiry.set(until);
         let live = s.live;
         let reason = if live == 0 {
             SlotReason::NoActiveWarp
@@ -231,7 +246,7 @@ impl Core {
     #[inline]
     fn ready(&self, w: usize, now: u64) -> Result<(), SlotReason> {
         let sched = &self.pipe.sched;
-        let (s, bit) = (&sched.slices[w % sched.slices.len()], sched.bits[w]);
+        let (s, bit) = (&sched.slices[sched.slice_of[w] as usize], sched.bits[w]);
         if now < s.until[bit].get() {
             return Err(s.reason[bit].get());
         }
@@ -242,12 +257,13 @@ impl Core {
     }
 
     /// [`Self::ready`] worked out: why not, and until when at the earliest.
+    #[inline]
     fn examine(&self, w: usize, now: u64) -> Result<(), (SlotReason, u64)> {
         let t = &self.pipe.front.warps[w];
         if self.warps[w].wait != WarpWait::Ready {
             return Err((SlotReason::Barrier, NEVER));
         }
-        let Some(&(_, ready, decoded)) = t.ibuf.front() else {
+        let Some(f) = t.ibuf.front() else {
             let reason = match t.state {
                 FetchState::Control { at, weaver: true } => return Err((SlotReason::Weaver, at)),
                 FetchState::Miss(_) => SlotReason::Fetch,
@@ -255,26 +271,28 @@ impl Core {
             };
             return Err((reason, NEVER));
         };
-        if ready > now {
-            return Err((SlotReason::IbufferEmpty, ready));
+        if f.ready > now {
+            return Err((SlotReason::IbufferEmpty, f.ready));
         }
         // A word that does not decode issues anyway: execution traps or reports it.
-        let Some(d) = decoded else { return Ok(()) };
+        let Some(needs) = &f.needs else {
+            return Ok(());
+        };
         let scoreboard = &self.pipe.scoreboard[w];
-        for r in d.info.srcs.iter().flatten().chain(d.info.dst.iter()) {
-            let (at, producer) = scoreboard.ready_at(*r);
+        for &slot in &needs.regs[..needs.count as usize] {
+            let (at, producer) = scoreboard.ready_at(slot);
             if at > now {
                 return Err((producer.stall(), at));
             }
         }
-        let unit_free = self.pipe.units.free_at(d.info.unit);
+        let unit_free = self.pipe.units.free_at(needs.unit);
         if unit_free > now {
             return Err((SlotReason::UnitBusy, unit_free));
         }
-        if matches!(d.info.unit, Unit::Lsu(_)) && self.pipe.lsu.queue.len() >= LSU_QUEUE {
+        if matches!(needs.unit, Unit::Lsu(_)) && self.pipe.lsu.queue.len() >= LSU_QUEUE {
             return Err((SlotReason::UnitBusy, NEVER));
         }
-        if d.info.unit == Unit::Sfu(SfuKind::Weaver)
+        if needs.unit == Unit::Sfu(SfuKind::Weaver)
             && self.weaver.as_ref().is_some_and(|u| u.busy())
         {
             return Err((SlotReason::Weaver, NEVER));

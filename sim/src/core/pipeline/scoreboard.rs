@@ -27,49 +27,40 @@ impl Producer {
     }
 }
 
-/// One warp's scoreboard.
+/// A register's place in a scoreboard: `x0..x31`, then `f0..f31`.
+#[inline]
+pub(super) fn slot(r: RegRef) -> u8 {
+    r.num | u8::from(r.file == RegFile::Float) << 5
+}
+
+/// One warp's scoreboard, by [`slot`].
 #[derive(Clone, Debug)]
 pub(in crate::core) struct Scoreboard {
-    x_ready: [u64; 32],
-    f_ready: [u64; 32],
-    x_producer: [Producer; 32],
-    f_producer: [Producer; 32],
+    ready: [u64; 64],
+    producer: [Producer; 64],
 }
 
 impl Default for Scoreboard {
     fn default() -> Self {
         Scoreboard {
-            x_ready: [0; 32],
-            f_ready: [0; 32],
-            x_producer: [Producer::Alu; 32],
-            f_producer: [Producer::Alu; 32],
+            ready: [0; 64],
+            producer: [Producer::Alu; 64],
         }
     }
 }
 
 impl Scoreboard {
-    /// When `r` is written and by what.
+    /// When the register in `slot` is written and by what.
     #[inline]
-    pub(super) fn ready_at(&self, r: RegRef) -> (u64, Producer) {
-        let n = r.num as usize;
-        match r.file {
-            RegFile::Int => (self.x_ready[n], self.x_producer[n]),
-            RegFile::Float => (self.f_ready[n], self.f_producer[n]),
-        }
+    pub(super) fn ready_at(&self, slot: u8) -> (u64, Producer) {
+        let n = slot as usize & 63;
+        (self.ready[n], self.producer[n])
     }
 
     #[inline]
     pub(in crate::core) fn set_ready(&mut self, r: RegRef, at: u64, producer: Producer) {
-        let n = r.num as usize;
-        match r.file {
-            RegFile::Int => {
-                self.x_ready[n] = at;
-                self.x_producer[n] = producer;
-            }
-            RegFile::Float => {
-                self.f_ready[n] = at;
-                self.f_producer[n] = producer;
-            }
-        }
+        let n = slot(r) as usize;
+        self.ready[n] = at;
+        self.producer[n] = producer;
     }
 }

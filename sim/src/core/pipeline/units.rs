@@ -17,6 +17,9 @@ pub(in crate::core) struct Units {
     /// enters only when one has left (Vortex SimX: a unit's output channel holds 2,
     /// `SimChannel` capacity, `FuncUnit` outputs). Empty: no limit.
     exits: [Vec<u64>; 3],
+    /// Per queue, the first cycle an instruction may issue into it: the earliest exit
+    /// less the dispatch latency (0 without a limit).
+    queue_free: [u64; 3],
     dispatch: u64,
 }
 
@@ -26,6 +29,7 @@ impl Units {
         Units {
             free: [0; 7],
             exits: std::array::from_fn(|_| vec![0; queue]),
+            queue_free: [0; 3],
             dispatch,
         }
     }
@@ -56,11 +60,10 @@ impl Units {
     }
 
     /// The first cycle an instruction for `unit` can issue.
+    #[inline]
     pub(in crate::core) fn free_at(&self, unit: Unit) -> u64 {
         let free = self.free[Self::index(unit)];
-        let queued = Self::queue(unit)
-            .and_then(|q| self.exits[q].iter().min())
-            .map_or(0, |&exit| exit.saturating_sub(self.dispatch));
+        let queued = Self::queue(unit).map_or(0, |q| self.queue_free[q]);
         free.max(queued)
     }
 
@@ -74,6 +77,8 @@ impl Units {
             if let Some(slot) = self.exits[q].iter_mut().min() {
                 *slot = exit;
             }
+            self.queue_free[q] =
+                (self.exits[q].iter().min()).map_or(0, |&exit| exit.saturating_sub(self.dispatch));
         }
     }
 

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use wsim_isa::Decoded;
 
 use super::{Trace, WeaverRequest};
-use crate::config::WeaverMode;
+use crate::config::{EghwReads, WeaverMode};
 use crate::core::pipeline::{
     bank_conflict_degree, LoadTracker, PortKind, PortRequest, Producer, NEVER, SHARED_PORT,
 };
@@ -45,7 +45,7 @@ impl WeaverClock {
 /// into the warp's buffer in local memory and the warp gets its answer. The unit reads
 /// one word at a time, each read waiting for the one before (the dissertation's EGHW
 /// "does not effectively hide the overhead of memory reads", section 4.6.8), unless
-/// `weaver.eghw_pipelined` lets it issue each stage's lines together.
+/// `weaver.eghw_reads` has it read a line at a time or issue each stage's lines together.
 #[derive(Clone, Debug)]
 struct EghwFetch {
     warp: usize,
@@ -53,7 +53,7 @@ struct EghwFetch {
     /// The edge reads, made once the offsets are in (empty when the offsets are in
     /// flight and the batch has no work, or once the edge reads started).
     edges: Vec<u32>,
-    /// Word-serial: the reads of the current stage still to make, one after the other.
+    /// Serial reads: the reads of the current stage still to make, one after the other.
     waiting: VecDeque<u32>,
     /// The offsets are in flight (else the edges are).
     offsets_pending: bool,
@@ -252,12 +252,15 @@ impl Core {
         // first, then the neighbours and weights.
         let split = 2 * trace.topology_reads as usize;
         debug_assert!(split <= accesses.len());
-        let pipelined = p.weaver.eghw_pipelined;
+        let mode = p.weaver.eghw_reads;
+        let pipelined = mode == EghwReads::Pipelined;
+        // A stage's requests: one per word, or one per distinct line (its words are
+        // served from the line).
         let reads = |core: &mut Core, words: &[u32]| {
-            if pipelined {
-                core.coalesce(PortKind::Read, words);
-            } else {
+            if mode == EghwReads::WordSerial {
                 core.word_reads(words);
+            } else {
+                core.coalesce(PortKind::Read, words);
             }
             std::mem::take(&mut core.pipe.lsu.lines)
         };
@@ -349,12 +352,12 @@ impl Core {
     fn eghw_advance(&mut self, now: u64) -> Option<(usize, u64)> {
         let table = u64::from(self.pipe.p.weaver.table_latency);
         let cycles = &mut self.counters.weaver.state_cycles;
-        let pipelined = self.pipe.p.weaver.eghw_pipelined;
+        let pipelined = self.pipe.p.weaver.eghw_reads == EghwReads::Pipelined;
         let clock = &mut self.weaver.as_mut().expect("EGHW runs on the unit").clock;
         let f = clock.eghw.as_mut().expect("an EGHW fetch");
         let mut now = now;
         if let Some(line) = f.waiting.pop_front() {
-            // Word-serial: the stage's next read.
+            // Serial: the stage's next read.
             let warp = f.warp;
             self.eghw_read(warp, vec![line], now);
             return None;

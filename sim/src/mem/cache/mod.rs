@@ -223,6 +223,12 @@ fn ratio(a: u64, b: u64) -> f64 {
     }
 }
 
+/// Where a line stands in a cache ([`Cache::probe`]): its way, if present.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe {
+    way: Option<usize>,
+}
+
 #[derive(Clone, Copy, Debug, Default)]
 struct Way {
     line: u32,
@@ -323,10 +329,24 @@ impl<W: Copy> Cache<W> {
     /// Whether accepting `op` on `line` now would send a request below (a new miss or a
     /// write-through write), without changing anything.
     pub fn needs_below(&self, line: u32, op: Op) -> bool {
+        self.needs_below_probed(line, op, self.probe(line))
+    }
+
+    /// [`Cache::needs_below`] with `line`'s [`Cache::probe`].
+    #[inline]
+    pub fn needs_below_probed(&self, line: u32, op: Op, probe: Probe) -> bool {
         if op == Op::Write && self.cfg.write_policy == WritePolicy::WriteThrough {
             return true;
         }
-        self.find(line).is_none() && self.mshr_of(line).is_none()
+        probe.way.is_none() && self.mshr_of(line).is_none()
+    }
+
+    /// Where `line` stands: present, or its miss in flight. Valid until the cache changes.
+    #[inline]
+    pub fn probe(&self, line: u32) -> Probe {
+        Probe {
+            way: self.find(line),
+        }
     }
 
     /// Count a request of `phase` refused because the link below had no room.
@@ -345,6 +365,20 @@ impl<W: Copy> Cache<W> {
         phase: usize,
         waiter: W,
     ) -> Result<Outcome, Stall> {
+        let probe = self.probe(line);
+        self.access_probed(now, line, op, phase, waiter, probe)
+    }
+
+    /// [`Cache::access`] with `line`'s [`Cache::probe`], taken since the cache last changed.
+    pub fn access_probed(
+        &mut self,
+        now: u64,
+        line: u32,
+        op: Op,
+        phase: usize,
+        waiter: W,
+        probe: Probe,
+    ) -> Result<Outcome, Stall> {
         if self.cfg.ports != 0 {
             if self.port_cycle != now {
                 self.port_cycle = now;
@@ -360,7 +394,7 @@ impl<W: Copy> Cache<W> {
             self.stats.count(phase, |s| s.bank_stalls += 1);
             return Err(Stall::Bank);
         }
-        let outcome = self.lookup(line, op, phase, waiter)?;
+        let outcome = self.lookup(line, op, phase, waiter, probe)?;
         self.bank_busy[bank] = now + 1;
         self.ports_used += 1;
         self.stats.count(phase, |s| {
@@ -375,9 +409,16 @@ impl<W: Copy> Cache<W> {
     }
 
     /// Tags and MSHRs; on `Err` nothing has changed but the stall counter.
-    fn lookup(&mut self, line: u32, op: Op, phase: usize, waiter: W) -> Result<Outcome, Stall> {
+    fn lookup(
+        &mut self,
+        line: u32,
+        op: Op,
+        phase: usize,
+        waiter: W,
+        probe: Probe,
+    ) -> Result<Outcome, Stall> {
         let write_back = self.cfg.write_policy == WritePolicy::WriteBack;
-        if let Some(i) = self.find(line) {
+        if let Some(i) = probe.way {
             self.stats.count(phase, |s| s.hits += 1);
             if op == Op::Write && !write_back {
                 return Ok(Outcome::WriteAround);

@@ -26,6 +26,8 @@ pub(super) struct Timing {
     pub(super) close_page: bool,
     /// Column commands to an open row after which waiting conflicts go first (0: never).
     pub(super) row_hit_cap: u32,
+    /// Reads are delivered after their first burst.
+    pub(super) first_burst: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -70,6 +72,8 @@ pub(super) struct Channel {
     /// No command can issue before this DRAM cycle (a lower bound); None when the queue is
     /// empty.
     pub(super) next_try: Option<u64>,
+    /// A bit per bank with queued requests: only those have a next command.
+    pub(super) waiting: Vec<u64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,11 +103,22 @@ impl Timing {
             stride: u64::from(cfg.t_ccd).max(burst),
             close_page: cfg.page_policy == PagePolicy::Closed,
             row_hit_cap: cfg.row_hit_cap,
+            first_burst: cfg.first_burst_response,
         }
     }
 }
 
 impl Channel {
+    /// Bank `bank` has queued requests (`true`) or none.
+    pub(super) fn set_waiting(&mut self, bank: usize, waiting: bool) {
+        let (word, bit) = (bank / 64, 1u64 << (bank % 64));
+        if waiting {
+            self.waiting[word] |= bit;
+        } else {
+            self.waiting[word] &= !bit;
+        }
+    }
+
     /// Earliest cycle a column command to open bank `b` can issue (tRCD, tCCD, data bus).
     fn col_ready(&self, b: &Bank, t: &Timing) -> u64 {
         b.next_col

@@ -69,6 +69,11 @@ pub struct DramConfig {
     /// a bank that has requests for another row closes it (Ramulator's `FRFCFS_Cap`
     /// scheduler, cap 16), so a stream of row hits cannot starve them. 0: no cap.
     pub row_hit_cap: u32,
+    /// A read is delivered when its first burst has arrived instead of its last: Vortex
+    /// SimX answers a line with the first of its four 16-byte DRAM requests
+    /// (`DramSim::Impl::send_request`), a modelling shortcut its preset copies. Writes
+    /// still hold the bus for every burst.
+    pub first_burst_response: bool,
 }
 
 impl Default for DramConfig {
@@ -95,6 +100,7 @@ impl Default for DramConfig {
             queue_depth: 32,
             page_policy: PagePolicy::Open,
             row_hit_cap: 16,
+            first_burst_response: false,
         }
     }
 }

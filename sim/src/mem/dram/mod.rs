@@ -24,6 +24,8 @@
 //!   BL/2 cycles from tCL after its command (writes use tCL too). The extra column commands
 //!   of a multi-burst line are not checked against the command bus. PRE may follow tRTP
 //!   after the last RD, tWR after the end of write data.
+//!   A read is delivered when its last burst ends, or with `first_burst_response` when its
+//!   first one does (Vortex SimX's shortcut, see [`DramConfig::first_burst_response`]).
 //! - PRE closes the row.
 //! - Refresh (optional), every tREFI cycles per channel: once due it preempts (no other
 //!   command issues, as in Ramulator); each open bank is precharged as soon as its timing
@@ -174,6 +176,7 @@ impl Dram {
             bus_free: 0,
             next_refresh: if cfg.refresh { t.refi } else { u64::MAX },
             next_try: None,
+            waiting: vec![0; (cfg.banks as usize).div_ceil(64)],
         };
         Dram {
             cfg: cfg.clone(),
@@ -212,6 +215,7 @@ impl Dram {
             return Err(req);
         }
         let bank = loc.bank as usize;
+        ch.set_waiting(bank, true);
         let b = &mut ch.banks[bank];
         b.queued += 1;
         b.hits += u32::from(b.open_row == Some(loc.row));

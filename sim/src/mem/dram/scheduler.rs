@@ -40,12 +40,19 @@ impl Dram {
         let t = &self.t;
         let ch = &mut self.channels[i];
         ch.refresh_before(d + 1, t, self.stats.total_mut());
+        // Only banks with queued requests have a command, and only theirs are read below.
         let mut hit_ready = false;
-        for (b, ready) in ch.banks.iter().zip(&mut self.ready) {
-            *ready = ch
-                .bank_next(b, t)
-                .and_then(|(at, command)| (at <= d).then_some(command));
-            hit_ready |= *ready == Some(Command::Col);
+        for (k, &word) in ch.waiting.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let b = k * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let ready = ch
+                    .bank_next(&ch.banks[b], t)
+                    .and_then(|(at, command)| (at <= d).then_some(command));
+                self.ready[b] = ready;
+                hit_ready |= ready == Some(Command::Col);
+            }
         }
         // FR-FCFS: the oldest ready hit, else the oldest ready ACT or PRE.
         let mut pick = None;
@@ -69,6 +76,10 @@ impl Dram {
                 let q = ch.queue.remove(k);
                 let b = &mut ch.banks[q.bank];
                 b.queued -= 1;
+                if b.queued == 0 {
+                    ch.set_waiting(q.bank, false);
+                }
+                let b = &mut ch.banks[q.bank];
                 b.hits -= 1;
                 b.streak += 1;
                 let last = d + (t.bursts - 1) * t.stride;
@@ -95,8 +106,13 @@ impl Dram {
                 );
                 self.queued -= 1;
                 self.queued_by_phase[q.phase] -= 1;
+                let delivered = if t.first_burst && !q.write {
+                    d + t.cl + t.burst
+                } else {
+                    data_end
+                };
                 self.in_flight.push(Reverse(Flight {
-                    done: data_end * self.ratio,
+                    done: delivered * self.ratio,
                     id: q.id,
                     arrival: q.arrival,
                     write: q.write,
@@ -127,12 +143,19 @@ impl Dram {
             }
             None => {}
         }
-        ch.next_try = ch
-            .banks
-            .iter()
-            .filter_map(|b| ch.bank_next(b, t))
-            .map(|(at, _)| at.max(d + 1))
-            .min();
+        let mut next_try = None;
+        for (k, &word) in ch.waiting.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let b = k * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if let Some((at, _)) = ch.bank_next(&ch.banks[b], t) {
+                    let at = at.max(d + 1);
+                    next_try = Some(next_try.map_or(at, |n: u64| n.min(at)));
+                }
+            }
+        }
+        ch.next_try = next_try;
     }
 }
 

@@ -33,20 +33,39 @@ pub struct MemConfig {
 }
 
 /// The atomic unit of each last-level cache bank (or of the DRAM controller without
-/// caches below the L1s): it applies a warp's atomic operations on one line, one operation
-/// per word at a time, words of the line in parallel.
+/// caches below the L1s): it applies a warp's atomic operations on one line, words of the
+/// line in parallel; the lanes of one word one after the other, or reduced to one
+/// operation (`same_word`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct AtomicsConfig {
-    /// Cycles per operation on one word (operations on the same word serialise).
+    /// Cycles per operation on one word.
     pub alu_cycles: u32,
+    /// What the unit does with a warp's lanes on one word.
+    pub same_word: SameWord,
+}
+
+/// A warp's atomic lanes that target the same word, at the atomic unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SameWord {
+    /// One operation per lane, one after the other (NVIDIA documents this for a warp's
+    /// lanes on one global word).
+    Serial,
+    /// The lanes' operands reduced into one operation, each lane still answered with the
+    /// value a serial order gives it (a combining unit; an assumption, docs/CONFIG.md).
+    Combined,
 }
 
 impl Default for AtomicsConfig {
-    /// One operation per word per cycle: an assumption, not a measured figure (Vortex
-    /// SimX v3 builds without the A extension by default and has no atomic unit to copy).
+    /// One operation per word per cycle, lanes on one word serial: an assumption, not a
+    /// measured figure (Vortex SimX v3 builds without the A extension by default and has
+    /// no atomic unit to copy).
     fn default() -> Self {
-        AtomicsConfig { alu_cycles: 1 }
+        AtomicsConfig {
+            alu_cycles: 1,
+            same_word: SameWord::Serial,
+        }
     }
 }
 

@@ -20,6 +20,11 @@
 //!   queue, so a core spinning on a lock cannot starve the core that releases it. A woken
 //!   L1 that does not ask again within a cycle (its core found other work) leaves the
 //!   queue, so it cannot hold credits back for others.
+//! - **Sockets**: the cores of a socket share their L1s, so one sender asks for them all.
+//!   When one of its cores takes a credit while another still sleeps refused (its request
+//!   waits behind the same L1), the sender keeps its place in the queue: the next credit
+//!   wakes the sleeper. Without that, the first core's success would drop the sender from
+//!   the queue and leave the other asleep for good.
 
 use std::collections::VecDeque;
 
@@ -32,6 +37,17 @@ pub(super) enum Receiver {
     Dram(usize),
 }
 
+impl Receiver {
+    /// A dense index, for the per-receiver tables.
+    #[inline]
+    fn index(self) -> usize {
+        match self {
+            Receiver::Link(i) => 2 * i,
+            Receiver::Dram(q) => 2 * q + 1,
+        }
+    }
+}
+
 /// Who sends. Outboxes and places in the queues of waiting senders are kept per sender.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Sender {
@@ -39,6 +55,19 @@ pub(super) enum Sender {
     L1i(u32),
     Lower(usize),
     Dram,
+}
+
+impl Sender {
+    /// A dense index, for the per-sender tables.
+    #[inline]
+    fn index(self) -> usize {
+        match self {
+            Sender::Dram => 0,
+            Sender::L1d(s) => 1 + 3 * s as usize,
+            Sender::L1i(s) => 2 + 3 * s as usize,
+            Sender::Lower(n) => 3 + 3 * n,
+        }
+    }
 }
 
 /// A message a sender could not send yet: from `from`, ready to leave at `at`.
@@ -64,7 +93,17 @@ pub(super) struct Credits {
     link_held: Vec<u32>,
     /// Per DRAM queue: places promised to requests still on their way.
     dram_promised: Vec<u32>,
-    waiting: Vec<(Receiver, Waiting)>,
+    /// Per receiver (by [`Receiver::index`]): the senders waiting for it. Receivers are
+    /// visited in the order they were first asked for (`receivers`), which fixes the order
+    /// in which freed DRAM credits are served.
+    waiting: Vec<Option<Waiting>>,
+    receivers: Vec<Receiver>,
+    /// Per L1 sender (by [`Sender::index`]), the cores it refused for want of a credit
+    /// that have not asked again.
+    refused: Vec<Vec<u32>>,
+    /// Scratch lists, kept to reuse their allocations.
+    scratch_receivers: Vec<Receiver>,
+    scratch_senders: Vec<Sender>,
 }
 
 impl Credits {
@@ -77,19 +116,77 @@ impl Credits {
     }
 
     fn queue_of(&mut self, r: Receiver) -> &mut Waiting {
-        entry(&mut self.waiting, r)
+        let i = r.index();
+        if i >= self.waiting.len() {
+            self.waiting.resize_with(i + 1, || None);
+        }
+        let receivers = &mut self.receivers;
+        self.waiting[i].get_or_insert_with(|| {
+            receivers.push(r);
+            VecDeque::new()
+        })
     }
 
-    /// The receivers some sender is waiting for.
-    pub(super) fn waited_for(&self) -> Vec<Receiver> {
-        let waited = self.waiting.iter().filter(|(_, q)| !q.is_empty());
-        waited.map(|(r, _)| *r).collect()
+    /// The senders waiting for `r`, once it has been asked for.
+    #[inline]
+    fn queue(&self, r: Receiver) -> Option<&Waiting> {
+        self.waiting.get(r.index()).and_then(Option::as_ref)
     }
 
-    /// The senders waiting for `r`, first first.
-    pub(super) fn waiters(&self, r: Receiver) -> Vec<Sender> {
-        let q = self.waiting.iter().find(|(w, _)| *w == r);
-        q.map_or_else(Vec::new, |(_, q)| q.iter().map(|&(s, _)| s).collect())
+    /// `core` asks `s` to send one of its requests: it is no longer asleep refused.
+    pub(super) fn asking(&mut self, s: Sender, core: u32) {
+        if let Some(cores) = self.refused.get_mut(s.index()) {
+            cores.retain(|&c| c != core);
+        }
+    }
+
+    /// `s` refused `core` for want of a credit: the core sleeps until told.
+    pub(super) fn refuse(&mut self, s: Sender, core: u32) {
+        let i = s.index();
+        if i >= self.refused.len() {
+            self.refused.resize_with(i + 1, Vec::new);
+        }
+        if !self.refused[i].contains(&core) {
+            self.refused[i].push(core);
+        }
+    }
+
+    /// Whether a core `s` refused still sleeps.
+    #[inline]
+    fn has_sleepers(&self, s: Sender) -> bool {
+        self.refused.get(s.index()).is_some_and(|c| !c.is_empty())
+    }
+}
+
+/// The outboxes of the senders: per sender (by [`Sender::index`]) the messages it could
+/// not send for want of credits, and the senders in the order their outboxes were first
+/// used (the order freed credits serve outboxes that are not in a receiver's queue).
+#[derive(Default)]
+pub(super) struct Outboxes {
+    boxes: Vec<Option<VecDeque<Parked>>>,
+    order: Vec<Sender>,
+    /// Messages in all the outboxes.
+    parked: usize,
+}
+
+impl Outboxes {
+    fn of(&mut self, s: Sender) -> &mut VecDeque<Parked> {
+        let i = s.index();
+        if i >= self.boxes.len() {
+            self.boxes.resize_with(i + 1, || None);
+        }
+        let order = &mut self.order;
+        self.boxes[i].get_or_insert_with(|| {
+            order.push(s);
+            VecDeque::new()
+        })
+    }
+
+    #[inline]
+    fn busy(&self, s: Sender) -> bool {
+        self.parked > 0
+            && (self.boxes.get(s.index()))
+                .is_some_and(|q| q.as_ref().is_some_and(|q| !q.is_empty()))
     }
 }
 
@@ -119,9 +216,16 @@ impl<D: DramModel> MemoryHierarchy<D> {
     /// place in that queue and leaves any other: a sender waits for one receiver at a time.
     pub(super) fn can_send(&mut self, t: u64, s: Sender, r: Receiver) -> bool {
         let free = self.free(r);
+        // No sender waits for `r` (the common case): a free credit is the answer.
+        if free > 0 && self.credits.queue(r).is_some_and(VecDeque::is_empty) {
+            return true;
+        }
         let q = self.credits.queue_of(r);
         // An L1 told of a credit that did not come back for it has left.
-        q.retain(|&(w, told)| w == s || told.is_none_or(|at| at + 1 >= t));
+        let left = |&(w, told): &(Sender, Option<u64>)| w != s && told.is_some_and(|at| at + 1 < t);
+        if q.iter().any(left) {
+            q.retain(|e| !left(e));
+        }
         let ahead = q.iter().position(|&(w, _)| w == s);
         if free > ahead.unwrap_or(q.len()) {
             return true;
@@ -129,8 +233,9 @@ impl<D: DramModel> MemoryHierarchy<D> {
         match ahead {
             Some(i) => q[i].1 = None,
             None => {
-                for (other, q) in &mut self.credits.waiting {
-                    if *other != r {
+                let mine = r.index();
+                for (i, q) in self.credits.waiting.iter_mut().enumerate() {
+                    if let Some(q) = q.as_mut().filter(|q| i != mine && !q.is_empty()) {
                         q.retain(|&(w, _)| w != s);
                     }
                 }
@@ -140,10 +245,20 @@ impl<D: DramModel> MemoryHierarchy<D> {
         false
     }
 
-    /// Take the credit [`Self::can_send`] found for `s`.
+    /// Take the credit [`Self::can_send`] found for `s`. A socket's L1 with a core still
+    /// asleep refused keeps its place in the queue (the module documentation).
     pub(super) fn take_credit(&mut self, s: Sender, r: Receiver) {
         let credits = &mut self.credits;
-        credits.queue_of(r).retain(|&(w, _)| w != s);
+        let sleepers = credits.has_sleepers(s);
+        let q = credits.queue_of(r);
+        // A sender is in a queue at most once.
+        if let Some(i) = q.iter().position(|&(w, _)| w == s) {
+            if sleepers {
+                q[i].1 = None;
+            } else {
+                q.remove(i);
+            }
+        }
         match r {
             Receiver::Link(i) => credits.link_held[i] += 1,
             Receiver::Dram(q) => {
@@ -174,13 +289,21 @@ impl<D: DramModel> MemoryHierarchy<D> {
         if free == 0 {
             return;
         }
-        let mut senders = self.credits.waiters(r);
-        for (s, q) in &self.outboxes {
-            if q.front().is_some_and(|p| p.to == r) && !senders.contains(s) {
-                senders.push(*s);
+        let mut senders = std::mem::take(&mut self.credits.scratch_senders);
+        senders.clear();
+        if let Some(q) = self.credits.queue(r) {
+            senders.extend(q.iter().map(|&(s, _)| s));
+        }
+        if self.outboxes.parked > 0 {
+            for s in &self.outboxes.order {
+                let q = self.outboxes.boxes[s.index()].as_ref();
+                let front = q.and_then(VecDeque::front);
+                if front.is_some_and(|p| p.to == r) && !senders.contains(s) {
+                    senders.push(*s);
+                }
             }
         }
-        for s in senders {
+        for &s in &senders {
             if free == 0 {
                 break;
             }
@@ -197,6 +320,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
                 }
             }
         }
+        self.credits.scratch_senders = senders;
     }
 
     /// Tell the cores of `socket` that the credit `s` waits for in `r` has come (a
@@ -218,20 +342,25 @@ impl<D: DramModel> MemoryHierarchy<D> {
 
     /// After DRAM issued requests: serve the senders waiting for its queues.
     pub(super) fn serve_dram_waiters(&mut self, t: u64) {
-        for r in self.credits.waited_for() {
-            if matches!(r, Receiver::Dram(_)) && self.free(r) > 0 {
+        // The receivers waited for now, in the order they were first asked for.
+        let mut waited = std::mem::take(&mut self.credits.scratch_receivers);
+        waited.clear();
+        let c = &self.credits;
+        waited.extend(c.receivers.iter().filter(|&&r| {
+            matches!(r, Receiver::Dram(_)) && c.queue(r).is_some_and(|q| !q.is_empty())
+        }));
+        for &r in &waited {
+            if self.free(r) > 0 {
                 self.serve_waiters(t, r);
             }
         }
-    }
-
-    fn outbox(&mut self, s: Sender) -> &mut VecDeque<Parked> {
-        entry(&mut self.outboxes, s)
+        self.credits.scratch_receivers = waited;
     }
 
     /// Whether `s` has messages waiting for credits.
+    #[inline]
     pub(super) fn outbox_busy(&self, s: Sender) -> bool {
-        self.outboxes.iter().any(|(o, q)| *o == s && !q.is_empty())
+        self.outboxes.busy(s)
     }
 
     /// Send `msg` from `from` down at cycle `at` (`t`: now) if `s` has a credit for it,
@@ -249,18 +378,20 @@ impl<D: DramModel> MemoryHierarchy<D> {
             self.take_credit(s, to);
             self.leave(at, from, msg, line);
         } else {
-            self.outbox(s).push_back(parked);
+            self.outboxes.of(s).push_back(parked);
+            self.outboxes.parked += 1;
         }
     }
 
     /// Send what `s`'s outbox can, in order. Returns whether it is empty.
     pub(super) fn flush_outbox(&mut self, t: u64, s: Sender) -> bool {
-        while let Some(&p) = self.outbox(s).front() {
+        while let Some(&p) = self.outboxes.of(s).front() {
             if !self.can_send(t, s, p.to) {
                 return false;
             }
             self.take_credit(s, p.to);
-            self.outbox(s).pop_front();
+            self.outboxes.of(s).pop_front();
+            self.outboxes.parked -= 1;
             let Parked {
                 from, msg, line, ..
             } = p;
@@ -286,19 +417,6 @@ impl<D: DramModel> MemoryHierarchy<D> {
 
     /// Messages in outboxes (pending work).
     pub(super) fn parked(&self) -> usize {
-        self.outboxes.iter().map(|(_, q)| q.len()).sum()
+        self.outboxes.parked
     }
-}
-
-/// The value of `key` in a short list of pairs (receivers, senders: a handful), made empty
-/// on first use.
-fn entry<K: PartialEq, V: Default>(pairs: &mut Vec<(K, V)>, key: K) -> &mut V {
-    let i = match pairs.iter().position(|(k, _)| *k == key) {
-        Some(i) => i,
-        None => {
-            pairs.push((key, V::default()));
-            pairs.len() - 1
-        }
-    };
-    &mut pairs[i].1
 }

@@ -249,8 +249,9 @@ impl<D: DramModel> MemoryHierarchy<D> {
     }
 
     /// The atomic `msg` on `line` has its data at cycle `ready`: `unit` applies its
-    /// operations (`alu_cycles` each, one after the other) when it is free, and the reply
-    /// leaves when they are done. Returns that cycle.
+    /// operations (`alu_cycles` each, one after the other; one in all when it combines a
+    /// word's lanes) when it is free, and the reply leaves when they are done. Returns
+    /// that cycle.
     pub(super) fn execute_atomic(
         &mut self,
         unit: AtomicUnit,
@@ -258,6 +259,12 @@ impl<D: DramModel> MemoryHierarchy<D> {
         msg: Msg,
         line: u32,
     ) -> u64 {
+        let ops = if self.combine_words {
+            1
+        } else {
+            msg.ops.max(1)
+        };
+        let cost = u64::from(ops) * u64::from(self.alu_cycles);
         let free = match unit {
             AtomicUnit::Cache(node) => {
                 let n = &mut self.lower[node];
@@ -266,7 +273,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
             }
             AtomicUnit::Dram => &mut self.dram_alu_free,
         };
-        let done = ready.max(*free) + u64::from(msg.ops.max(1)) * u64::from(self.alu_cycles);
+        let done = ready.max(*free) + cost;
         *free = done;
         let from = self.llc;
         self.schedule(done, Ev::Up { from, msg, line });

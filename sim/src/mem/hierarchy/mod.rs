@@ -24,7 +24,8 @@
 //!   the last-level cache (LLC: L3 if enabled, else L2, else DRAM) and executes there as a
 //!   read-modify-write: it allocates the line like a read; once the data is there, the
 //!   bank's **atomic unit** applies the operations (`memory.atomics.alu_cycles` each, one
-//!   word's one after the other), then the line is dirtied (write-back) or written below
+//!   word's one after the other, or one per word with `memory.atomics.same_word =
+//!   "combined"`), then the line is dirtied (write-back) or written below
 //!   (write-through; at DRAM, a read then a write). **One atomic per line is in the unit at
 //!   a time**: another one to that line waits until the first is done, then goes in
 //!   arrival order. The atomic completes when its reply reaches the core.
@@ -57,15 +58,13 @@ mod levels;
 mod links;
 mod stats;
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
-
 use super::cache::{Cache, Op, Outcome, Stall};
 use super::dram::Dram;
 use super::interconnect::Link;
-pub use config::{AtomicsConfig, MemConfig};
-use credits::{Credits, Parked, Sender};
+pub use config::{AtomicsConfig, MemConfig, SameWord};
+use credits::{Credits, Outboxes, Sender};
 pub use dram_port::DramModel;
+use events::Calendar;
 use levels::{AtomicLines, Lower};
 pub use stats::{CacheLevel, HierarchyStats};
 
@@ -175,11 +174,6 @@ enum Ev {
     Drain { node: usize },
 }
 
-/// A scheduled event: (cycle, creation order, its index in `MemoryHierarchy::slab`).
-/// Reversed, so the heap pops the earliest, ties in creation order; the heap moves these
-/// small keys, the events stay in the slab.
-type EventKey = Reverse<(u64, u64, u32)>;
-
 /// The memory system below the cores. See the module documentation for its semantics.
 pub struct MemoryHierarchy<D: DramModel = Dram> {
     cores_per_cluster: u32,
@@ -215,20 +209,20 @@ pub struct MemoryHierarchy<D: DramModel = Dram> {
     dram_alu_free: u64,
     /// Cycles of one atomic operation on a word (`memory.atomics.alu_cycles`).
     alu_cycles: u32,
+    /// Whether a request's lanes on one word are one operation (`memory.atomics.same_word`).
+    combine_words: bool,
     credits: Credits,
     /// Messages senders could not send for want of credits, per sender.
-    outboxes: Vec<(Sender, VecDeque<Parked>)>,
-    events: BinaryHeap<EventKey>,
-    seq: u64,
-    /// The scheduled events, and the free places among them.
-    slab: Vec<Ev>,
-    free_events: Vec<u32>,
+    outboxes: Outboxes,
+    events: Calendar<Ev>,
     /// The latest cycle the hierarchy has advanced to.
     now: u64,
     ready: Vec<Completion>,
     /// The phases requests came from, in order of first appearance: a request's phase is
     /// counted under its index here.
     phases: Vec<u32>,
+    /// The last phase looked up and its index (a core's phase rarely changes).
+    last_phase: (u32, usize),
     scratch_ids: Vec<(u32, u64)>,
     scratch_msgs: Vec<Msg>,
     dram_done: Vec<u64>,
@@ -285,15 +279,14 @@ impl<D: DramModel> MemoryHierarchy<D> {
             dram_atomics: AtomicLines::default(),
             dram_alu_free: 0,
             alu_cycles: cfg.atomics.alu_cycles,
+            combine_words: cfg.atomics.same_word == SameWord::Combined,
             credits: Credits::new(link_credits),
-            outboxes: Vec::new(),
-            events: BinaryHeap::new(),
-            seq: 0,
-            slab: Vec::new(),
-            free_events: Vec::new(),
+            outboxes: Outboxes::default(),
+            events: Calendar::new(),
             now: 0,
             ready: Vec::new(),
             phases: Vec::new(),
+            last_phase: (0, usize::MAX),
             scratch_ids: Vec::new(),
             scratch_msgs: Vec::new(),
             dram_done: Vec::new(),
@@ -311,6 +304,24 @@ impl<D: DramModel> MemoryHierarchy<D> {
         self.l1d_refused.truncate(sockets);
         self.cores_per_socket = n;
         self
+    }
+
+    /// The index in `phases` of the core's statistics phase `phase`.
+    #[inline]
+    fn phase_index(&mut self, phase: u32) -> usize {
+        let (last, index) = self.last_phase;
+        if last == phase && index < self.phases.len() {
+            return index;
+        }
+        let index = match self.phases.iter().position(|&p| p == phase) {
+            Some(i) => i,
+            None => {
+                self.phases.push(phase);
+                self.phases.len() - 1
+            }
+        };
+        self.last_phase = (phase, index);
+        index
     }
 
     /// The socket (shared L1s) of `core`.
@@ -347,11 +358,19 @@ impl<D: DramModel> MemoryHierarchy<D> {
         core: u32,
         line: u32,
     ) -> Result<credits::Receiver, Reject> {
+        // A socket's sleepers are tracked (credits.rs); a private L1's core is its own.
+        let shared = self.cores_per_socket > 1;
+        if shared {
+            self.credits.asking(sender, core);
+        }
         if self.links[cluster].down_full(now) {
             return Err(Reject::QueueFull);
         }
         let to = self.receiver(Level::L1, core, line);
         if self.outbox_busy(sender) || !self.can_send(now, sender, to) {
+            if shared {
+                self.credits.refuse(sender, core);
+            }
             return Err(Reject::NoCredit);
         }
         Ok(to)
@@ -367,13 +386,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
         let cluster = core / self.cores_per_cluster as usize;
         let socket = self.socket(req.core);
         let line = req.addr >> self.line_shift;
-        let phase = match self.phases.iter().position(|&p| p == req.phase) {
-            Some(i) => i,
-            None => {
-                self.phases.push(req.phase);
-                self.phases.len() - 1
-            }
-        };
+        let phase = self.phase_index(req.phase);
         let msg = Msg {
             core: req.core,
             id: req.id,
@@ -393,8 +406,10 @@ impl<D: DramModel> MemoryHierarchy<D> {
             _ => (Op::Read, AccessKind::Read),
         };
         let atomic = req.kind == AccessKind::Atomic;
+        let cache = self.l1(fetch, socket);
+        let probe = cache.probe(line);
         // Atomics always go below; the others when the tags say so.
-        let to = if atomic || self.l1(fetch, socket).needs_below(line, op) {
+        let to = if atomic || cache.needs_below_probed(line, op, probe) {
             match self.room_below(now, cluster, sender, req.core, line) {
                 Ok(to) => Some(to),
                 Err(reject) => {
@@ -412,7 +427,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
         }
         let cache = self.l1(fetch, socket);
         let done_at = now + u64::from(cache.config().hit_latency);
-        let outcome = cache.access(now, line, op, phase, (req.core, req.id));
+        let outcome = cache.access_probed(now, line, op, phase, (req.core, req.id), probe);
         if let (Ok(Outcome::Miss | Outcome::WriteAround), Some(to)) = (outcome, to) {
             self.take_credit(sender, to);
         }
@@ -473,7 +488,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
     pub fn next_event(&self, now: u64) -> Option<u64> {
         let after = now + 1;
         let ready = (!self.ready.is_empty()).then_some(after);
-        let event = self.events.peek().map(|Reverse(e)| e.0.max(after));
+        let event = self.events.peek().map(|e| e.max(after));
         let dram = self.dram_next.map(|d| d.max(after));
         [ready, event, dram].into_iter().flatten().min()
     }
