@@ -33,6 +33,41 @@ fn misaligned_access_names_address_and_instruction() {
     assert_eq!(e.site.unwrap().instr, "lw\ta1, 2(a0)");
 }
 
+/// An error names the function and, from the ELF's DWARF line table, the source line of
+/// its instruction (the programs are built with -g; `la` is two instructions).
+#[test]
+fn an_error_names_the_function_and_source_line() {
+    let e = error_of("errors/misaligned", &[]);
+    assert_eq!(
+        e.place.as_deref(),
+        Some("_start+0x8 (errors/misaligned.S:6)")
+    );
+    assert!(
+        e.to_string()
+            .ends_with("\n  in _start+0x8 (errors/misaligned.S:6)"),
+        "{e}"
+    );
+    // Each warp of a deadlock or a run stopped at run.max_cycles, in assembly and in C.
+    let e = error_of("errors/deadlock", &[]);
+    let ErrorKind::Deadlock { warps } = &e.kind else {
+        panic!("{e}")
+    };
+    assert!(
+        warps[0].contains("in _start+0x1c (errors/deadlock.S:10)"),
+        "{e}"
+    );
+    let e = error_of("vecadd", &["run.max_cycles=20000"]);
+    let ErrorKind::MaxCycles { warps, .. } = &e.kind else {
+        panic!("{e}")
+    };
+    assert!(
+        warps
+            .iter()
+            .any(|w| w.contains("in vecadd_kernel+0x") && w.contains(" (vecadd.c:")),
+        "{e}"
+    );
+}
+
 #[test]
 fn null_pointer_is_unmapped() {
     let e = error_of("errors/null", &[]);

@@ -53,11 +53,18 @@ pub enum ErrorKind {
 pub struct SimError {
     pub kind: ErrorKind,
     pub site: Option<Site>,
+    /// The site's PC in the program's terms (`function+offset (file:line)`), filled by the
+    /// machine, which has the symbols and line tables.
+    pub place: Option<String>,
 }
 
 impl SimError {
     pub fn new(kind: ErrorKind) -> Self {
-        SimError { kind, site: None }
+        SimError {
+            kind,
+            site: None,
+            place: None,
+        }
     }
 
     pub fn at(mut self, site: Site) -> Self {
@@ -97,6 +104,9 @@ impl fmt::Display for SimError {
                 "\n  at core {} warp {} lanes {:#010x} pc {:#010x}: {}",
                 s.core, s.warp, s.lanes, s.pc, s.instr
             )?;
+        }
+        if let Some(place) = &self.place {
+            write!(f, "\n  in {place}")?;
         }
         Ok(())
     }

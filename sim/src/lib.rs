@@ -17,6 +17,7 @@ pub mod phase_names;
 pub mod program;
 pub mod report;
 pub mod shared;
+pub mod source_lines;
 pub mod stats;
 pub mod timeline;
 

@@ -403,8 +403,17 @@ impl Machine {
     pub fn run_observed(
         &mut self,
         every: u64,
-        mut observe: impl FnMut(Progress),
+        observe: impl FnMut(Progress),
     ) -> SimResult<RunSummary> {
+        self.simulate(every, observe).map_err(|mut e| {
+            if let Some(site) = &e.site {
+                e.place = self.shared.program.place_of(site.pc);
+            }
+            e
+        })
+    }
+
+    fn simulate(&mut self, every: u64, mut observe: impl FnMut(Progress)) -> SimResult<RunSummary> {
         let max = self.config.run.max_cycles;
         let mut ended = None;
         let mut done = Vec::new();
@@ -645,11 +654,8 @@ impl Machine {
                     continue;
                 }
                 let pc = warp.stack.pc();
-                let place = self
-                    .shared
-                    .program
-                    .function_of(pc)
-                    .map(|f| format!(" in {f}"))
+                let place = (self.shared.program.place_of(pc))
+                    .map(|p| format!(" in {p}"))
                     .unwrap_or_default();
                 let state = match warp.wait {
                     WarpWait::Barrier { id } if id & 0x8000_0000 != 0 => {

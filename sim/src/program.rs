@@ -16,6 +16,7 @@ use wsim_isa::{decode, DecodeError, Decoded};
 use crate::cfg::{CodeSection, ControlFlow, DataSection, FunctionSymbol, Reconvergence};
 use crate::loader::{ElfImage, Symbol, SymbolKind};
 use crate::mem::Memory;
+use crate::source_lines::SourceLines;
 
 /// One executable range, decoded.
 struct CodeRange {
@@ -30,6 +31,7 @@ pub struct Program {
     /// Loaded functions (start, end) whose code a store changed: their analysis is void.
     modified: Vec<(u32, u32)>,
     cfg: ControlFlow,
+    lines: SourceLines,
 }
 
 impl Program {
@@ -67,7 +69,7 @@ impl Program {
                 s.is_function()
                     || (s.kind == SymbolKind::Other
                         && in_code(s)
-                        && (s.global || s.addr == image.entry))
+                        && (s.global || (s.addr == image.entry && !s.name.starts_with(".L"))))
             })
             .map(|s| FunctionSymbol {
                 name: s.name.clone(),
@@ -96,6 +98,7 @@ impl Program {
             dynamic: HashMap::new(),
             modified: Vec::new(),
             cfg,
+            lines: SourceLines::read(image),
         }
     }
 
@@ -171,8 +174,18 @@ impl Program {
             .flatten()
     }
 
-    /// Name of the function containing `pc`, for messages.
-    pub fn function_of(&self, pc: u32) -> Option<&str> {
-        self.cfg.function_of(pc).map(|(name, _, _)| name)
+    /// Where `pc` is in the program's terms, for messages: `function+offset` and, when
+    /// the ELF has line tables, `file:line`.
+    pub fn place_of(&self, pc: u32) -> Option<String> {
+        let function = (self.cfg.function_of(pc)).map(|(name, start, _)| match pc - start {
+            0 => name.to_string(),
+            offset => format!("{name}+{offset:#x}"),
+        });
+        match (function, self.lines.line_of(pc)) {
+            (Some(f), Some(line)) => Some(format!("{f} ({line})")),
+            (Some(f), None) => Some(f),
+            (None, Some(line)) => Some(line),
+            (None, None) => None,
+        }
     }
 }
