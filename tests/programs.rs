@@ -73,6 +73,8 @@ const ERROR_PROGRAMS: &[&str] = &[
     "errors/weaver_dec_loc",
     "errors/weaver_in_flight",
     "errors/exit_status",
+    "errors/iteration_flood",
+    "errors/phase_flood",
 ];
 
 /// Kernels that need a graph written into their memory: tests/weaver.rs runs them.
