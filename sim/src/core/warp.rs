@@ -112,6 +112,48 @@ impl Warp {
         }
     }
 
+    /// `rd = f(rs1, b)` on the lanes of `mask`, `b` per lane from `rs2` or one immediate:
+    /// whole register rows at a time (one bounds check per row, a loop the compiler
+    /// vectorises) rather than lane by lane. `f` runs on every lane (it must not panic);
+    /// the inactive lanes keep their values.
+    #[inline(always)]
+    pub fn alu_rows(
+        &mut self,
+        rd: u8,
+        rs1: u8,
+        b: Operand,
+        mask: u32,
+        f: impl Fn(u32, u32) -> u32,
+    ) {
+        if rd == 0 {
+            return;
+        }
+        let t = self.threads;
+        let mut out = [0u32; 32];
+        {
+            let a = &self.x[rs1 as usize * t..][..t];
+            match b {
+                Operand::Reg(rs2) => {
+                    let b = &self.x[rs2 as usize * t..][..t];
+                    for ((o, &a), &b) in out.iter_mut().zip(a).zip(b) {
+                        *o = f(a, b);
+                    }
+                }
+                Operand::Imm(imm) => {
+                    for (o, &a) in out.iter_mut().zip(a) {
+                        *o = f(a, imm);
+                    }
+                }
+            }
+        }
+        let dst = &mut self.x[rd as usize * t..][..t];
+        for (l, (d, &o)) in dst.iter_mut().zip(&out).enumerate() {
+            if mask >> l & 1 != 0 {
+                *d = o;
+            }
+        }
+    }
+
     #[inline]
     pub fn f(&self, reg: u8, lane: usize) -> u32 {
         self.f[reg as usize * self.threads + lane]
@@ -121,6 +163,13 @@ impl Warp {
     pub fn set_f(&mut self, reg: u8, lane: usize, value: u32) {
         self.f[reg as usize * self.threads + lane] = value;
     }
+}
+
+/// The second operand of a row-wise ALU operation ([`Warp::alu_rows`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Operand {
+    Reg(u8),
+    Imm(u32),
 }
 
 /// Iterate over the set bits of a lane mask, lowest first.
