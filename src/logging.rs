@@ -19,7 +19,7 @@ pub fn init(verbose: u8, quiet: bool) {
     };
     let filter = match std::env::var("RUST_LOG") {
         Ok(spec) if !spec.is_empty() => EnvFilter::try_new(&spec).unwrap_or_else(|e| {
-            eprintln!("wsim: RUST_LOG={spec} is not a filter ({e}); logging at {level}");
+            stderr_line!("wsim: RUST_LOG={spec} is not a filter ({e}); logging at {level}");
             EnvFilter::new(level)
         }),
         _ => EnvFilter::new(level),
@@ -31,5 +31,8 @@ pub fn init(verbose: u8, quiet: bool) {
         .with_timer(tracing_subscriber::fmt::time::uptime())
         .with_target(false)
         .with_span_events(FmtSpan::CLOSE)
+        // Its own report of a failed write is an `eprintln!`, which panics on a stderr
+        // that cannot be written: a log line must not change the exit status.
+        .log_internal_errors(false)
         .init();
 }

@@ -2,6 +2,15 @@
 //! into the harness's requests and prints what comes back; `args.rs` holds the options
 //! several commands share.
 
+/// A line on stderr, like `eprintln!` but ignoring a stderr that cannot be written (closed,
+/// a full device): a message must never turn into a panic or change the exit status.
+macro_rules! stderr_line {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod args;
 mod commands;
 mod logging;
@@ -105,7 +114,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("wsim: error: {err:#}");
+            stderr_line!("wsim: error: {err:#}");
             ExitCode::from(exit::CANNOT_RUN)
         }
     }

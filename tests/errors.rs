@@ -454,3 +454,54 @@ fn phase_numbers_stop_at_their_limit_naming_the_instruction() {
     );
     assert_eq!(stats["phases"].as_object().unwrap().len(), limit);
 }
+
+/// Output that cannot be written (a full device, `2>/dev/full`) never changes the exit
+/// status: it used to panic with 101 on stderr (an error or a warning) and turn a full
+/// stdout into 2. A failed simulation stays 3 and a run that warns stays 0.
+#[test]
+fn unwritable_stdout_or_stderr_keeps_the_exit_status() {
+    let tiny = common::root().join("configs/tiny.toml");
+    let misaligned = program("errors/misaligned");
+    let pagerank = program("graph/pr_vm_pull");
+    let warns = [
+        "run",
+        "--config",
+        tiny.to_str().unwrap(),
+        "--graph",
+        "gen:rmat:scale=6,ef=4",
+        "--source",
+        "3",
+        pagerank.to_str().unwrap(),
+    ];
+    let cases: [(&[&str], i32); 2] = [(&["run", misaligned.to_str().unwrap()], 3), (&warns, 0)];
+    let full = || {
+        std::process::Stdio::from(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+    };
+    for (args, code) in cases {
+        for (stdout_full, stderr_full) in [(true, false), (false, true), (true, true)] {
+            let mut command = Command::new(env!("CARGO_BIN_EXE_wsim"));
+            command.args(args);
+            command.stdout(if stdout_full {
+                full()
+            } else {
+                std::process::Stdio::null()
+            });
+            command.stderr(if stderr_full {
+                full()
+            } else {
+                std::process::Stdio::null()
+            });
+            let status = command.status().unwrap();
+            assert_eq!(
+                status.code(),
+                Some(code),
+                "{args:?} with stdout full: {stdout_full}, stderr full: {stderr_full}"
+            );
+        }
+    }
+}

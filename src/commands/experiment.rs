@@ -163,7 +163,7 @@ pub fn exec(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
                         experiment.runs.len()
                     )
                 });
-                eprintln!(
+                stderr_line!(
                     "experiment {}{}: {} runs{of}: {} cached, {} run in {:.1} s",
                     experiment.name,
                     experiment
@@ -261,7 +261,7 @@ fn written_files(outcomes: Vec<anyhow::Result<PathBuf>>) -> anyhow::Result<usize
         match outcome {
             Ok(p) => writeln!(out, "wrote {}", p.display())?,
             Err(e) => {
-                eprintln!("wsim: error: {e:#}");
+                stderr_line!("wsim: error: {e:#}");
                 missing += 1;
             }
         }
@@ -279,7 +279,7 @@ fn write_outputs(
 ) -> anyhow::Result<bool> {
     let written = experiment.write_outputs(outputs)?;
     if written.earlier_rows > 0 {
-        eprintln!(
+        stderr_line!(
             "experiment {}: the table keeps {} rows of runs this part left out, from {}",
             experiment.name,
             written.earlier_rows,
@@ -322,13 +322,13 @@ fn failures(experiment: &Experiment, table: &Table) -> bool {
     if bad.is_empty() {
         return false;
     }
-    eprintln!(
+    stderr_line!(
         "wsim: {} run(s) did not succeed in experiment {} (kept in the table):",
         bad.len(),
         experiment.name
     );
     for b in &bad {
-        eprintln!("  {b}");
+        stderr_line!("  {b}");
     }
     true
 }

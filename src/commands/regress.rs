@@ -56,7 +56,7 @@ pub fn exec(command: RegressCommand) -> anyhow::Result<ExitCode> {
             let recording = baseline.record(&options)?;
             out.write_all(recording.check.table().as_bytes())?;
             if !recording.refused.is_empty() {
-                eprintln!(
+                stderr_line!(
                     "wsim: nothing recorded: {} run(s) could not run, failed or did not verify: {}",
                     recording.refused.len(),
                     recording.refused.join(", ")

@@ -69,9 +69,9 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
         let why = record.error.as_ref().map_or("", |e| e.message());
         anyhow::bail!("{name}: {why}");
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = Stdout::default();
     if let Some(machine) = &finished.machine {
-        out.write_all(machine.console())?;
+        out.write(machine.console());
     }
     if let (Some(path), Some(timeline)) = (&args.trace.trace, &finished.timeline) {
         trace::write(path, timeline, report, &name)?;
@@ -81,20 +81,44 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let Some(error) = &record.error {
-        out.write_all(terminal::failed(report).as_bytes())?;
-        out.flush()?;
-        eprintln!("wsim: error: {name}: {error}");
+        out.write(terminal::failed(report).as_bytes());
+        out.finish();
+        stderr_line!("wsim: error: {name}: {error}");
         return Ok(ExitCode::from(exit::SIMULATION_FAILED));
     }
-    out.write_all(terminal::summary(report).as_bytes())?;
-    let (Some(placed), Some(graph)) = (&finished.placed, &report.graph) else {
-        return Ok(exit_code(report.exit_code, args.exit_status));
-    };
-    out.write_all(graph_run::describe(placed, graph).as_bytes())?;
+    out.write(terminal::summary(report).as_bytes());
+    if let (Some(placed), Some(graph)) = (&finished.placed, &report.graph) {
+        out.write(graph_run::describe(placed, graph).as_bytes());
+    }
+    out.finish();
     Ok(match record.verdict() {
         Verdict::Mismatch => ExitCode::from(exit::MISMATCH),
         _ => exit_code(report.exit_code, args.exit_status),
     })
+}
+
+/// The run's text on stdout. The exit status is the run's: a stdout that cannot be
+/// written (closed, a full device) is said once on stderr, not turned into status 2.
+#[derive(Default)]
+struct Stdout {
+    failed: Option<std::io::Error>,
+}
+
+impl Stdout {
+    fn write(&mut self, bytes: &[u8]) {
+        if self.failed.is_none() {
+            self.failed = std::io::stdout().lock().write_all(bytes).err();
+        }
+    }
+
+    fn finish(mut self) {
+        if self.failed.is_none() {
+            self.failed = std::io::stdout().lock().flush().err();
+        }
+        if let Some(e) = self.failed {
+            stderr_line!("wsim: warning: the report could not be written to stdout: {e}");
+        }
+    }
 }
 
 /// The process exit status for a program's: 0 for 0; otherwise 1, or with

@@ -52,9 +52,9 @@ pub fn exec(args: SweepArgs) -> anyhow::Result<ExitCode> {
     if failures.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }
-    eprintln!("wsim: {} run(s) did not succeed:", failures.len());
+    stderr_line!("wsim: {} run(s) did not succeed:", failures.len());
     for failure in &failures {
-        eprintln!("  {failure}");
+        stderr_line!("  {failure}");
     }
     Ok(ExitCode::from(exit::FAILED))
 }

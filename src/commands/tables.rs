@@ -99,7 +99,7 @@ pub fn exec(command: TablesCommand) -> anyhow::Result<ExitCode> {
                     .map(|(b, _)| b.args.as_str())
                     .collect();
                 for args in &stale {
-                    eprintln!(
+                    stderr_line!(
                         "{what}: the table of `wsim tables schedules {args}` is not what its \
                          CSV gives"
                     );
