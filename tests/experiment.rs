@@ -1216,3 +1216,102 @@ fn a_plot_that_cannot_be_drawn_keeps_neither_the_other_plots_nor_the_next_file_f
     }
     assert!(!results.join("first/speedup.svg").exists());
 }
+
+/// `wsim ARGS` stopped after a minute: a plot that never finishes fails the test instead
+/// of hanging it.
+fn wsim_within_a_minute(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wsim"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("wsim {args:?} did not finish in a minute");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// A plot with nothing to draw is an error naming the plot and the column, never a hang
+/// (plotters searched forever for the ticks of an empty or infinite axis): an empty column
+/// (`l3_hit_rate` without an L3, the default), runs that all failed, NaN and infinite
+/// cells. A single point still draws.
+#[test]
+fn a_plot_with_nothing_to_draw_is_an_error_not_a_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    let vm = program("graph/pr_vm_pull");
+    let body = |set: &str| {
+        format!(
+            "{set}[[programs]]\nfiles = ['{}']\niterations = 1\n\
+             [[graphs]]\nname = 'small'\nspec = 'gen:rmat:scale=5'\n\
+             [[plots]]\nname = 'l3'\nkind = 'line'\nx = 'graph'\nmetric = 'l3_hit_rate'\n\
+             [[plots]]\nname = 'one_point'\nkind = 'line'\nx = 'graph'\nmetric = 'ipc'\n\
+             [[plots]]\nname = 'speedup'\nkind = 'speedup'\nx = 'graph'\nseries = 'schedule'\nbaseline = 'VM'\n",
+            vm.display()
+        )
+    };
+    let file = experiment(dir.path(), "empty", &body(""));
+    let out = dir.path().join("out");
+    let ran = |file: &Path, out: &Path| {
+        let output = wsim_within_a_minute(&[
+            "experiment",
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let stderr = ran(&file, &out);
+    assert!(
+        stderr.contains("plot `l3`: no value of `l3_hit_rate` to draw"),
+        "{stderr}"
+    );
+    assert!(out.join("one_point.svg").exists(), "{stderr}");
+    assert!(out.join("speedup.svg").exists(), "{stderr}");
+
+    // Every run failed (stopped at run.max_cycles): no time to compare.
+    let failed = experiment(
+        dir.path(),
+        "failed",
+        &body("set = ['run.max_cycles=100']\n"),
+    );
+    let stderr = ran(&failed, &dir.path().join("failed_out"));
+    assert!(
+        stderr.contains("plot `speedup`: no value of `cycles` to draw"),
+        "{stderr}"
+    );
+
+    // NaN and infinite IPC in an edited table: nothing a chart can place.
+    let csv = text(&out.join("empty.csv"));
+    let ipc = table(&out.join("empty.csv"))[0]["ipc"].clone();
+    assert_eq!(csv.matches(&format!(",{ipc},")).count(), 1, "{csv}");
+    for bad in ["NaN", "inf", "-inf"] {
+        let edited = dir.path().join(format!("edited_{bad}.csv"));
+        std::fs::write(
+            &edited,
+            csv.replace(&format!(",{ipc},"), &format!(",{bad},")),
+        )
+        .unwrap();
+        let output = wsim_within_a_minute(&[
+            "experiment",
+            "plot",
+            file.to_str().unwrap(),
+            "--table",
+            edited.to_str().unwrap(),
+            "--out",
+            dir.path().join(format!("plots_{bad}")).to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_ne!(output.status.code(), Some(0), "{bad}: {stderr}");
+        assert!(
+            stderr.contains("plot `one_point`: no value of `ipc` to draw"),
+            "{bad}: {stderr}"
+        );
+    }
+}

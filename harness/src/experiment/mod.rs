@@ -387,6 +387,12 @@ impl Experiment {
                 (a.name.clone(), format!("{}{unit}", a.key))
             })
             .collect();
+        if let Err(e) = std::fs::create_dir_all(&outputs.dir) {
+            let dir = outputs.dir.display();
+            return vec![Err(anyhow::anyhow!(
+                "cannot create the plots' directory {dir}: {e}"
+            ))];
+        }
         // A part of the experiment (--graphs, --programs) draws the plots it has rows for.
         let part = !(self.kept_graphs.is_empty() && self.kept_programs.is_empty());
         self.plots

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use anyhow::anyhow;
+use anyhow::{anyhow, Context};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -74,6 +74,17 @@ fn failed<E: std::fmt::Debug>(e: E) -> anyhow::Error {
 /// A figure of `width` x `height` pixels at `path`: the caption below, a legend of
 /// `legend` beside the chart; `draw` fills the chart's area.
 pub fn figure(
+    path: &Path,
+    size: (u32, u32),
+    caption: &str,
+    legend: &[String],
+    draw: impl FnOnce(&Area) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    draw_figure(path, size, caption, legend, draw)
+        .with_context(|| format!("cannot draw {}", path.display()))
+}
+
+fn draw_figure(
     path: &Path,
     size: (u32, u32),
     caption: &str,

@@ -213,6 +213,9 @@ impl PlotSpec {
         match self.kind {
             Kind::Speedup => {
                 let bars = self.speedups(table, &rows)?;
+                if !bars.values.iter().flatten().any(Option::is_some) {
+                    return Err(self.nothing_to_draw(&self.metric));
+                }
                 let baseline = self.baseline.as_deref().unwrap_or_default();
                 let labels = Labels {
                     title: self.title.clone().unwrap_or_else(|| {
@@ -231,6 +234,13 @@ impl PlotSpec {
             Kind::Breakdown => {
                 let stacks = self.breakdown(table)?;
                 let parts = self.parts.expect("checked");
+                if !stacks.values.iter().flatten().any(|v| *v > 0.0) {
+                    let columns = match parts {
+                        Parts::Slots => "slots_*",
+                        Parts::Phases => "phase_*_warp_cycles",
+                    };
+                    return Err(self.nothing_to_draw(columns));
+                }
                 let what = match parts {
                     Parts::Slots => "issue slots",
                     Parts::Phases => "warp time",
@@ -267,6 +277,9 @@ impl PlotSpec {
             }
             Kind::Line => {
                 let lines = self.lines(table, &rows);
+                if lines.series.is_empty() {
+                    return Err(self.nothing_to_draw(&self.metric));
+                }
                 let names: Vec<String> = lines.series.iter().map(|(n, _)| n.clone()).collect();
                 let labels = Labels {
                     title: self
@@ -287,12 +300,21 @@ impl PlotSpec {
         Ok(path)
     }
 
-    /// The rows its `where` keeps, in the table's order.
+    /// The error of a plot whose rows have no number in `column` to draw.
+    fn nothing_to_draw(&self, column: &str) -> anyhow::Error {
+        anyhow::anyhow!(
+            "plot `{}`: no value of `{column}` to draw in the rows it keeps (the cells are \
+             empty, as for a statistic the runs do not have or runs that failed, or not finite)",
+            self.name
+        )
+    }
+
     /// Whether any row of `table` is one this plot draws.
     pub fn has_rows(&self, table: &Table) -> bool {
         !self.rows(table).is_empty()
     }
 
+    /// The rows its `where` keeps, in the table's order.
     fn rows<'t>(&self, table: &'t Table) -> Vec<&'t Vec<Cell>> {
         let filter: Vec<(usize, String)> = self
             .filter
@@ -327,9 +349,7 @@ impl PlotSpec {
                 series.push(rs.clone());
             }
             // A run that failed has no time to compare: its bar is left out.
-            let v = r[m]
-                .number()
-                .filter(|v| *v > 0.0 && r[col("verdict")].matches("ok"));
+            let v = finite(&r[m]).filter(|v| *v > 0.0 && r[col("verdict")].matches("ok"));
             if value.insert((rx.clone(), rs.clone()), v).is_some() {
                 bail!(
                     "plot `{}`: several runs have {}={} and {}={}: narrow the rows with `where`",
@@ -404,7 +424,7 @@ impl PlotSpec {
             .enumerate()
             .filter_map(|(k, h)| part_name(parts, h).map(|n| (n, k)))
             .unzip();
-        let value = |r: &[Cell], c: usize| r[c].number().unwrap_or(0.0);
+        let value = |r: &[Cell], c: usize| finite(&r[c]).unwrap_or(0.0);
         let mut values: Vec<Vec<f64>> = rows
             .iter()
             .map(|r| columns.iter().map(|&c| value(r, c)).collect())
@@ -500,12 +520,12 @@ impl PlotSpec {
         let col = |name: &str| table.column(name).expect("checked");
         let (x, m) = (col(&self.x), col(&self.metric));
         let s = self.series.as_deref().map(col);
-        let numeric = rows.iter().all(|r| r[x].number().is_some());
+        let numeric = rows.iter().all(|r| finite(&r[x]).is_some());
         let mut categories: Vec<String> = Vec::new();
         let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
         for r in rows {
-            let Some(y) = r[m].number() else { continue };
-            let xv = match r[x].number() {
+            let Some(y) = finite(&r[m]) else { continue };
+            let xv = match finite(&r[x]) {
                 Some(v) if numeric => v,
                 _ => {
                     let label = r[x].to_string();
@@ -530,6 +550,13 @@ impl PlotSpec {
             categories: (!numeric).then_some(categories),
         }
     }
+}
+
+/// A cell's value if it is a number a chart can place: empty cells (a statistic the run
+/// does not have, a failed run), NaN and infinities are left out, so an axis never spans
+/// them (plotters would search forever for its ticks).
+fn finite(cell: &Cell) -> Option<f64> {
+    cell.number().filter(|v| v.is_finite())
 }
 
 /// A breakdown's part for a column (`slots_issued` -> `issued`, `phase_1_warp_cycles` ->
