@@ -1315,3 +1315,59 @@ fn a_plot_with_nothing_to_draw_is_an_error_not_a_hang() {
         );
     }
 }
+
+/// Names that become files or folders of the outputs (the experiment's, a profile's, a
+/// plot's) are plain names: one that would write elsewhere (`../`, an absolute path) is
+/// refused with exit 2 and its key, and nothing is written outside the outputs.
+#[test]
+fn names_that_would_write_outside_the_outputs_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let hello = program("hello");
+    let programs = format!("[[programs]]\nfiles = ['{}']\n", hello.display());
+    let cases = [
+        (
+            "experiment",
+            format!("name = '../../elsewhere/notes'\n{programs}"),
+            "name = \"../../elsewhere/notes\" has a path separator",
+        ),
+        (
+            "absolute",
+            format!("name = '/tmp/notes'\n{programs}"),
+            "name = \"/tmp/notes\" has a path separator",
+        ),
+        (
+            "dot-dot",
+            format!("name = '..'\n{programs}"),
+            "name = \"..\" is a relative folder",
+        ),
+        (
+            "empty",
+            format!("name = ''\n{programs}"),
+            "name = \"\" is empty",
+        ),
+        (
+            "plot",
+            format!("{programs}[[plots]]\nname = '../p'\nkind = 'line'\nx = 'program'\n"),
+            "plots[0].name = \"../p\" has a path separator",
+        ),
+        (
+            "profile",
+            format!(
+                "profile = '../../../elsewhere/p'\n{programs}[profiles.'../../../elsewhere/p']\n"
+            ),
+            "profiles.../../../elsewhere/p = \"../../../elsewhere/p\" has a path separator",
+        ),
+    ];
+    for (what, body, expected) in cases {
+        refused(dir.path(), what, &body, &[], expected);
+    }
+    let written: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        written,
+        ["bad.toml"],
+        "only the experiment file is in the folder"
+    );
+}

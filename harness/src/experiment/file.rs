@@ -267,6 +267,22 @@ pub(super) fn read(path: &Path, profile: Option<&str>) -> anyhow::Result<(Spec, 
             })?,
     };
     let at = |what: String| format!("{}: {what}", path.display());
+    // Each becomes a file or folder of the outputs (results/NAME/PROFILE/PLOT.svg).
+    let plot_names = spec
+        .plots
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (format!("plots[{i}].name"), &p.name));
+    let names = (spec.name.iter().map(|n| ("name".to_string(), n)))
+        .chain(profile.iter().map(|p| (format!("profiles.{p}"), p)))
+        .chain(plot_names);
+    for (key, name) in names {
+        if let Err(why) = plain_name(name) {
+            bail!(at(format!(
+                "{key} = {name:?} {why}: it names a file or folder of the outputs"
+            )));
+        }
+    }
     if spec.programs.is_empty() {
         bail!(at(
             "no [[programs]]: an experiment runs at least one program".into()
@@ -329,6 +345,20 @@ pub(super) fn read(path: &Path, profile: Option<&str>) -> anyhow::Result<(Spec, 
         }
     }
     Ok((spec, profile))
+}
+
+/// Whether `name` can be a file or folder name below the outputs' directory and nothing
+/// else: not empty, no separator, not `.` or `..` (which would leave the directory).
+fn plain_name(name: &str) -> Result<(), &'static str> {
+    if name.is_empty() {
+        Err("is empty")
+    } else if name.contains(['/', '\\', '\0']) {
+        Err("has a path separator or a NUL")
+    } else if name == "." || name == ".." {
+        Err("is a relative folder")
+    } else {
+        Ok(())
+    }
 }
 
 fn is_column_name(s: &str) -> bool {
