@@ -1371,3 +1371,52 @@ fn names_that_would_write_outside_the_outputs_are_refused() {
         "only the experiment file is in the folder"
     );
 }
+
+/// A cache entry is checked against its key, the simulator and the digest of its outcome
+/// when read: one copied over another key's file, or one whose cycles were edited, is
+/// refused naming its path, never served as that run's result.
+#[test]
+fn a_cache_entry_copied_or_edited_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = format!(
+        "[[programs]]\nfiles = ['{}', '{}']\n",
+        program("hello").display(),
+        program("vecadd").display()
+    );
+    let file = experiment(dir.path(), "checked", &body);
+    let ((_, ran), _) = run(&file, &[]);
+    assert_eq!(ran, 2);
+    let cache = dir.path().join("out/cache");
+    let entries = cache_entries(&cache);
+    let names: Vec<&String> = entries.keys().collect();
+    assert_eq!(names.len(), 2);
+    let refused_with = |expected: &str| {
+        let out = wsim(&[
+            "experiment",
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            dir.path().join("out").to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(expected) && err.contains(".json"), "{err}");
+    };
+
+    // The first run's entry copied over the second's file.
+    std::fs::write(cache.join(names[1]), &entries[names[0]]).unwrap();
+    refused_with("not of this file's");
+    std::fs::write(cache.join(names[1]), &entries[names[1]]).unwrap();
+    assert_eq!(run(&file, &[]).0, (2, 0), "restored, both served");
+
+    // Its cycles edited.
+    let entry: serde_json::Value = serde_json::from_str(&entries[names[0]]).unwrap();
+    let cycles = entry["report"]["cycles"].as_u64().unwrap();
+    let edited = entries[names[0]].replace(
+        &format!("\"cycles\":{cycles},"),
+        &format!("\"cycles\":{},", cycles + 1),
+    );
+    assert_ne!(edited, entries[names[0]]);
+    std::fs::write(cache.join(names[0]), edited).unwrap();
+    refused_with("is not what was written");
+}

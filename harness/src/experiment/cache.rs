@@ -5,7 +5,9 @@
 //! program's arguments (a GCN layer's shape among them). A run whose file exists is not
 //! run again; anything that changes one of those inputs names another file. Files are
 //! written whole (a temporary file renamed), so an interrupted run leaves none, and array
-//! tasks of a cluster can share the directory.
+//! tasks of a cluster can share the directory. An entry carries its key, the simulator's
+//! identity and a digest of its outcome, checked when read: a file copied over another
+//! key's, or an edited one, is refused like a broken one.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -20,7 +22,7 @@ use wsim_workloads::record::GraphRun;
 use crate::run::{RunError, RunRecord};
 use crate::sha256;
 
-const SCHEMA: &str = "wsim-experiment-run/1";
+const SCHEMA: &str = "wsim-experiment-run/2";
 
 /// What identifies the simulator: the version and the git object ids of its sources at
 /// the commit it was built from (so that a commit that leaves them alone, such as one of
@@ -94,8 +96,21 @@ pub fn graph_identity(spec: &str, resolved: &str, flags: &[String]) -> anyhow::R
 #[derive(Serialize, Deserialize)]
 struct Entry {
     schema: String,
+    /// The key the entry was written under (its file's name).
+    key: String,
+    /// [`simulator`] of the wsim that ran it.
+    simulator: String,
+    /// SHA-256 of the outcome as written ([`digest`]).
+    digest: String,
     report: Option<Report<GraphRun>>,
     error: Option<String>,
+}
+
+/// The hash of an entry's outcome: its report and error as JSON (a report reads back into
+/// the same bytes, so a read entry hashes as it was written unless it was edited).
+fn digest(report: &Option<Report<GraphRun>>, error: &Option<String>) -> String {
+    let text = serde_json::to_string(&(report, error)).expect("an outcome serializes");
+    sha256(text.as_bytes())
 }
 
 /// A directory of cached runs.
@@ -138,6 +153,26 @@ impl Cache {
                 entry.schema
             );
         }
+        let refuse =
+            |why: String| anyhow::anyhow!("{}: {why} (delete it to rerun)", path.display());
+        if entry.key != key {
+            return Err(refuse(format!(
+                "the cached run of key {}, not of this file's {key} (copied over it?)",
+                entry.key
+            )));
+        }
+        if entry.simulator != simulator() {
+            return Err(refuse(format!(
+                "run by `{}`, not by this wsim `{}`",
+                entry.simulator,
+                simulator()
+            )));
+        }
+        if digest(&entry.report, &entry.error) != entry.digest {
+            return Err(refuse(
+                "its report or error is not what was written (edited?)".into(),
+            ));
+        }
         let error = match (&entry.report, entry.error) {
             (None, error) => Some(RunError::Setup(error.unwrap_or_default())),
             (Some(_), error) => error.map(RunError::Simulation),
@@ -157,10 +192,15 @@ impl Cache {
 
     /// Keep a run: written to a temporary file beside its place, then renamed into it.
     pub fn put(&self, key: &str, record: &RunRecord) -> anyhow::Result<()> {
+        let report = record.report.clone();
+        let error = record.error.as_ref().map(|e| e.message().to_string());
         let entry = Entry {
             schema: SCHEMA.to_string(),
-            report: record.report.clone(),
-            error: record.error.as_ref().map(|e| e.message().to_string()),
+            key: key.to_string(),
+            simulator: simulator().to_string(),
+            digest: digest(&report, &error),
+            report,
+            error,
         };
         let path = self.path(key);
         let temporary = self.dir.join(format!(".{key}.{}.tmp", std::process::id()));
