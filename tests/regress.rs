@@ -485,3 +485,38 @@ fn malformed_baselines_name_the_file_and_the_key() {
         assert!(text(&out).contains(message), "{}", text(&out));
     }
 }
+
+/// Records of one baseline made at once all land: each process writes under a lock of
+/// the baseline's directory, reading the file again and replacing only its own runs'
+/// records (two at once used to keep only the last writer's).
+#[test]
+fn concurrent_records_of_one_baseline_all_land() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = baseline(dir.path(), THREE_RUNS);
+    let names = [
+        "vecadd@tiny",
+        "bfs_vm_pull@tiny",
+        "bfs_sparseweaver_pull@tiny",
+    ];
+    // All three started before any waits.
+    let children: Vec<_> = names
+        .iter()
+        .map(|name| {
+            Command::new(env!("CARGO_BIN_EXE_wsim"))
+                .args(["regress", "record", file.to_str().unwrap(), "--only", name])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+    }
+    let (out, doc) = check(&file, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    for name in names {
+        assert!(!run(&doc, name).is_null(), "{name}");
+    }
+}

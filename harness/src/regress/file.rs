@@ -394,7 +394,7 @@ impl File {
 
     /// Replace a run's `[run.recorded]` table in the document (in place, so a recorded
     /// table keeps its position and comments).
-    pub fn set_recorded(&mut self, run: usize, r: &Recorded) {
+    fn set_recorded(&mut self, run: usize, r: &Recorded) {
         let index = self.runs[run].index;
         let table = self.doc["run"]
             .as_array_of_tables_mut()
@@ -431,9 +431,36 @@ impl File {
         self.runs[run].recorded = Some(r.clone());
     }
 
-    pub fn save(&self) -> anyhow::Result<()> {
-        std::fs::write(&self.path, self.doc.to_string())
-            .with_context(|| format!("cannot write {}", self.path.display()))
+    /// Write `records` (run name, record) into the file on disk: under an exclusive lock
+    /// of its directory, the file is read again and only these records replaced, then
+    /// written to a temporary file and renamed over it. Two records of one baseline at once
+    /// both land (each keeps the other's), and a killed one leaves the file whole. Returns
+    /// the file as written.
+    pub fn write_records(&self, records: &[(String, Recorded)]) -> anyhow::Result<File> {
+        let dir = match self.path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let cannot = |what: &str| format!("cannot {what} {}", dir.display());
+        let lock = std::fs::File::open(dir).with_context(|| cannot("open the directory"))?;
+        lock.lock().with_context(|| cannot("lock the directory"))?;
+        let mut fresh = File::load(&self.path)?;
+        for (name, record) in records {
+            let Some(i) = fresh.runs.iter().position(|r| r.name == *name) else {
+                bail!(
+                    "{}: the run `{name}` was removed while it was recorded: record again",
+                    self.path.display()
+                );
+            };
+            fresh.set_recorded(i, record);
+        }
+        let name = self.path.file_name().unwrap_or_default().to_string_lossy();
+        let temporary = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+        std::fs::write(&temporary, fresh.doc.to_string())
+            .with_context(|| format!("cannot write {}", temporary.display()))?;
+        std::fs::rename(&temporary, &self.path)
+            .with_context(|| format!("cannot write {}", self.path.display()))?;
+        Ok(fresh)
     }
 }
 

@@ -266,6 +266,7 @@ impl Baseline {
             .map(|r| r.name.clone())
             .collect();
         let mut changed = Vec::new();
+        let mut records = Vec::new();
         if refused.is_empty() {
             for (&i, m) in selected.iter().zip(&measured) {
                 let run = &self.file.runs[i];
@@ -294,11 +295,11 @@ impl Baseline {
                 };
                 if run.recorded.as_ref().is_none_or(|old| !old.same_as(&new)) {
                     changed.push(run.name.clone());
-                    self.file.set_recorded(i, &new);
+                    records.push((run.name.clone(), new));
                 }
             }
-            if !changed.is_empty() {
-                self.file.save()?;
+            if !records.is_empty() {
+                self.file = self.file.write_records(&records)?;
             }
         }
         Ok(Recording {
