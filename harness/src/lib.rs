@@ -6,6 +6,7 @@
 
 pub mod doc_tables;
 pub mod experiment;
+pub mod files;
 pub mod paper;
 pub mod plot;
 pub mod progress;

@@ -40,14 +40,15 @@ impl Table {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
         }
-        let mut out = csv::Writer::from_path(path)
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        let mut out = csv::Writer::from_writer(Vec::new());
         out.write_record(&self.header)?;
         for row in &self.rows {
             out.write_record(row.iter().map(Cell::to_string))?;
         }
-        out.flush()
-            .with_context(|| format!("cannot write {}", path.display()))
+        let bytes = out
+            .into_inner()
+            .map_err(|e| anyhow::anyhow!("{}", e.error()))?;
+        crate::files::write_whole(path, &bytes)
     }
 
     pub fn read(path: &Path) -> anyhow::Result<Table> {

@@ -202,12 +202,7 @@ impl Cache {
             report,
             error,
         };
-        let path = self.path(key);
-        let temporary = self.dir.join(format!(".{key}.{}.tmp", std::process::id()));
         let text = serde_json::to_string(&entry).expect("an entry serializes");
-        std::fs::write(&temporary, text)
-            .with_context(|| format!("cannot write {}", temporary.display()))?;
-        std::fs::rename(&temporary, &path)
-            .with_context(|| format!("cannot write {}", path.display()))
+        crate::files::write_whole(&self.path(key), text.as_bytes())
     }
 }

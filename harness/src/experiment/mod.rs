@@ -339,6 +339,10 @@ impl Experiment {
         let mut table = table::table(self, &records);
         let path = outputs.table(self);
         let mut earlier_rows = 0;
+        // Parts written at once (--graphs in two shells) each keep the other's rows.
+        std::fs::create_dir_all(&outputs.dir)
+            .with_context(|| format!("cannot create {}", outputs.dir.display()))?;
+        let _lock = crate::files::lock_directory_of(&path)?;
         if !self.left_out.is_empty() && path.exists() {
             let earlier = Table::read(&path)?;
             earlier_rows = table::add_earlier_parts(&mut table, self, &earlier);

@@ -437,13 +437,7 @@ impl File {
     /// both land (each keeps the other's), and a killed one leaves the file whole. Returns
     /// the file as written.
     pub fn write_records(&self, records: &[(String, Recorded)]) -> anyhow::Result<File> {
-        let dir = match self.path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let cannot = |what: &str| format!("cannot {what} {}", dir.display());
-        let lock = std::fs::File::open(dir).with_context(|| cannot("open the directory"))?;
-        lock.lock().with_context(|| cannot("lock the directory"))?;
+        let _lock = crate::files::lock_directory_of(&self.path)?;
         let mut fresh = File::load(&self.path)?;
         for (name, record) in records {
             let Some(i) = fresh.runs.iter().position(|r| r.name == *name) else {
@@ -454,12 +448,7 @@ impl File {
             };
             fresh.set_recorded(i, record);
         }
-        let name = self.path.file_name().unwrap_or_default().to_string_lossy();
-        let temporary = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-        std::fs::write(&temporary, fresh.doc.to_string())
-            .with_context(|| format!("cannot write {}", temporary.display()))?;
-        std::fs::rename(&temporary, &self.path)
-            .with_context(|| format!("cannot write {}", self.path.display()))?;
+        crate::files::write_whole(&self.path, fresh.doc.to_string().as_bytes())?;
         Ok(fresh)
     }
 }
