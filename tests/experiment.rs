@@ -454,7 +454,7 @@ fn the_table_identifies_each_run_and_plots_redraw_from_it() {
 fn experiment_file_errors_name_what_and_where() {
     let dir = tempfile::tempdir().unwrap();
     let hello = program("hello");
-    let cases: [(&str, String, &str); 15] = [
+    let cases: [(&str, String, &str); 16] = [
         ("source word", format!("[[programs]]\nfiles = ['{}']\nsource = 'hubb'\n", hello.display()), "source must be a vertex index or \"hub\""),
         (
             "hub and a source axis",
@@ -463,6 +463,11 @@ fn experiment_file_errors_name_what_and_where() {
         ),
         ("unknown key", format!("[[programs]]\nfiles = ['{}']\nitterations = 3\n", hello.display()), "unknown field `itterations`"),
         ("no match", "[[programs]]\nfiles = ['missing_*.elf']\n".into(), "programs[0]: `missing_*.elf` matches no program"),
+        (
+            "listed twice",
+            format!("[[programs]]\nfiles = ['{0}', '{0}']\n", hello.display()),
+            "lists only programs an earlier pattern of this entry lists (hello.elf): list each once",
+        ),
         ("no programs", "set = []\n".into(), "missing field `programs`"),
         (
             "key twice",

@@ -415,6 +415,12 @@ fn failures_and_runs_that_cannot_start() {
 fn malformed_baselines_name_the_file_and_the_key() {
     let dir = tempfile::tempdir().unwrap();
     let vecadd = "[[run]]\nprogram = \"programs/build/vecadd.elf\"\n";
+    let recorded = |stat: &str| {
+        format!(
+            "{vecadd}[run.recorded]\nwsim = \"0\"\nrevision = \"r\"\nprogram_sha256 = \"p\"\n\
+             config_hash = \"c\"\nexit_status = 0\n[run.recorded.stats]\n{stat}\n"
+        )
+    };
     for (body, message) in [
         ("", "no runs: add [[run]] tables"),
         (
@@ -460,6 +466,11 @@ fn malformed_baselines_name_the_file_and_the_key() {
             ),
             "`recorded.stats.cycles`: expected a non-negative integer, found string \"many\"",
         ),
+        (&recorded("cycles = nan"), "`recorded.stats.cycles`: expected a count (a whole number), found NaN"),
+        (&recorded("cycles = inf"), "`recorded.stats.cycles`: expected a count (a whole number), found inf"),
+        (&recorded("cycles = 17086.9"), "`recorded.stats.cycles`: expected a count (a whole number), found 17086.9"),
+        (&recorded("l2_hit_rate = nan"), "`recorded.stats.l2_hit_rate`: expected a hit rate from 0 to 1, found NaN"),
+        (&recorded("l2_hit_rate = 1.5"), "`recorded.stats.l2_hit_rate`: expected a hit rate from 0 to 1, found 1.5"),
         ("[[run]\n", "not valid TOML"),
     ] {
         let file = baseline(dir.path(), body);

@@ -435,14 +435,21 @@ pub(super) fn programs(spec: &Spec, dir: &Path, file: &Path) -> anyhow::Result<V
                     file.display()
                 )
             })?;
-            let before = matched.len();
+            let (before, mut listed) = (matched.len(), None);
             for path in paths {
                 let path =
                     path.with_context(|| format!("{}: programs[{entry}]", file.display()))?;
                 let name = file_name(&path);
-                if !p.exclude.iter().any(|x| crate::matches(x, &name)) {
-                    matched.insert(path);
+                if !p.exclude.iter().any(|x| crate::matches(x, &name)) && !matched.insert(path) {
+                    listed = Some(name);
                 }
+            }
+            if let (true, Some(name)) = (matched.len() == before, listed) {
+                bail!(
+                    "{}: programs[{entry}]: `{pattern}` lists only programs an earlier pattern \
+                     of this entry lists ({name}): list each once",
+                    file.display()
+                );
             }
             if matched.len() == before {
                 bail!(

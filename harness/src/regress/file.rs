@@ -291,7 +291,16 @@ impl At<'_> {
             .map(|(name, v)| {
                 let key = format!("recorded.stats.{name}");
                 stats::check_pattern(name).map_err(|e| self.err(&key, e))?;
+                // Hit rates are the only fractions; every other statistic counts.
                 let value = if let Some(x) = v.as_float() {
+                    if !name.ends_with("_hit_rate") {
+                        let found = format!("expected a count (a whole number), found {x}");
+                        return Err(self.err(&key, found));
+                    }
+                    if !(0.0..=1.0).contains(&x) {
+                        let found = format!("expected a hit rate from 0 to 1, found {x}");
+                        return Err(self.err(&key, found));
+                    }
                     Value::Rate(x)
                 } else {
                     Value::Count(self.integer(v, &key)?)
