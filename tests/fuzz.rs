@@ -2,7 +2,8 @@
 //! seed corpus taken from the repository's own files and check that nothing panics, and
 //! what must hold of what is accepted. Targets: the instruction decoder, the ELF loader
 //! (and a short run of what loads), the configuration as TOML and as `--set` items, the
-//! graph readers (SNAP, Matrix Market, gzip) and the generator specs.
+//! graph readers (SNAP, Matrix Market, gzip), the generator specs, and the harness's
+//! experiment and baseline files (errors must name the file).
 //!
 //! `cargo test` runs a CI-sized number of cases per target; a longer campaign (docs:
 //! ARCHITECTURE.md, "Fuzzing"):
@@ -587,6 +588,119 @@ fn fuzz_generator_specs() {
 /// `elf` (seed 22, 2026-11-25): a PT_LOAD whose memsz says 1.1 GB aborted under a 2 GiB
 /// limit: the loader zero-filled the .bss in host memory. Untouched memory reads as
 /// zero, so the .bss now takes nothing until the program writes it, yet stays mapped.
+/// Tokens of experiment and baseline files: their tables, keys and the values that once
+/// went wrong (names with `..`, NaN counts, empty lists).
+const HARNESS_TOKENS: &[&str] = &[
+    "[[programs]]\n",
+    "[[graphs]]\n",
+    "[[axes]]\n",
+    "[[plots]]\n",
+    "[profiles.p]\n",
+    "${scale}",
+    "files = ['*.elf']\n",
+    "name = '../x'\n",
+    "spec = 'gen:rmat:scale=4'\n",
+    "values = []\n",
+    "kind = 'line'\n",
+    "[[run]]\n",
+    "[run.recorded]\n",
+    "[run.recorded.stats]\n",
+    "cycles = nan\n",
+    "stats = [\"*\"]\n",
+    "tolerance = { cycles = \"1%\" }\n",
+    "-1",
+    "1e309",
+    "\"",
+    "'",
+    "[",
+    "]",
+    "=",
+    "\n",
+];
+
+/// Links in `dir` to the repository's programs, configurations and data, so that a case
+/// written at `dir/REL/fuzz.toml` finds what its seed at `REL` named relative to itself.
+fn link_repository_into(dir: &std::path::Path) {
+    std::fs::create_dir_all(dir).unwrap();
+    for name in ["programs", "configs", "data"] {
+        std::os::unix::fs::symlink(common::root().join(name), dir.join(name)).unwrap();
+    }
+}
+
+/// Seeds: (folder relative to the repository, bytes) of the files under `folders`.
+fn harness_seeds(folders: &[&str]) -> Vec<(String, Vec<u8>)> {
+    let mut seeds = Vec::new();
+    for folder in folders {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(common::root().join(folder))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        paths.sort();
+        seeds.extend(paths.into_iter().map(|p| (folder.to_string(), read(p))));
+    }
+    seeds
+}
+
+/// Write a case where its seed lived: `sandbox/REL/fuzz.toml` (`REL` a folder of its own
+/// in the sandbox, so that `..` from it reaches the links).
+fn harness_case(sandbox: &std::path::Path, rel: &str, bytes: &[u8]) -> PathBuf {
+    let dir = sandbox.join("cases").join(rel);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("fuzz.toml");
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+#[test]
+fn fuzz_experiment_files() {
+    let seeds = harness_seeds(&["experiments", "experiments/dissertation"]);
+    let sandbox = tempfile::tempdir().unwrap();
+    // `cases/experiments/dissertation/fuzz.toml`: `../../programs` reaches `cases/programs`.
+    link_repository_into(&sandbox.path().join("cases"));
+    let input = (0..seeds.len(), edits(HARNESS_TOKENS, 0));
+    fuzz("experiment-file", 300, input, |(seed, edits)| {
+        let (rel, bytes) = &seeds[seed];
+        let bytes = apply(bytes, &edits);
+        save("experiment-file", &bytes);
+        let path = harness_case(sandbox.path(), rel, &bytes);
+        // Errors are answers; a panic is the failure proptest reports.
+        if let Err(e) = wsim_harness::experiment::Experiment::load(&path, None) {
+            let message = format!("{e:#}");
+            prop_assert!(
+                message.contains("fuzz.toml"),
+                "an error names the file: {}",
+                message
+            );
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn fuzz_baseline_files() {
+    let seeds = harness_seeds(&["baselines"]);
+    let sandbox = tempfile::tempdir().unwrap();
+    // `cases/baselines/fuzz.toml` with `root = ".."`: the repository's layout at `cases`.
+    link_repository_into(&sandbox.path().join("cases"));
+    let input = (0..seeds.len(), edits(HARNESS_TOKENS, 0));
+    fuzz("baseline-file", 500, input, |(seed, edits)| {
+        let (rel, bytes) = &seeds[seed];
+        let bytes = apply(bytes, &edits);
+        save("baseline-file", &bytes);
+        let path = harness_case(sandbox.path(), rel, &bytes);
+        if let Err(e) = wsim_harness::regress::Baseline::load(&path) {
+            let message = format!("{e:#}");
+            prop_assert!(
+                message.contains("fuzz.toml"),
+                "an error names the file: {}",
+                message
+            );
+        }
+        Ok(())
+    });
+}
+
 #[test]
 fn regression_a_huge_bss_takes_no_host_memory() {
     let mut elf = read(common::program("errors/forever"));
