@@ -454,7 +454,7 @@ fn the_table_identifies_each_run_and_plots_redraw_from_it() {
 fn experiment_file_errors_name_what_and_where() {
     let dir = tempfile::tempdir().unwrap();
     let hello = program("hello");
-    let cases: [(&str, String, &str); 16] = [
+    let cases: [(&str, String, &str); 17] = [
         ("source word", format!("[[programs]]\nfiles = ['{}']\nsource = 'hubb'\n", hello.display()), "source must be a vertex index or \"hub\""),
         (
             "hub and a source axis",
@@ -463,6 +463,12 @@ fn experiment_file_errors_name_what_and_where() {
         ),
         ("unknown key", format!("[[programs]]\nfiles = ['{}']\nitterations = 3\n", hello.display()), "unknown field `itterations`"),
         ("no match", "[[programs]]\nfiles = ['missing_*.elf']\n".into(), "programs[0]: `missing_*.elf` matches no program"),
+        (
+            // Found by the experiment-file fuzz target: a folder was read as a program.
+            "a folder",
+            format!("[[programs]]\nfiles = ['{}']\n", hello.parent().unwrap().display()),
+            "matches no program",
+        ),
         (
             "listed twice",
             format!("[[programs]]\nfiles = ['{0}', '{0}']\n", hello.display()),

@@ -440,7 +440,11 @@ pub(super) fn programs(spec: &Spec, dir: &Path, file: &Path) -> anyhow::Result<V
                 let path =
                     path.with_context(|| format!("{}: programs[{entry}]", file.display()))?;
                 let name = file_name(&path);
-                if !p.exclude.iter().any(|x| crate::matches(x, &name)) && !matched.insert(path) {
+                // A folder the pattern names is not a program.
+                if path.is_dir() || p.exclude.iter().any(|x| crate::matches(x, &name)) {
+                    continue;
+                }
+                if !matched.insert(path) {
                     listed = Some(name);
                 }
             }

@@ -227,10 +227,13 @@ impl Experiment {
         let mut runs = Vec::new();
         for program in programs {
             let entry = &spec.programs[program.entry];
-            let elf = Arc::new(
-                std::fs::read(&program.path)
-                    .with_context(|| format!("cannot read {}", program.path.display()))?,
-            );
+            let elf = Arc::new(std::fs::read(&program.path).map_err(|e| {
+                let file = program.path.display();
+                at(format!(
+                    "programs[{}]: cannot read {file}: {e}",
+                    program.entry
+                ))
+            })?);
             let own = base.with_overrides_from(
                 &format!("{}: programs[{}].set", path.display(), program.entry),
                 &entry.set,
