@@ -652,20 +652,26 @@ fn harness_case(sandbox: &std::path::Path, rel: &str, bytes: &[u8]) -> PathBuf {
     path
 }
 
-#[test]
-fn fuzz_experiment_files() {
-    let seeds = harness_seeds(&["experiments", "experiments/dissertation"]);
+/// Fuzz a harness file format: the files under `folders` mutated, written where their
+/// seed lived in a sandbox that links the repository, and given to `load`. Errors are
+/// answers (each must name the file); a panic is the failure proptest reports.
+fn fuzz_harness_file(
+    name: &str,
+    cases: u32,
+    folders: &[&str],
+    load: impl Fn(&std::path::Path) -> anyhow::Result<()>,
+) {
+    let seeds = harness_seeds(folders);
     let sandbox = tempfile::tempdir().unwrap();
-    // `cases/experiments/dissertation/fuzz.toml`: `../../programs` reaches `cases/programs`.
+    // `cases/REL/fuzz.toml`: `..` from REL reaches `cases/programs` and the rest.
     link_repository_into(&sandbox.path().join("cases"));
     let input = (0..seeds.len(), edits(HARNESS_TOKENS, 0));
-    fuzz("experiment-file", 300, input, |(seed, edits)| {
+    fuzz(name, cases, input, |(seed, edits)| {
         let (rel, bytes) = &seeds[seed];
         let bytes = apply(bytes, &edits);
-        save("experiment-file", &bytes);
+        save(name, &bytes);
         let path = harness_case(sandbox.path(), rel, &bytes);
-        // Errors are answers; a panic is the failure proptest reports.
-        if let Err(e) = wsim_harness::experiment::Experiment::load(&path, None) {
+        if let Err(e) = load(&path) {
             let message = format!("{e:#}");
             prop_assert!(
                 message.contains("fuzz.toml"),
@@ -678,26 +684,17 @@ fn fuzz_experiment_files() {
 }
 
 #[test]
+fn fuzz_experiment_files() {
+    let folders = ["experiments", "experiments/dissertation"];
+    fuzz_harness_file("experiment-file", 300, &folders, |path| {
+        wsim_harness::experiment::Experiment::load(path, None).map(drop)
+    });
+}
+
+#[test]
 fn fuzz_baseline_files() {
-    let seeds = harness_seeds(&["baselines"]);
-    let sandbox = tempfile::tempdir().unwrap();
-    // `cases/baselines/fuzz.toml` with `root = ".."`: the repository's layout at `cases`.
-    link_repository_into(&sandbox.path().join("cases"));
-    let input = (0..seeds.len(), edits(HARNESS_TOKENS, 0));
-    fuzz("baseline-file", 500, input, |(seed, edits)| {
-        let (rel, bytes) = &seeds[seed];
-        let bytes = apply(bytes, &edits);
-        save("baseline-file", &bytes);
-        let path = harness_case(sandbox.path(), rel, &bytes);
-        if let Err(e) = wsim_harness::regress::Baseline::load(&path) {
-            let message = format!("{e:#}");
-            prop_assert!(
-                message.contains("fuzz.toml"),
-                "an error names the file: {}",
-                message
-            );
-        }
-        Ok(())
+    fuzz_harness_file("baseline-file", 500, &["baselines"], |path| {
+        wsim_harness::regress::Baseline::load(path).map(drop)
     });
 }
 
