@@ -56,15 +56,6 @@ impl RunSummary {
         t
     }
 
-    /// Phase `phase` as reports show it: its number, and its name when the program gives
-    /// one (`2 edges`).
-    pub fn phase_label(&self, phase: u32) -> String {
-        match self.phase_names.get(phase as usize) {
-            Some(name) => format!("{phase} {name}"),
-            None => phase.to_string(),
-        }
-    }
-
     /// The deepest SIMT stack of any warp.
     pub fn max_stack_depth(&self) -> u64 {
         self.cores
