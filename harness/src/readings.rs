@@ -212,7 +212,7 @@ impl Readings {
     /// claims' values), then the others in the file's order; `at` places errors.
     pub fn choose(&self, choice: &Choice, at: &str) -> anyhow::Result<Vec<&Reading>> {
         let names: Vec<&str> = match choice {
-            Choice::All(_) => self.readings.iter().map(|r| r.name.as_str()).collect(),
+            Choice::All => self.readings.iter().map(|r| r.name.as_str()).collect(),
             Choice::Names(names) => {
                 for (i, name) in names.iter().enumerate() {
                     if self.get(name).is_none() {
@@ -240,18 +240,32 @@ impl Readings {
 }
 
 /// An experiment's choice of readings: `"all"`, or a list of names.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(untagged)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Choice {
-    All(AllWord),
+    All,
     Names(Vec<String>),
 }
 
-/// The word `all`.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub enum AllWord {
-    #[serde(rename = "all")]
-    All,
+impl<'de> Deserialize<'de> for Choice {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let wrong = |what: String| {
+            serde::de::Error::custom(format!(
+                "readings to run are \"all\" or a list of reading names, not {what}"
+            ))
+        };
+        match toml::Value::deserialize(d)? {
+            toml::Value::String(s) if s == "all" => Ok(Choice::All),
+            toml::Value::Array(items) => items
+                .into_iter()
+                .map(|v| match v {
+                    toml::Value::String(s) => Ok(s),
+                    other => Err(wrong(format!("a list holding {other}"))),
+                })
+                .collect::<Result<_, _>>()
+                .map(Choice::Names),
+            other => Err(wrong(other.to_string())),
+        }
+    }
 }
 
 fn is_reading_name(s: &str) -> bool {
@@ -308,7 +322,7 @@ programs = ["*_eghw_*"]
                 .collect()
         };
         assert_eq!(
-            names(&Choice::All(AllWord::All)),
+            names(&Choice::All),
             ["literal", "em-search", "eghw-pipelined"]
         );
         assert_eq!(

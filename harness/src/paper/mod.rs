@@ -681,7 +681,9 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
             else {
                 continue;
             };
-            let readings = paper.readings.as_ref().zip(names.as_deref());
+            // One reading has no band: its rows are the default's.
+            let names = names.as_deref().filter(|n| n.len() > 1);
+            let readings = paper.readings.as_ref().zip(names);
             match claim_value(computation, table, path, readings) {
                 Ok(v) => {
                     values.insert((&claim.id, profile), v);
