@@ -561,7 +561,8 @@ fn reading_rows(table: &Table, readings: &Readings, reading: &str) -> Table {
 }
 
 /// A claim's value from `table` (read from `path`): under the default reading, and under
-/// each of `readings` the experiment ran (`names`, the default first). A reading whose
+/// each of `readings` the experiment ran (`names`, the default first) that concerns it (it
+/// ran some of the table's programs, or maps a schedule the claim names). A reading whose
 /// runs, or whose replacing schedule's rows, are not in the table is not run.
 fn claim_value(
     computation: &Computation,
@@ -600,6 +601,11 @@ fn claim_value(
             });
         if (owes_runs && !ran_own) || lacks_schedule {
             band.not_run.push(name.clone());
+            continue;
+        }
+        // A reading that runs none of the table's programs and maps none of the claim's
+        // schedules gives the default's value: it is not a reading of this claim.
+        if !ran_own && replaced == *computation {
             continue;
         }
         let rows = reading_rows(table, readings, name);
