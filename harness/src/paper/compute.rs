@@ -442,10 +442,12 @@ impl Computation {
         let side = |name: &str, filter: &Filter| {
             let chosen = filter.select(view, rows);
             if chosen.is_empty() {
-                bail!(
+                // A table of part of its experiment (a profile without these programs).
+                return Err(NoRows(format!(
                     "no {name} row: none of the rows where = {} matches {name} = {filter}",
                     self.filter
-                );
+                ))
+                .into());
             }
             let keyed = self.keyed(view, &chosen);
             let mut one = BTreeMap::new();

@@ -967,7 +967,8 @@ fn band_text(claim: &Claim, method: Method, band: &Band) -> String {
 }
 
 /// The headline claims: the paper's value, the default reading's and the band, from the
-/// last profile whose claim has a band (else the last that ran).
+/// profile whose band measured the most readings (the later one on a tie; else the last
+/// profile that ran).
 fn headline_table(
     paper: &Paper,
     headline: &HeadlineFile,
@@ -994,7 +995,11 @@ fn headline_table(
         let ran: Vec<(&str, &Value)> = (paper.profiles.iter().rev())
             .filter_map(|p| Some((p.as_str(), values.get(&(id.as_str(), p.as_str()))?)))
             .collect();
-        let chosen = ran.iter().find(|(_, v)| v.band.is_some()).or(ran.first());
+        // The band that measured the most readings (the later profile on a tie).
+        let chosen = (ran.iter().rev())
+            .filter(|(_, v)| v.band.is_some())
+            .max_by_key(|(_, v)| v.band.as_ref().map_or(0, |b| b.values.len()))
+            .or(ran.first());
         let method = claim.measure.as_ref().map(|(_, c)| c.method);
         let (Some((profile, value)), Some(method)) = (chosen, method) else {
             let _ = writeln!(
