@@ -298,7 +298,7 @@ impl Experiment {
                     for ((values, config), arguments) in combos.iter().zip(&configs).zip(&arguments)
                     {
                         let inputs = Inputs {
-                            program: &elf,
+                            program: elf,
                             config: &config.to_toml(),
                             graph: graph.map(|g| graph_ids[g].clone()),
                             arguments,
