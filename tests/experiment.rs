@@ -1476,3 +1476,111 @@ fn parts_written_at_once_keep_each_others_rows() {
         assert_eq!(graphs, ["a", "b", "c"], "round {round}");
     }
 }
+
+/// A readings file for [`readings_repeat_the_runs_of_their_scope_after_todays`].
+const READINGS: &str = r#"
+default = "plain"
+[[readings]]
+name = "plain"
+lines = "1"
+justification = "as written"
+[[readings]]
+name = "em-search"
+lines = "2"
+justification = "searchVID"
+replace = { schedule = { EM = "EM-search" } }
+[[readings]]
+name = "l2-write-back"
+lines = "-"
+justification = "not stated"
+set = ["memory.l2.write_policy=write-back"]
+[[readings]]
+name = "eghw-pipelined"
+lines = "3"
+justification = "adding pipelines"
+set = ["weaver.eghw_reads=pipelined"]
+programs = ["*_eghw_*"]
+[[readings]]
+name = "sockets"
+lines = "4"
+justification = "three cores a socket"
+set = ["gpu.cores_per_socket=3"]
+"#;
+
+#[test]
+fn readings_repeat_the_runs_of_their_scope_after_todays() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(program("vecadd"), dir.path().join("a.elf")).unwrap();
+    std::fs::copy(program("hello"), dir.path().join("x_eghw_y.elf")).unwrap();
+    std::fs::write(dir.path().join("readings.toml"), READINGS).unwrap();
+    let programs = "[[programs]]\nfiles = ['a.elf', 'x_eghw_y.elf']\n";
+    let file = experiment(dir.path(), "r", programs);
+    let csv = dir.path().join("out/r.csv");
+    assert_eq!(run(&file, &[]).0, (0, 2));
+    let before = table(&csv);
+    assert!(before.iter().all(|r| r["reading"].is_empty()));
+
+    // Under readings: the default's runs are today's (cached, the same numbers), then each
+    // reading that sets something runs the programs of its scope.
+    let readings = "[readings]\nfile = 'readings.toml'\nrun = ['l2-write-back', 'eghw-pipelined', 'em-search']\n";
+    let file = experiment(dir.path(), "r", &format!("{readings}{programs}"));
+    assert_eq!(run(&file, &[]).0, (2, 3));
+    let after = table(&csv);
+    let column = |name: &str| -> Vec<&str> { after.iter().map(|r| r[name].as_str()).collect() };
+    assert_eq!(
+        column("reading"),
+        [
+            "plain",
+            "plain",
+            "l2-write-back",
+            "l2-write-back",
+            "eghw-pipelined"
+        ]
+    );
+    assert_eq!(column("run"), ["0", "1", "2", "3", "4"]);
+    assert_eq!(
+        column("program"),
+        ["a", "x_eghw_y", "a", "x_eghw_y", "x_eghw_y"]
+    );
+    for (old, new) in before.iter().zip(&after) {
+        let mut new = new.clone();
+        new.insert("reading".into(), String::new());
+        assert_eq!(old, &new, "the default reading's row is today's");
+    }
+    assert_ne!(after[0]["config_hash"], after[2]["config_hash"]);
+
+    // Errors name the experiment file, the reading and what is wrong.
+    let bad = |body: &str, expected: &str| refused(dir.path(), expected, body, &[], expected);
+    bad(
+        &format!(
+            "{}{programs}",
+            readings.replace("'em-search'", "'em-serch'")
+        ),
+        "readings.run[2]: no reading `em-serch` in",
+    );
+    bad(
+        &format!("{readings}{programs}[[axes]]\nname = 'p'\nkey = 'memory.l2.write_policy'\nvalues = ['write-through']\n"),
+        "reading `l2-write-back` (",
+    );
+    bad(
+        &format!("{}{programs}", readings.replace("'em-search'", "'sockets'")),
+        "reading `sockets`: set gpu.cores_per_socket=3",
+    );
+    bad(
+        &format!(
+            "{}{programs}",
+            readings.replace("'readings.toml'", "'nosuch.toml'")
+        ),
+        "readings.file",
+    );
+    bad(
+        &format!(
+            "{}{programs}",
+            readings.replace(
+                "run = ['l2-write-back', 'eghw-pipelined', 'em-search']",
+                "run = 'every'"
+            )
+        ),
+        "readings to run are \"all\" or a list of reading names, not \"every\"",
+    );
+}

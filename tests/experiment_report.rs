@@ -244,3 +244,171 @@ fn a_profile_run_for_part_of_its_experiment_shows_the_rest_as_not_run() {
     );
     assert!(e.contains("claim `g3` (quick): no row of"), "{e}");
 }
+
+/// A readings file: the default; EM-search by replace; a write-back L2 and the sockets
+/// layout, which run; a pipelined EGHW for EGHW programs only.
+const READINGS: &str = r#"
+default = "plain"
+[[readings]]
+name = "plain"
+lines = "1"
+justification = "as written"
+[[readings]]
+name = "em-search"
+lines = "2"
+justification = "searchVID"
+replace = { schedule = { EM = "EM-search" } }
+[[readings]]
+name = "write-back"
+lines = "-"
+justification = "not stated"
+set = ["memory.l2.write_policy=write-back"]
+[[readings]]
+name = "eghw-pipelined"
+lines = "3"
+justification = "adding pipelines"
+set = ["weaver.eghw_reads=pipelined"]
+programs = ["*_eghw_*"]
+[[readings]]
+name = "sockets"
+lines = "4"
+justification = "two sockets"
+set = ["gpu.cores_per_socket=3"]
+"#;
+
+/// A paper over an experiment run under readings: the quick profile ran every reading
+/// but `sockets`, medium the default alone.
+fn readings_tree(dir: &Path) {
+    write(
+        &dir.join("exp/tiny.toml"),
+        "name = 'tiny'\nprofile = 'quick'\n[readings]\nfile = 'readings.toml'\n\
+         run = '${readings}'\n[[programs]]\nfiles = ['pr_*.elf']\n\
+         [profiles.quick]\nreadings = 'all'\n[profiles.medium]\nreadings = ['plain']\n",
+    );
+    write(&dir.join("exp/readings.toml"), READINGS);
+    let head = "experiment,profile,reading,run,program,graph,schedule,verified,verdict,cycles\n";
+    let mut quick = head.to_string();
+    // (program, schedule, cycles on g1 and g2) under the default, then under write-back.
+    let rows = [
+        ("pr_vm", "VM", [400, 900], [300, 600]),
+        ("pr_em", "EM", [200, 200], [100, 100]),
+        ("pr_emsearch", "EM-search", [800, 800], [400, 400]),
+        ("pr_sw", "SparseWeaver", [100, 100], [100, 200]),
+    ];
+    let mut run = 0;
+    for (reading, k) in [("plain", 0), ("write-back", 1)] {
+        for (program, schedule, plain, wb) in rows {
+            for (g, graph) in ["g1", "g2"].iter().enumerate() {
+                let cycles = if k == 0 { plain[g] } else { wb[g] };
+                quick.push_str(&format!(
+                    "tiny,quick,{reading},{run},{program},{graph},{schedule},yes,ok,{cycles}\n"
+                ));
+                run += 1;
+            }
+        }
+    }
+    write(&dir.join("results/tiny/quick/tiny.csv"), &quick);
+    write(
+        &dir.join("results/tiny/medium/tiny.csv"),
+        &format!(
+            "{head}tiny,medium,plain,0,pr_vm,g1,VM,yes,ok,1000\n\
+             tiny,medium,plain,1,pr_sw,g1,SparseWeaver,yes,ok,200\n\
+             tiny,medium,plain,2,pr_em,g1,EM,yes,ok,400\n"
+        ),
+    );
+    write(
+        &dir.join("exp/paper.toml"),
+        r#"title = "Readings"
+profiles = ["quick", "medium", "full"]
+readings = "readings.toml"
+[[sections]]
+title = "Figure 1"
+experiment = "tiny"
+[[sections.claims]]
+id = "sw-over-vm"
+text = "SparseWeaver over VM"
+lines = 1
+paper = 2.5
+reason = "r"
+compute = "geomean_speedup"
+baseline = { schedule = "VM" }
+subject = { schedule = "SparseWeaver" }
+pair_by = ["graph"]
+[[sections.claims]]
+id = "sw-over-em"
+text = "SparseWeaver over EM"
+lines = 2
+paper = 2.6
+reason = "r"
+compute = "geomean_speedup"
+baseline = { schedule = "EM" }
+subject = { schedule = "SparseWeaver" }
+pair_by = ["graph"]
+expect = "above 1"
+[headline]
+title = "Headline claims"
+claims = ["sw-over-em"]
+"#,
+    );
+}
+
+#[test]
+fn each_claim_shows_the_default_readings_value_and_its_band_across_readings() {
+    let dir = tempfile::tempdir().unwrap();
+    readings_tree(dir.path());
+    let page = page(dir.path());
+    let has = |text: &str| assert!(page.contains(text), "no `{text}` in:\n{page}");
+    has("| experiment | quick | medium | full |");
+    has("readings plain, em-search, write-back, eghw-pipelined, sockets |");
+    has("| `em-search` | 2 | claims on EM read EM-search's rows | searchVID |");
+    has("| claim | lines | paper | wsim quick | wsim medium | wsim full | band across readings | wsim/paper | reason |");
+    // Default: sqrt(4 * 9) = 6; write-back: sqrt(3 * 3) = 3; em-search (no EM in the
+    // claim) and eghw-pipelined (no EGHW program here) are not readings of this claim.
+    // Sockets has no rows though every program is in its scope: not run. Medium: 5 on g1.
+    has(
+        "| SparseWeaver over VM (`sw-over-vm`) | 1 | 2.50x | 6.00x | 5.00x | not run | quick: \
+         3.00x (write-back) to 6.00x (plain), 2 readings; not run: sockets | 2.00 (medium) | r |",
+    );
+    // Over EM: default 2; em-search takes EM-search's rows, sqrt(8 * 8) = 8; write-back:
+    // sqrt(1 * 0.5). Medium: 400 / 200.
+    has(
+        "| SparseWeaver over EM (`sw-over-em`) | 2 | 2.60x | 2.00x | 2.00x | not run | quick: \
+         0.71x (write-back) to 8.00x (em-search), 3 readings, holds in 2; not run: sockets | \
+         0.77, holds (medium) | r |",
+    );
+    has("## Headline claims");
+    has(
+        "| SparseWeaver over EM (`sw-over-em`) | 2.60x | quick | 2.00x | 0.71x (write-back) | \
+         8.00x (em-search) | sockets |",
+    );
+}
+
+#[test]
+fn a_reading_the_paper_cannot_place_is_an_error_that_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    readings_tree(dir.path());
+    // The experiment runs readings the paper file does not name.
+    let paper = dir.path().join("exp/paper.toml");
+    let text = std::fs::read_to_string(&paper).unwrap();
+    write(&paper, &text.replace("readings = \"readings.toml\"\n", ""));
+    let out = report(dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        e.contains("experiment `tiny` (quick) runs readings (plain, em-search, write-back, eghw-pipelined, sockets), and the paper file names no readings file"),
+        "{e}"
+    );
+    // A headline naming no claim, a profile named twice.
+    write(
+        &paper,
+        &text
+            .replace("claims = [\"sw-over-em\"]", "claims = [\"sw-over-wm\"]")
+            .replace("\"medium\", \"full\"]", "\"medium\", \"quick\"]"),
+    );
+    let e = String::from_utf8_lossy(&report(dir.path()).stderr).into_owned();
+    assert!(
+        e.contains("headline.claims[0]: no claim `sw-over-wm`"),
+        "{e}"
+    );
+    assert!(e.contains("profiles[2]: `quick` is named twice"), "{e}");
+}

@@ -602,6 +602,10 @@ const HARNESS_TOKENS: &[&str] = &[
     "spec = 'gen:rmat:scale=4'\n",
     "values = []\n",
     "kind = 'line'\n",
+    "[readings]\n",
+    "run = 'all'\n",
+    "file = 'readings.toml'\n",
+    "'sockets'",
     "[[run]]\n",
     "[run.recorded]\n",
     "[run.recorded.stats]\n",
@@ -665,6 +669,15 @@ fn fuzz_harness_file(
     let sandbox = tempfile::tempdir().unwrap();
     // `cases/REL/fuzz.toml`: `..` from REL reaches `cases/programs` and the rest.
     link_repository_into(&sandbox.path().join("cases"));
+    // The readings file experiment files name beside themselves (docs/EXPERIMENTS.md).
+    for folder in folders {
+        let readings = common::root().join(folder).join("readings.toml");
+        if readings.exists() {
+            let dir = sandbox.path().join("cases").join(folder);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::copy(&readings, dir.join("readings.toml")).unwrap();
+        }
+    }
     let input = (0..seeds.len(), edits(HARNESS_TOKENS, 0));
     fuzz(name, cases, input, |(seed, edits)| {
         let (rel, bytes) = &seeds[seed];

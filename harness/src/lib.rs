@@ -10,6 +10,7 @@ pub mod files;
 pub mod paper;
 pub mod plot;
 pub mod progress;
+pub mod readings;
 pub mod regress;
 pub mod run;
 pub mod stats;

@@ -96,6 +96,24 @@ impl Direction {
 }
 
 impl Schedule {
+    /// Every schedule, in the declaration's order.
+    pub const ALL: [Schedule; 14] = [
+        Schedule::Vm,
+        Schedule::Em,
+        Schedule::EmSearch,
+        Schedule::Wm,
+        Schedule::Cm,
+        Schedule::Twc,
+        Schedule::Twce,
+        Schedule::Strict,
+        Schedule::SparseWeaver,
+        Schedule::Eghw,
+        Schedule::GnnAdvisor,
+        Schedule::AccelGcn,
+        Schedule::Tlpgnn,
+        Schedule::Bikd,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Schedule::Vm => "VM",

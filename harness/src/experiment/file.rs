@@ -9,6 +9,7 @@ use anyhow::{bail, Context};
 use serde::Deserialize;
 
 use crate::plot::PlotSpec;
+use crate::readings::{Choice, Reading, Readings};
 use crate::sweep::{self, Axis};
 use wsim_workloads::{GraphOptions, LayerOptions, LoadSpec, Source as SourceChoice};
 
@@ -34,6 +35,18 @@ pub(super) struct Spec {
     /// Resources of each Slurm array task (the sbatch script's defaults).
     #[serde(default)]
     pub slurm: SlurmSpec,
+    /// The readings the runs are repeated under (docs/EXPERIMENTS.md, "Readings").
+    pub readings: Option<ReadingsSpec>,
+}
+
+/// `[readings]`: a readings file and the readings of it to run.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ReadingsSpec {
+    /// The readings file, relative to the experiment file.
+    pub file: String,
+    /// `"all"` or names; the default reading runs whichever are named.
+    pub run: Choice,
 }
 
 /// Programs and what they are given.
@@ -435,13 +448,18 @@ pub(super) fn programs(spec: &Spec, dir: &Path, file: &Path) -> anyhow::Result<V
                     file.display()
                 )
             })?;
-            let (before, mut listed) = (matched.len(), None);
+            let (before, mut listed, mut excluded) = (matched.len(), None, false);
             for path in paths {
                 let path =
                     path.with_context(|| format!("{}: programs[{entry}]", file.display()))?;
                 let name = file_name(&path);
                 // A folder the pattern names is not a program.
-                if path.is_dir() || p.exclude.iter().any(|x| crate::matches(x, &name)) {
+                if path.is_dir() {
+                    continue;
+                }
+                // A pattern whose programs are all excluded (by a profile, say) is no typo.
+                if p.exclude.iter().any(|x| crate::matches(x, &name)) {
+                    excluded = true;
                     continue;
                 }
                 if !matched.insert(path) {
@@ -455,7 +473,7 @@ pub(super) fn programs(spec: &Spec, dir: &Path, file: &Path) -> anyhow::Result<V
                     file.display()
                 );
             }
-            if matched.len() == before {
+            if matched.len() == before && !excluded {
                 bail!(
                     "{}: programs[{entry}]: `{pattern}` matches no program (looked for {text}; \
                      build them with `make -C programs`)",
@@ -544,4 +562,60 @@ pub(super) fn graph_options(graph: Option<&Graph>, arguments: &Arguments) -> Gra
             input_nnz: arguments.input_nnz,
         },
     }
+}
+
+/// The readings `spec` runs under (the default first), from its readings file; none
+/// without `[readings]`. A reading that sets a key the experiment sets itself (`set`, a
+/// `[[programs]]` entry's `set`, an axis) is an error: the two would disagree on it.
+pub(super) fn readings(
+    spec: &Spec,
+    dir: &Path,
+    file: &Path,
+) -> anyhow::Result<Option<(Readings, Vec<Reading>)>> {
+    let Some(wanted) = &spec.readings else {
+        return Ok(None);
+    };
+    let path = dir.join(&wanted.file);
+    let readings =
+        Readings::load(&path).with_context(|| format!("{}: readings.file", file.display()))?;
+    let chosen: Vec<Reading> = readings
+        .choose(&wanted.run, &format!("{}: readings.run", file.display()))?
+        .into_iter()
+        .cloned()
+        .collect();
+    let keys = |set: &[String]| -> Vec<String> {
+        set.iter()
+            .filter_map(|s| s.split_once('=').map(|(k, _)| k.trim().to_string()))
+            .collect()
+    };
+    let mut own: Vec<(String, String)> = keys(&spec.set)
+        .into_iter()
+        .map(|k| (k, "its `set`".to_string()))
+        .collect();
+    for (i, p) in spec.programs.iter().enumerate() {
+        own.extend(
+            keys(&p.set)
+                .into_iter()
+                .map(|k| (k, format!("programs[{i}].set"))),
+        );
+    }
+    for a in &spec.axes {
+        if let Some(key) = &a.key {
+            own.push((key.clone(), format!("axis `{}`", a.name)));
+        }
+    }
+    for reading in &chosen {
+        for key in reading.keys() {
+            if let Some((_, whose)) = own.iter().find(|(k, _)| k == key) {
+                bail!(
+                    "{}: reading `{}` ({}) sets {key}, which the experiment sets in {whose}: \
+                     leave the reading out of readings.run, or the key out of the experiment",
+                    file.display(),
+                    reading.name,
+                    path.display()
+                );
+            }
+        }
+    }
+    Ok(Some((readings, chosen)))
 }

@@ -23,6 +23,7 @@ use wsim_sim::Config;
 pub use file::{Argument, Arguments, Graph, Program, SlurmSpec};
 
 use crate::plot::PlotSpec;
+use crate::readings::Reading;
 use crate::run::{self, RunOptions, RunRecord, RunRequest};
 use crate::table::Table;
 use cache::{Cache, Inputs};
@@ -54,6 +55,8 @@ pub struct Experiment {
     /// names their row ([`Experiment::row_id`]), so that the part's table keeps the rows
     /// earlier parts measured for them.
     pub left_out: Vec<(usize, Vec<String>)>,
+    /// The readings the file runs under, the default first (none without `[readings]`).
+    pub readings: Vec<Reading>,
 }
 
 /// A named axis.
@@ -91,6 +94,8 @@ pub struct Run {
     pub arguments: Arguments,
     /// The cache key of its result.
     pub key: String,
+    /// The reading it runs under (empty for an experiment without readings).
+    pub reading: String,
 }
 
 /// One of `count` deterministic parts of an experiment's runs: run `i` belongs to shard
@@ -212,6 +217,10 @@ impl Experiment {
             })
             .collect();
         let programs = file::programs(&spec, dir, path)?;
+        let (readings_file, readings) = match file::readings(&spec, dir, path)? {
+            Some((file, chosen)) => (Some(file), chosen),
+            None => (None, Vec::new()),
+        };
         // Loading options are checked now, not in the middle of the runs.
         let graphs = file::graphs(&spec, dir).map_err(|e| at(format!("{e:#}")))?;
         let graph_ids = graphs
@@ -224,57 +233,88 @@ impl Experiment {
         } else {
             (0..graphs.len()).map(Some).collect()
         };
+        let elves = programs
+            .iter()
+            .map(|program| {
+                let elf = std::fs::read(&program.path).map_err(|e| {
+                    let file = program.path.display();
+                    at(format!(
+                        "programs[{}]: cannot read {file}: {e}",
+                        program.entry
+                    ))
+                })?;
+                Ok(Arc::new(elf))
+            })
+            .collect::<anyhow::Result<Vec<Arc<Vec<u8>>>>>()?;
+        // Readings outermost: the default reading's runs keep the numbers they have without
+        // readings, and each other reading repeats the programs of its scope.
+        let under: Vec<Option<&Reading>> = if readings.is_empty() {
+            vec![None]
+        } else {
+            readings.iter().map(Some).collect()
+        };
         let mut runs = Vec::new();
-        for program in programs {
-            let entry = &spec.programs[program.entry];
-            let elf = Arc::new(std::fs::read(&program.path).map_err(|e| {
-                let file = program.path.display();
-                at(format!(
-                    "programs[{}]: cannot read {file}: {e}",
-                    program.entry
-                ))
-            })?);
-            let own = base.with_overrides_from(
-                &format!("{}: programs[{}].set", path.display(), program.entry),
-                &entry.set,
-            )?;
-            let mut configs = Vec::new();
-            let mut arguments = Vec::new();
-            for values in &combos {
-                let mut overrides = Vec::new();
-                let mut given = entry.arguments();
-                for (axis, value) in spec.axes.iter().zip(values) {
-                    match (&axis.key, axis.argument) {
-                        (Some(key), _) => overrides.push(format!("{key}={value}")),
-                        (None, Some(argument)) => {
-                            given.set(argument, value.parse().expect("checked by file::read"))
-                        }
-                        (None, None) => unreachable!("checked by file::read"),
-                    }
+        for (k, reading) in under.iter().enumerate() {
+            for (program, elf) in programs.iter().zip(&elves) {
+                if reading.is_some_and(|r| k > 0 && !r.runs_program(&program.name)) {
+                    continue;
                 }
-                configs.push(
-                    own.with_overrides_from(&format!("{}: axes", path.display()), &overrides)?,
-                );
-                arguments.push(given);
-            }
-            for &graph in &graph_choices {
-                for ((values, config), arguments) in combos.iter().zip(&configs).zip(&arguments) {
-                    let inputs = Inputs {
-                        program: &elf,
-                        config: &config.to_toml(),
-                        graph: graph.map(|g| graph_ids[g].clone()),
-                        arguments,
-                    };
-                    runs.push(Run {
-                        index: runs.len(),
-                        program: program.clone(),
-                        elf: Arc::clone(&elf),
-                        graph,
-                        values: values.clone(),
-                        config: config.clone(),
-                        arguments: *arguments,
-                        key: inputs.key(),
-                    });
+                let entry = &spec.programs[program.entry];
+                let own = base.with_overrides_from(
+                    &format!("{}: programs[{}].set", path.display(), program.entry),
+                    &entry.set,
+                )?;
+                let own = match reading {
+                    Some(r) if !r.set.is_empty() => {
+                        let file = readings_file.as_ref().expect("readings came from a file");
+                        own.with_overrides_from(
+                            &format!("{}: reading `{}`: set", file.path.display(), r.name),
+                            &r.set,
+                        )
+                        .with_context(|| format!("{}: readings.run", path.display()))?
+                    }
+                    _ => own,
+                };
+                let mut configs = Vec::new();
+                let mut arguments = Vec::new();
+                for values in &combos {
+                    let mut overrides = Vec::new();
+                    let mut given = entry.arguments();
+                    for (axis, value) in spec.axes.iter().zip(values) {
+                        match (&axis.key, axis.argument) {
+                            (Some(key), _) => overrides.push(format!("{key}={value}")),
+                            (None, Some(argument)) => {
+                                given.set(argument, value.parse().expect("checked by file::read"))
+                            }
+                            (None, None) => unreachable!("checked by file::read"),
+                        }
+                    }
+                    configs.push(
+                        own.with_overrides_from(&format!("{}: axes", path.display()), &overrides)?,
+                    );
+                    arguments.push(given);
+                }
+                for &graph in &graph_choices {
+                    for ((values, config), arguments) in combos.iter().zip(&configs).zip(&arguments)
+                    {
+                        let inputs = Inputs {
+                            program: elf,
+                            config: &config.to_toml(),
+                            graph: graph.map(|g| graph_ids[g].clone()),
+                            arguments,
+                        };
+                        runs.push(Run {
+                            index: runs.len(),
+                            program: program.clone(),
+                            elf: Arc::clone(elf),
+                            graph,
+                            values: values.clone(),
+                            config: config.clone(),
+                            arguments: *arguments,
+                            key: inputs.key(),
+                            reading: reading.map_or(String::new(), |r| r.name.clone()),
+                        });
+                    }
                 }
             }
         }
@@ -305,6 +345,7 @@ impl Experiment {
             kept_graphs: Vec::new(),
             kept_programs: Vec::new(),
             left_out: Vec::new(),
+            readings,
         };
         // An axis may not take a column the table has already.
         let header = table::header(&experiment, &[]);
@@ -361,13 +402,14 @@ impl Experiment {
     }
 
     /// What names run `run`'s row in a table, whichever wsim measured it: its program,
-    /// graph, configuration hash and axis values.
+    /// graph, configuration hash, reading and axis values.
     pub fn row_id(&self, run: &Run) -> Vec<String> {
         let graph = run.graph.map_or("", |g| self.graphs[g].name.as_str());
         let mut id = vec![
             run.program.name.clone(),
             graph.to_string(),
             run.config.hash(),
+            run.reading.clone(),
         ];
         id.extend(run.values.iter().cloned());
         id
@@ -552,9 +594,25 @@ impl Experiment {
         if let Some(g) = run.graph {
             text.push_str(&format!(" on {}", self.graphs[g].name));
         }
+        if !run.reading.is_empty() {
+            text.push_str(&format!(" under {}", run.reading));
+        }
         for (axis, value) in self.axes.iter().zip(&run.values) {
             text.push_str(&format!(" {}={value}", axis.name));
         }
         text
     }
+}
+
+/// The names of the readings the experiment file at `path` runs under `profile` (the
+/// default first) and the readings file, read and checked as [`Experiment::load`] does
+/// but without its programs and graphs; none for a file without `[readings]`.
+pub fn readings_of(
+    path: &Path,
+    profile: Option<&str>,
+) -> anyhow::Result<Option<(crate::readings::Readings, Vec<String>)>> {
+    let (spec, _) = file::read(path, profile)?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    Ok(file::readings(&spec, dir, path)?
+        .map(|(file, chosen)| (file, chosen.into_iter().map(|r| r.name).collect())))
 }

@@ -33,7 +33,7 @@ fn input_nnz(run: &Run, record: &RunRecord) -> Cell {
 
 /// The columns of `experiment`'s table when its runs have `phases`.
 pub fn header(experiment: &Experiment, phases: &[u32]) -> Vec<String> {
-    let mut header: Vec<String> = ["experiment", "profile", "run", "program"]
+    let mut header: Vec<String> = ["experiment", "profile", "reading", "run", "program"]
         .map(String::from)
         .to_vec();
     header.extend(Stat::KERNEL.iter().map(|s| s.name().into_owned()));
@@ -71,6 +71,7 @@ pub fn table(experiment: &Experiment, records: &[RunRecord]) -> Table {
             let mut row = vec![
                 text(&experiment.name),
                 text(experiment.profile.as_deref().unwrap_or_default()),
+                text(&run.reading),
                 Cell::Count(run.index as u64),
                 text(&run.program.name),
             ];
@@ -111,13 +112,17 @@ pub fn add_earlier_parts(table: &mut Table, experiment: &Experiment, earlier: &T
         .map(|(index, id)| (id.as_slice(), *index))
         .collect();
     // An axis's column has its name (an argument axis's is the argument's, so named).
-    // An earlier table without one of these columns has no row this part can place.
+    // An earlier table without one of these columns has no row this part can place; one
+    // without a reading column (written before readings were) has the default reading's
+    // rows, which its configuration hash tells apart.
     let id_columns: Vec<usize> = ["program", "graph", "config_hash"]
         .into_iter()
         .chain(experiment.axes.iter().map(|a| a.name.as_str()))
         .map(|name| earlier.column(name))
         .collect::<Option<_>>()
         .unwrap_or_default();
+    let reading = earlier.column("reading");
+    let default = experiment.readings.first().map_or("", |r| r.name.as_str());
     let run = header
         .iter()
         .position(|h| h == "run")
@@ -131,7 +136,9 @@ pub fn add_earlier_parts(table: &mut Table, experiment: &Experiment, earlier: &T
         .collect();
     let mut added = 0;
     for row in earlier.rows.iter().filter(|_| !id_columns.is_empty()) {
-        let id: Vec<String> = id_columns.iter().map(|&k| row[k].to_string()).collect();
+        let mut id: Vec<String> = id_columns.iter().map(|&k| row[k].to_string()).collect();
+        let reading = reading.map_or(default.to_string(), |k| row[k].to_string());
+        id.insert(3, reading);
         let Some(&index) = left_out.get(id.as_slice()) else {
             continue;
         };

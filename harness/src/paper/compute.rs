@@ -185,6 +185,32 @@ impl Filter {
         self.0.iter().map(|(c, _)| c.as_str())
     }
 
+    /// The same conditions with `column`'s values mapped by `map` (a reading's replace).
+    fn replaced(&self, column: &str, map: &BTreeMap<String, String>) -> Filter {
+        Filter(
+            (self.0.iter())
+                .map(|(c, values)| {
+                    let values = if c == column {
+                        values
+                            .iter()
+                            .map(|v| map.get(v).unwrap_or(v).clone())
+                            .collect()
+                    } else {
+                        values.clone()
+                    };
+                    (c.clone(), values)
+                })
+                .collect(),
+        )
+    }
+
+    /// The values it asks `column` for.
+    pub fn values_of<'a>(&'a self, column: &'a str) -> impl Iterator<Item = &'a str> {
+        (self.0.iter())
+            .filter(move |(c, _)| c == column)
+            .flat_map(|(_, values)| values.iter().map(String::as_str))
+    }
+
     /// The rows whose every named column holds one of its values (numbers compare as
     /// numbers: `1` matches `1.0`).
     fn select<'t>(&self, view: &View<'t>, rows: &[&'t Vec<Cell>]) -> Vec<&'t Vec<Cell>> {
@@ -289,6 +315,27 @@ impl View<'_> {
 }
 
 impl Computation {
+    /// The same computation with the schedules of its conditions mapped by `map` (a
+    /// reading's `replace`: EM's rows become EM-search's).
+    pub fn replaced(&self, map: &BTreeMap<String, String>) -> Computation {
+        let column = "schedule";
+        Computation {
+            filter: self.filter.replaced(column, map),
+            sides: (self.sides.as_ref())
+                .map(|(b, s)| (b.replaced(column, map), s.replaced(column, map))),
+            ..self.clone()
+        }
+    }
+
+    /// The schedules its conditions name.
+    pub fn schedules(&self) -> BTreeSet<&str> {
+        let mut named: BTreeSet<&str> = self.filter.values_of("schedule").collect();
+        if let Some((b, s)) = &self.sides {
+            named.extend(b.values_of("schedule").chain(s.values_of("schedule")));
+        }
+        named
+    }
+
     /// The columns it reads.
     fn columns(&self) -> BTreeSet<&str> {
         let mut named: BTreeSet<&str> = self.filter.columns().collect();
@@ -395,10 +442,12 @@ impl Computation {
         let side = |name: &str, filter: &Filter| {
             let chosen = filter.select(view, rows);
             if chosen.is_empty() {
-                bail!(
+                // A table of part of its experiment (a profile without these programs).
+                return Err(NoRows(format!(
                     "no {name} row: none of the rows where = {} matches {name} = {filter}",
                     self.filter
-                );
+                ))
+                .into());
             }
             let keyed = self.keyed(view, &chosen);
             let mut one = BTreeMap::new();

@@ -1,9 +1,12 @@
 //! A paper's numbers beside wsim's (`wsim experiment report`, docs/EXPERIMENTS.md,
 //! "Reports"). A paper file (TOML) lists the paper's claims, each with its value and how
 //! wsim's value is computed from an experiment's table; the report reads the tables of
-//! the profiles `quick` and `full` (`RESULTS/EXPERIMENT/PROFILE/EXPERIMENT.csv`; a profile
-//! whose table is absent has not run) and writes one generated Markdown page with the
-//! experiments' figures copied beside it. Same tables, same page, byte for byte.
+//! its profiles (`quick` and `full` unless it names others;
+//! `RESULTS/EXPERIMENT/PROFILE/EXPERIMENT.csv`; a profile whose table is absent has not
+//! run) and writes one generated Markdown page with the experiments' figures copied
+//! beside it. With a readings file (crate::readings), each claim's value is the default
+//! reading's, beside its band across the readings its experiment ran. Same tables, same
+//! page, byte for byte.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -14,10 +17,13 @@ mod compute;
 use anyhow::{anyhow, bail, Context};
 use serde::Deserialize;
 
+use crate::readings::Readings;
+use crate::stats::Cell;
 use crate::table::Table;
 pub use compute::{Computation, Expect, Filter, Measured, Method, Stated};
 
-/// The profiles a report reads, in the order of its columns.
+/// The profiles a report reads unless its paper file names them, in the order of its
+/// columns.
 pub const PROFILES: [&str; 2] = ["quick", "full"];
 
 /// The paper file as written.
@@ -30,10 +36,27 @@ struct PaperFile {
     /// The directory of the experiment files, relative to the paper file (default: the
     /// paper file's own).
     experiments: Option<PathBuf>,
+    /// The profiles whose tables are read, in the order of their columns (the value of a
+    /// claim compared with the paper's is the last one's that ran).
+    profiles: Option<Vec<String>>,
+    /// The readings file the experiments run under, relative to the paper file.
+    readings: Option<PathBuf>,
     #[serde(default)]
     sections: Vec<SectionFile>,
+    /// A generated table of the claims named, before the closing sections.
+    headline: Option<HeadlineFile>,
     #[serde(default)]
     closing: Vec<Block>,
+}
+
+/// `[headline]`: the claims a reader should see first, with their bands.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HeadlineFile {
+    title: String,
+    #[serde(default)]
+    text: String,
+    claims: Vec<String>,
 }
 
 /// Free Markdown under a heading.
@@ -119,13 +142,27 @@ pub struct Paper {
     pub path: PathBuf,
     pub title: String,
     pub introduction: String,
+    /// The profiles read, in the order of their columns.
+    pub profiles: Vec<String>,
+    pub readings: Option<Readings>,
     pub sections: Vec<Section>,
+    headline: Option<HeadlineFile>,
     closing: Vec<Block>,
+    /// The experiment files, by name.
+    files: BTreeMap<String, ExperimentFile>,
+}
+
+/// An experiment file as a paper sees it.
+struct ExperimentFile {
+    path: PathBuf,
+    plots: Vec<String>,
+    /// Whether it has `[profiles.NAME]`.
+    profiled: bool,
 }
 
 /// The experiments a paper may name: every experiment file (one with `[[programs]]`) in
-/// a directory, by name, with its plots' names.
-fn experiments(dir: &Path, paper: &Path) -> anyhow::Result<BTreeMap<String, Vec<String>>> {
+/// a directory, by name.
+fn experiments(dir: &Path, paper: &Path) -> anyhow::Result<BTreeMap<String, ExperimentFile>> {
     let mut found = BTreeMap::new();
     let pattern = dir.join("*.toml");
     let mut files: Vec<PathBuf> = glob::glob(&pattern.to_string_lossy())
@@ -163,7 +200,12 @@ fn experiments(dir: &Path, paper: &Path) -> anyhow::Result<BTreeMap<String, Vec<
                     .collect()
             })
             .unwrap_or_default();
-        if found.insert(name.clone(), plots).is_some() {
+        let entry = ExperimentFile {
+            profiled: doc.contains_key("profiles"),
+            path: file,
+            plots,
+        };
+        if found.insert(name.clone(), entry).is_some() {
             bail!("{}: two experiment files are named `{name}`", dir.display());
         }
     }
@@ -210,9 +252,9 @@ impl Paper {
                             dir.display(),
                             names()
                         )),
-                        Some(plots) if !plots.contains(&plot) => problems.push(format!(
+                        Some(file) if !file.plots.contains(&plot) => problems.push(format!(
                             "{at}: experiment `{e}` has no plot `{plot}` (its plots: {})",
-                            plots.join(", ")
+                            file.plots.join(", ")
                         )),
                         Some(_) => figures.push(Figure {
                             experiment: e,
@@ -251,15 +293,45 @@ impl Paper {
                 claims,
             });
         }
+        let profiles = file
+            .profiles
+            .unwrap_or_else(|| PROFILES.map(String::from).to_vec());
+        if profiles.is_empty() {
+            problems.push("profiles = []: a report reads one profile at least".into());
+        }
+        for (i, p) in profiles.iter().enumerate() {
+            if p.is_empty() || p.contains(['/', '\\', '\0']) || p == "." || p == ".." {
+                problems.push(format!("profiles[{i}] = {p:?} is not a profile's name"));
+            } else if profiles[..i].contains(p) {
+                problems.push(format!("profiles[{i}]: `{p}` is named twice"));
+            }
+        }
+        if let Some(headline) = &file.headline {
+            for (i, id) in headline.claims.iter().enumerate() {
+                if !ids.contains(id) {
+                    problems.push(format!("headline.claims[{i}]: no claim `{id}`"));
+                }
+            }
+        }
         if !problems.is_empty() {
             bail!("{}:\n  {}", path.display(), problems.join("\n  "));
         }
+        let readings = file
+            .readings
+            .as_ref()
+            .map(|r| Readings::load(&here.join(r)))
+            .transpose()
+            .with_context(|| format!("{}: readings", path.display()))?;
         Ok(Paper {
             path: path.to_path_buf(),
             title: file.title,
             introduction: file.introduction,
+            profiles,
+            readings,
             sections,
+            headline: file.headline,
             closing: file.closing,
+            files: known,
         })
     }
 
@@ -424,25 +496,185 @@ impl Places {
     }
 }
 
-/// The tables that exist, by experiment and profile.
-type Tables = BTreeMap<(String, &'static str), (PathBuf, Table)>;
+/// The tables that exist, by experiment and profile, with the readings the experiment
+/// file runs in that profile (none: the file has no `[readings]`).
+type Tables<'p> = BTreeMap<(String, &'p str), (PathBuf, Table, Option<Vec<String>>)>;
+
+/// wsim's value of a claim in one profile: the default reading's, and its band across
+/// the readings the experiment ran under.
+#[derive(Clone, Debug)]
+pub struct Value {
+    pub default: Measured,
+    pub band: Option<Band>,
+}
+
+/// A claim's values under each reading that ran (the default first), and the readings
+/// whose runs are not in the table.
+#[derive(Clone, Debug)]
+pub struct Band {
+    pub values: Vec<(String, Measured)>,
+    pub not_run: Vec<String>,
+}
+
+impl Band {
+    /// The least value and its reading, the greatest and its (a range's ends count).
+    pub fn ends(&self) -> ((f64, &str), (f64, &str)) {
+        let mut low = (f64::INFINITY, "");
+        let mut high = (f64::NEG_INFINITY, "");
+        for (name, value) in &self.values {
+            let (lo, hi) = value.bounds();
+            if lo < low.0 {
+                low = (lo, name);
+            }
+            if hi > high.0 {
+                high = (hi, name);
+            }
+        }
+        (low, high)
+    }
+}
+
+/// `table`'s rows that are `reading`'s: those run under it, and the default reading's of
+/// the programs it does not run (all of them for a reading that runs nothing). Rows of a
+/// table without a `reading` column, or with it empty, are the default reading's.
+fn reading_rows(table: &Table, readings: &Readings, reading: &str) -> Table {
+    let column = table.column("reading");
+    let program = table.column("program");
+    let default = readings.default_reading().name.as_str();
+    let of = |row: &[Cell]| column.map_or(String::new(), |k| row[k].to_string());
+    let is_default = |row: &[Cell]| matches!(of(row).as_str(), "") || of(row) == default;
+    let own = readings.get(reading).filter(|r| r.name != default);
+    let rows = (table.rows.iter())
+        .filter(|row| match own {
+            None => is_default(row),
+            Some(r) => {
+                let name = program.map_or(String::new(), |k| row[k].to_string());
+                of(row) == r.name || (is_default(row) && !r.runs_program(&name))
+            }
+        })
+        .cloned()
+        .collect();
+    Table {
+        header: table.header.clone(),
+        rows,
+    }
+}
+
+/// A claim's value from `table` (read from `path`): under the default reading, and under
+/// each of `readings` the experiment ran (`names`, the default first) that concerns it (it
+/// ran some of the table's programs, or maps a schedule the claim names). A reading whose
+/// runs, or whose replacing schedule's rows, are not in the table is not run.
+fn claim_value(
+    computation: &Computation,
+    table: &Table,
+    path: &Path,
+    readings: Option<(&Readings, &[String])>,
+) -> anyhow::Result<Value> {
+    let Some((readings, names)) = readings else {
+        return Ok(Value {
+            default: computation.compute(table, path)?,
+            band: None,
+        });
+    };
+    let default = readings.default_reading();
+    let default_rows = reading_rows(table, readings, &default.name);
+    let value = computation.compute(&default_rows, path)?;
+    let mut band = Band {
+        values: vec![(default.name.clone(), value)],
+        not_run: Vec::new(),
+    };
+    let column = table.column("reading");
+    let program = table.column("program");
+    for name in names.iter().filter(|n| **n != default.name) {
+        let reading = readings
+            .get(name)
+            .expect("checked against the readings file");
+        let ran_own = column.is_some_and(|k| table.rows.iter().any(|r| r[k].to_string() == *name));
+        let owes_runs = (default_rows.rows.iter())
+            .any(|r| program.is_some_and(|k| reading.runs_program(&r[k].to_string())));
+        let replaced = computation.replaced(&reading.replace);
+        let schedule = default_rows.column("schedule");
+        let lacks_schedule = (replaced.schedules().into_iter())
+            .filter(|s| reading.replace.values().any(|to| to == s))
+            .any(|s| {
+                !schedule.is_some_and(|k| default_rows.rows.iter().any(|r| r[k].to_string() == s))
+            });
+        if (owes_runs && !ran_own) || lacks_schedule {
+            band.not_run.push(name.clone());
+            continue;
+        }
+        // A reading that runs none of the table's programs and maps none of the claim's
+        // schedules gives the default's value: it is not a reading of this claim.
+        if !ran_own && replaced == *computation {
+            continue;
+        }
+        let rows = reading_rows(table, readings, name);
+        match replaced.compute(&rows, path) {
+            Ok(v) => band.values.push((name.clone(), v)),
+            Err(e) if e.downcast_ref::<compute::NoRows>().is_some() => {
+                band.not_run.push(name.clone())
+            }
+            Err(e) => return Err(e.context(format!("under reading `{name}`"))),
+        }
+    }
+    Ok(Value {
+        default: value,
+        band: Some(band),
+    })
+}
 
 /// Write the report of `paper` from the tables under `places.results`: the page and
 /// the figures it embeds; returns the files written.
 pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
     let mut tables: Tables = BTreeMap::new();
+    let mut problems = Vec::new();
     for experiment in paper.experiments() {
-        for profile in PROFILES {
+        for profile in &paper.profiles {
             let path = places.table(experiment, profile);
-            if path.exists() {
-                let table = Table::read(&path)?;
-                tables.insert((experiment.to_string(), profile), (path, table));
+            if !path.exists() {
+                continue;
             }
+            let table = Table::read(&path)?;
+            let file = &paper.files[experiment];
+            let profile_name = file.profiled.then_some(profile.as_str());
+            let readings = match crate::experiment::readings_of(&file.path, profile_name) {
+                Ok(r) => r,
+                Err(e) => {
+                    problems.push(format!("experiment `{experiment}` ({profile}): {e:#}"));
+                    None
+                }
+            };
+            let names = match (readings, &paper.readings) {
+                (None, _) => None,
+                (Some((_, names)), None) => {
+                    problems.push(format!(
+                        "experiment `{experiment}` ({profile}) runs readings ({}), and the \
+                         paper file names no readings file (readings = \"...\")",
+                        names.join(", ")
+                    ));
+                    None
+                }
+                (Some((theirs, names)), Some(ours)) => {
+                    let same = |p: &Path| p.canonicalize().ok();
+                    if same(&theirs.path) != same(&ours.path) {
+                        problems.push(format!(
+                            "experiment `{experiment}` ({profile}) runs the readings of {}, \
+                             the paper file reads {}",
+                            theirs.path.display(),
+                            ours.path.display()
+                        ));
+                    }
+                    Some(names)
+                }
+            };
+            tables.insert(
+                (experiment.to_string(), profile.as_str()),
+                (path, table, names),
+            );
         }
     }
     // Every claim's value in every profile that ran, or every problem at once.
-    let mut values: BTreeMap<(&str, &str), Measured> = BTreeMap::new();
-    let mut problems = Vec::new();
+    let mut values: BTreeMap<(&str, &str), Value> = BTreeMap::new();
     // Claims without rows in a profile's table: "not run" there, if another profile's
     // table has them (a typo has rows in none).
     let mut rowless: Vec<(&str, String)> = Vec::new();
@@ -450,11 +682,15 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
         let Some((experiment, computation)) = &claim.measure else {
             continue;
         };
-        for profile in PROFILES {
-            let Some((path, table)) = tables.get(&(experiment.clone(), profile)) else {
+        for profile in &paper.profiles {
+            let Some((path, table, names)) = tables.get(&(experiment.clone(), profile.as_str()))
+            else {
                 continue;
             };
-            match computation.compute(table, path) {
+            // One reading has no band: its rows are the default's.
+            let names = names.as_deref().filter(|n| n.len() > 1);
+            let readings = paper.readings.as_ref().zip(names);
+            match claim_value(computation, table, path, readings) {
                 Ok(v) => {
                     values.insert((&claim.id, profile), v);
                 }
@@ -467,7 +703,11 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
         }
     }
     for (id, problem) in rowless {
-        if !PROFILES.iter().any(|p| values.contains_key(&(id, *p))) {
+        if !paper
+            .profiles
+            .iter()
+            .any(|p| values.contains_key(&(id, p.as_str())))
+        {
             problems.push(problem);
         }
     }
@@ -488,13 +728,14 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
             let _ = write!(page, "{}\n\n", section.text.trim());
         }
         if !section.claims.is_empty() {
-            page.push_str(&claims_table(&section.claims, &values));
+            page.push_str(&claims_table(paper, &section.claims, &values));
         }
-        // Every profile's figure that was drawn, the paper's size first: a full profile run
-        // for some graphs only does not hide the quick profile's figure of them all.
+        // Every profile's figure that was drawn, the last profile's (the paper's size)
+        // first: a full profile run for some graphs only does not hide the quick
+        // profile's figure of them all.
         for figure in &section.figures {
-            let drawn: Vec<(&str, PathBuf)> = (PROFILES.iter().rev())
-                .map(|p| (*p, places.plot(figure, p)))
+            let drawn: Vec<(&str, PathBuf)> = (paper.profiles.iter().rev())
+                .map(|p| (p.as_str(), places.plot(figure, p)))
                 .filter(|(_, path)| path.exists())
                 .collect();
             if drawn.is_empty() {
@@ -529,6 +770,9 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
             }
         }
     }
+    if let Some(headline) = &paper.headline {
+        page.push_str(&headline_table(paper, headline, &values));
+    }
     for block in &paper.closing {
         let _ = write!(page, "\n## {}\n\n{}\n", block.title, block.text.trim());
     }
@@ -543,7 +787,7 @@ fn absolute(path: &Path) -> anyhow::Result<PathBuf> {
 }
 
 /// The title, the notice that the page is generated (by which command, from which
-/// tables and wsim) and the introduction.
+/// tables and wsim), the introduction and the readings.
 fn header(paper: &Paper, places: &Places, tables: &Tables) -> String {
     let mut page = format!("# {}\n\n", paper.title);
     let _ = write!(
@@ -559,23 +803,28 @@ fn header(paper: &Paper, places: &Places, tables: &Tables) -> String {
         results = places.results.display(),
         out = places.out.display(),
         figures = places.figures.display(),
-        columns = PROFILES.join(" | "),
-        rule = " --- |".repeat(PROFILES.len()),
+        columns = paper.profiles.join(" | "),
+        rule = " --- |".repeat(paper.profiles.len()),
     );
     for experiment in paper.experiments() {
-        let cells: Vec<String> = PROFILES
-            .iter()
+        let cells: Vec<String> = (paper.profiles.iter())
             .map(
-                |profile| match tables.get(&(experiment.to_string(), *profile)) {
+                |profile| match tables.get(&(experiment.to_string(), profile.as_str())) {
                     None => "not run".into(),
-                    Some((path, table)) => {
+                    Some((path, table, names)) => {
                         let versions: BTreeSet<String> = table
                             .column("wsim_version")
                             .map(|k| table.rows.iter().map(|r| r[k].to_string()).collect())
                             .unwrap_or_default();
                         let versions: Vec<String> = versions.into_iter().collect();
+                        let readings = match names {
+                            Some(names) if names.len() > 1 => {
+                                format!(", readings {}", names.join(", "))
+                            }
+                            _ => String::new(),
+                        };
                         format!(
-                            "`{}`: {} rows, wsim {}",
+                            "`{}`: {} rows, wsim {}{readings}",
                             path.display(),
                             table.rows.len(),
                             if versions.is_empty() {
@@ -591,53 +840,102 @@ fn header(paper: &Paper, places: &Places, tables: &Tables) -> String {
         let _ = writeln!(page, "| {experiment} | {} |", cells.join(" | "));
     }
     page.push_str(
-        "\nwsim/paper: wsim's value over the paper's (full's when it ran, else quick's); \
-         for a claim with an expectation, whether wsim's value meets it.\n",
+        "\nwsim/paper: wsim's value over the paper's (the last profile's that ran); for a \
+         claim with an expectation, whether wsim's value meets it.\n",
     );
     if !paper.introduction.trim().is_empty() {
         let _ = write!(page, "\n{}\n", paper.introduction.trim());
     }
+    if let Some(readings) = &paper.readings {
+        let _ = write!(
+            page,
+            "\n## The readings\n\nWhat the dissertation leaves unstated, each choice a \
+             reading (`{}`). A claim's wsim value is the default reading's (`{}`); the band \
+             column gives its least and greatest value across the readings its experiment \
+             ran, and the reading at each end. A reading whose runs are not in the table is \
+             listed as not run.\n\n\
+             | reading | lines | what it changes | why |\n| --- | --- | --- | --- |\n",
+            readings.path.display(),
+            readings.default_reading().name
+        );
+        for r in &readings.readings {
+            let mut changes: Vec<String> = r.set.iter().map(|s| format!("`{s}`")).collect();
+            if !r.programs.is_empty() {
+                changes.push(format!("for programs {}", r.programs.join(", ")));
+            }
+            changes.extend(
+                (r.replace.iter()).map(|(from, to)| format!("claims on {from} read {to}'s rows")),
+            );
+            if changes.is_empty() {
+                changes.push("nothing: the configuration files and programs as they are".into());
+            }
+            let _ = writeln!(
+                page,
+                "| `{}` | {} | {} | {} |",
+                r.name,
+                cell(&r.lines),
+                cell(&changes.join("; ")),
+                cell(&r.justification)
+            );
+        }
+    }
     page
 }
 
-/// A section's claims: `claim | lines | paper | wsim quick | wsim full | wsim/paper |
-/// reason`.
-fn claims_table(claims: &[Claim], values: &BTreeMap<(&str, &str), Measured>) -> String {
+/// A section's claims: `claim | lines | paper | wsim PROFILE ... | band | wsim/paper |
+/// reason`, the band column when the paper has readings.
+fn claims_table(paper: &Paper, claims: &[Claim], values: &BTreeMap<(&str, &str), Value>) -> String {
+    let band = paper.readings.is_some();
     let mut text = format!(
-        "| claim | lines | paper |{} wsim/paper | reason |\n| --- | --- | ---: |{} ---: | --- |\n",
-        PROFILES.map(|p| format!(" wsim {p} |")).concat(),
-        " ---: |".repeat(PROFILES.len()),
+        "| claim | lines | paper |{}{} wsim/paper | reason |\n| --- | --- | ---: |{}{} ---: | --- |\n",
+        paper.profiles.iter().map(|p| format!(" wsim {p} |")).collect::<String>(),
+        if band { " band across readings |" } else { "" },
+        " ---: |".repeat(paper.profiles.len()),
+        if band { " --- |" } else { "" },
     );
     for claim in claims {
         let method = claim.measure.as_ref().map(|(_, c)| c.method);
-        let measured: Vec<Option<Measured>> = PROFILES
-            .iter()
-            .map(|p| values.get(&(claim.id.as_str(), *p)).copied())
+        let measured: Vec<Option<&Value>> = (paper.profiles.iter())
+            .map(|p| values.get(&(claim.id.as_str(), p.as_str())))
             .collect();
         let cells: Vec<String> = measured
             .iter()
             .map(|v| match (method, v) {
                 (None, _) => "not measured".into(),
                 (Some(_), None) => "not run".into(),
-                (Some(m), Some(v)) => shown(m, *v),
+                (Some(m), Some(v)) => shown(m, v.default),
             })
             .collect();
-        let paper = match (&claim.paper, method) {
+        let paper_value = match (&claim.paper, method) {
             (Stated::Number(n), Some(m)) => number(m, *n),
             (Stated::Number(n), None) => plain(*n),
             (Stated::Text(t), _) => t.clone(),
         };
+        let bands = if band {
+            let shown: Vec<String> = (paper.profiles.iter().zip(&measured))
+                .filter_map(|(p, v)| Some((p, v.as_ref()?.band.as_ref()?)))
+                .filter_map(|(p, b)| Some(format!("{p}: {}", band_text(claim, method?, b))))
+                .collect();
+            let shown = if shown.is_empty() {
+                "—".to_string()
+            } else {
+                shown.join("; ")
+            };
+            format!(" {} |", cell(&shown))
+        } else {
+            String::new()
+        };
         let comparison = match method {
             None => "—".into(),
-            Some(m) => compared(claim, m, &measured),
+            Some(m) => compared(paper, claim, m, &measured),
         };
         let _ = writeln!(
             text,
-            "| {} (`{}`) | {} | {} | {} | {} | {} |",
+            "| {} (`{}`) | {} | {} | {} |{bands} {} | {} |",
             cell(&claim.text),
             claim.id,
             cell(&claim.lines),
-            cell(&paper),
+            cell(&paper_value),
             cells.join(" | "),
             comparison,
             cell(&claim.reason),
@@ -646,14 +944,104 @@ fn claims_table(claims: &[Claim], values: &BTreeMap<(&str, &str), Measured>) -> 
     text
 }
 
-/// wsim/paper: the latest profile's value over the paper's and whether the expectation
-/// holds.
-fn compared(claim: &Claim, method: Method, measured: &[Option<Measured>]) -> String {
-    let Some((profile, value)) = PROFILES
-        .iter()
-        .zip(measured)
+/// `1.20x (sockets) to 3.10x (em-search)`, the readings not run, and in how many readings
+/// a claim's expectation holds.
+fn band_text(claim: &Claim, method: Method, band: &Band) -> String {
+    let ((lo, at_lo), (hi, at_hi)) = band.ends();
+    let mut text = format!(
+        "{} ({at_lo}) to {} ({at_hi}), {} readings",
+        number(method, lo),
+        number(method, hi),
+        band.values.len()
+    );
+    if let Some(expect) = claim.expect {
+        let holds = (band.values.iter())
+            .filter(|(_, v)| expect.holds(method, *v, &claim.paper))
+            .count();
+        let _ = write!(text, ", holds in {holds}");
+    }
+    if !band.not_run.is_empty() {
+        let _ = write!(text, "; not run: {}", band.not_run.join(", "));
+    }
+    text
+}
+
+/// The headline claims: the paper's value, the default reading's and the band, from the
+/// profile whose band measured the most readings (the later one on a tie; else the last
+/// profile that ran).
+fn headline_table(
+    paper: &Paper,
+    headline: &HeadlineFile,
+    values: &BTreeMap<(&str, &str), Value>,
+) -> String {
+    let mut text = format!("\n## {}\n\n", headline.title);
+    if !headline.text.trim().is_empty() {
+        let _ = write!(text, "{}\n\n", headline.text.trim());
+    }
+    text.push_str(
+        "| claim | paper | profile | wsim, default reading | band: least (reading) | greatest (reading) | not run |\n\
+         | --- | ---: | --- | ---: | ---: | ---: | --- |\n",
+    );
+    let claims: BTreeMap<&str, &Claim> = (paper.sections.iter())
+        .flat_map(|s| &s.claims)
+        .map(|c| (c.id.as_str(), c))
+        .collect();
+    for id in &headline.claims {
+        let claim = claims[id.as_str()];
+        let paper_value = match &claim.paper {
+            Stated::Number(n) => format!("{n:.2}x"),
+            Stated::Text(t) => t.clone(),
+        };
+        let ran: Vec<(&str, &Value)> = (paper.profiles.iter().rev())
+            .filter_map(|p| Some((p.as_str(), values.get(&(id.as_str(), p.as_str()))?)))
+            .collect();
+        // The band that measured the most readings (the later profile on a tie).
+        let chosen = (ran.iter().rev())
+            .filter(|(_, v)| v.band.is_some())
+            .max_by_key(|(_, v)| v.band.as_ref().map_or(0, |b| b.values.len()))
+            .or(ran.first());
+        let method = claim.measure.as_ref().map(|(_, c)| c.method);
+        let (Some((profile, value)), Some(method)) = (chosen, method) else {
+            let _ = writeln!(
+                text,
+                "| {} (`{id}`) | {} | — | not run | — | — | — |",
+                cell(&claim.text),
+                cell(&paper_value)
+            );
+            continue;
+        };
+        let (lo, hi, not_run) = match &value.band {
+            Some(band) => {
+                let ((lo, at_lo), (hi, at_hi)) = band.ends();
+                (
+                    format!("{} ({at_lo})", number(method, lo)),
+                    format!("{} ({at_hi})", number(method, hi)),
+                    if band.not_run.is_empty() {
+                        "—".to_string()
+                    } else {
+                        band.not_run.join(", ")
+                    },
+                )
+            }
+            None => ("—".into(), "—".into(), "no readings".into()),
+        };
+        let _ = writeln!(
+            text,
+            "| {} (`{id}`) | {} | {profile} | {} | {lo} | {hi} | {not_run} |",
+            cell(&claim.text),
+            cell(&paper_value),
+            shown(method, value.default),
+        );
+    }
+    text
+}
+
+/// wsim/paper: the last profile's default-reading value over the paper's and whether
+/// the expectation holds.
+fn compared(paper: &Paper, claim: &Claim, method: Method, measured: &[Option<&Value>]) -> String {
+    let Some((profile, value)) = (paper.profiles.iter().zip(measured))
         .rev()
-        .find_map(|(p, v)| v.map(|v| (*p, v)))
+        .find_map(|(p, v)| v.map(|v| (p, v.default)))
     else {
         return "not run".into();
     };
@@ -676,7 +1064,7 @@ fn compared(claim: &Claim, method: Method, measured: &[Option<Measured>]) -> Str
     if parts.is_empty() {
         return "—".into();
     }
-    let from = if profile == PROFILES[PROFILES.len() - 1] {
+    let from = if Some(profile) == paper.profiles.last() {
         String::new()
     } else {
         format!(" ({profile})")
