@@ -40,6 +40,9 @@ fn outputs_are_pinned() {
             0x83c4_d9d1_79ec_0e73,
         ),
         ("gen:powerlaw:v=2000,e=40000", 0xb8dd_ab0a_769f_64f2),
+        // Chung-Lu stand-ins: hubs' partners, then draws from the alias table.
+        ("gen:table43:graph=UK,scale=0.005", 0xc4db_c975_c017_4a3b),
+        ("gen:table43:graph=BH,scale=0.05", 0x9834_c867_7811_ac3e),
         ("gen:uniform:v=500,e=3000,seed=9", 0x9c02_96c5_cc6b_3b42),
         ("gen:grid:w=20,h=10,seed=3", 0x2379_bd04_f321_7995),
     ];
