@@ -30,7 +30,19 @@ fn outputs_are_pinned() {
     // Changing a generator, the PRNG or the weight hash changes these on purpose only.
     let pinned = [
         ("gen:rmat:scale=10,ef=8", 0x6606_9cd6_915f_ef2cu64),
+        // Every quadrant's bounds, one of them empty.
+        (
+            "gen:rmat:scale=9,ef=4,a=0.45,b=0,c=0.3",
+            0x61c9_6058_3cfe_7fae,
+        ),
+        (
+            "gen:rmat:scale=9,ef=4,a=0.1,b=0.2,c=0.3",
+            0x83c4_d9d1_79ec_0e73,
+        ),
         ("gen:powerlaw:v=2000,e=40000", 0xb8dd_ab0a_769f_64f2),
+        // Chung-Lu stand-ins: hubs' partners, then draws from the alias table.
+        ("gen:table43:graph=UK,scale=0.005", 0xc4db_c975_c017_4a3b),
+        ("gen:table43:graph=BH,scale=0.05", 0x9834_c867_7811_ac3e),
         ("gen:uniform:v=500,e=3000,seed=9", 0x9c02_96c5_cc6b_3b42),
         ("gen:grid:w=20,h=10,seed=3", 0x2379_bd04_f321_7995),
     ];

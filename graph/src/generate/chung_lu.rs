@@ -14,8 +14,9 @@ use super::{below, unit};
 
 /// Vose's alias table: a draw by weight in O(1).
 struct Alias {
-    prob: Vec<f64>,
-    alias: Vec<u32>,
+    /// Per column: the probability of keeping its own index, and its alias. Side by side,
+    /// so that a draw on a large graph misses the host's caches once, not twice.
+    columns: Vec<(f64, u32)>,
 }
 
 impl Alias {
@@ -39,16 +40,16 @@ impl Alias {
         for i in small.into_iter().chain(large) {
             prob[i as usize] = 1.0;
         }
-        Alias { prob, alias }
+        Alias {
+            columns: prob.into_iter().zip(alias).collect(),
+        }
     }
 
     fn draw(&self, rng: &mut Xoshiro256PlusPlus) -> u32 {
-        let i = below(rng, self.prob.len() as u32);
-        if unit(rng) < self.prob[i as usize] {
-            i
-        } else {
-            self.alias[i as usize]
-        }
+        let i = below(rng, self.columns.len() as u32);
+        let (keep, alias) = self.columns[i as usize];
+        // A select, not a branch: a random draw would mispredict it.
+        [alias, i][usize::from(unit(rng) < keep)]
     }
 }
 
