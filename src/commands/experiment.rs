@@ -15,6 +15,8 @@ use wsim_harness::paper;
 use wsim_harness::stats::Cell;
 use wsim_harness::table::Table;
 
+use crate::args::JobsArgs;
+
 /// The experiments of a command and where their results go.
 #[derive(Args)]
 pub struct Places {
@@ -88,6 +90,8 @@ pub enum ExperimentCommand {
         /// one task of a job array.
         #[arg(long, value_name = "K/N")]
         shard: Option<Shard>,
+        #[command(flatten)]
+        jobs: JobsArgs,
     },
     /// Write the tables and plots from the cache (after every shard has run); an error
     /// naming what is missing otherwise.
@@ -151,7 +155,12 @@ pub fn exec(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
     let mut failed = false;
     let mut undrawn = 0;
     match command {
-        ExperimentCommand::Run { places, shard } => {
+        ExperimentCommand::Run {
+            places,
+            shard,
+            jobs,
+        } => {
+            jobs.apply()?;
             for (experiment, outputs) in places.load()? {
                 let started = std::time::Instant::now();
                 let done = experiment.execute(&outputs, shard, true)?;
