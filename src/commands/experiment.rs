@@ -140,11 +140,18 @@ pub enum ExperimentCommand {
         /// The experiments' outputs.
         #[arg(long, value_name = "DIR", default_value = "results")]
         results: PathBuf,
-        /// The page to write.
-        #[arg(short, long, value_name = "OUT.md", default_value = "docs/RESULTS.md")]
+        /// The page to write (beside the results, never a project's doc unless named:
+        /// the project's own page is `-o docs/RESULTS.md --figures
+        /// docs/results/dissertation`).
+        #[arg(
+            short,
+            long,
+            value_name = "OUT.md",
+            default_value = "results/RESULTS.md"
+        )]
         output: PathBuf,
         /// Where the page's figures are copied.
-        #[arg(long, value_name = "DIR", default_value = "docs/results/dissertation")]
+        #[arg(long, value_name = "DIR", default_value = "results/figures")]
         figures: PathBuf,
     },
 }

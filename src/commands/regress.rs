@@ -37,7 +37,7 @@ pub enum RegressCommand {
         #[arg(long, value_name = "PATTERN")]
         only: Vec<String>,
         /// Override a configuration key in every run, on top of its own `set`s (e.g.
-        /// `--set memory.l2.latency=30`: which runs does it move?). Does not make a run
+        /// `--set memory.l2.hit_latency=30`: which runs does it move?). Does not make a run
         /// stale (repeatable).
         #[arg(long = "set", value_name = "KEY=VALUE")]
         overrides: Vec<String>,
