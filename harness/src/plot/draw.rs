@@ -294,6 +294,7 @@ fn slots_chart<'a, 'b>(
         .map_err(failed)?;
     chart
         .configure_mesh()
+        .light_line_style(TRANSPARENT)
         .disable_x_mesh()
         .x_desc(&labels.x)
         .y_desc(&labels.y)
@@ -444,6 +445,7 @@ pub fn lines(area: &Area, labels: &Labels, lines: &Lines) -> anyhow::Result<()> 
     };
     chart
         .configure_mesh()
+        .light_line_style(TRANSPARENT)
         .x_desc(&labels.x)
         .y_desc(&labels.y)
         .x_label_formatter(&format_x)
