@@ -197,12 +197,18 @@ pub fn sweep(
         anyhow::Ok(())
     };
     let records = run::run_many(&jobs, "sweep", true, request, row)?;
-    for (&(p, _), record) in jobs.iter().zip(&records) {
-        let unnamed = (record.report.iter())
-            .flat_map(|r| r.phases.keys())
-            .filter(|phase| !phases.contains(phase));
-        for phase in unnamed {
-            tracing::warn!(
+    // Once per program and phase, with -v: a program's unnamed phases are common.
+    let unnamed: BTreeSet<(usize, u32)> = (jobs.iter().zip(&records))
+        .flat_map(|(&(p, _), record)| {
+            (record.report.iter())
+                .flat_map(|r| r.phases.keys().copied())
+                .filter(|phase| !phases.contains(phase))
+                .map(move |phase| (p, phase))
+        })
+        .collect();
+    for (p, phase) in unnamed {
+        {
+            tracing::info!(
                 "{}: phase {phase} has no columns (the sweep's are the phases the programs \
                  name in wsim_phase_names); `wsim run --json` shows it",
                 name(&programs[p])
