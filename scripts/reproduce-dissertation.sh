@@ -16,9 +16,10 @@ wsim=${CARGO_TARGET_DIR:-target}/release/wsim
 [ -x "$wsim" ] || { echo "no $wsim: run scripts/setup.sh --no-run" >&2; exit 2; }
 status=0
 "$wsim" experiment run experiments/dissertation/*.toml --profile "$profile" "$@" || status=$?
-"$wsim" experiment report experiments/dissertation-paper.toml
+"$wsim" experiment report experiments/dissertation-paper.toml \
+    -o docs/RESULTS.md --figures docs/results/dissertation
 # The tables beside the figures, so that a clone has what the page was computed from.
-for table in results/*/{quick,full}/*.csv; do
+for table in results/*/*/*.csv; do
     [ -f "$table" ] || continue
     experiment=$(basename "$(dirname "$(dirname "$table")")")
     [ -f "experiments/dissertation/$experiment.toml" ] || continue

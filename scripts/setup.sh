@@ -36,6 +36,6 @@ cargo build --release
 say "wsim is target/release/wsim ('cargo install --path .' puts it on PATH)"
 
 if [ "${1:-}" != "--no-run" ]; then
-    say "running the default job: PageRank through the SparseWeaver unit on configs/sparseweaver.toml"
-    ./target/release/wsim run --config configs/sparseweaver.toml programs/build/graph/pr_sparseweaver_pull.elf
+    say "running the default job: PageRank through the SparseWeaver unit on configs/sparseweaver.toml, R-MAT scale 13 (8,192 vertices for its 6,144 threads)"
+    ./target/release/wsim run --config configs/sparseweaver.toml --graph gen:rmat:scale=13,ef=8 programs/build/graph/pr_sparseweaver_pull.elf
 fi

@@ -28,6 +28,22 @@ impl MachineArgs {
     }
 }
 
+/// How many simulations a command that runs several runs at once.
+#[derive(Args, Clone, Debug)]
+pub struct JobsArgs {
+    /// Run at most N simulations at once [default: RAYON_NUM_THREADS if set, else one per
+    /// host core]. Each simulation is deterministic: N changes only the time.
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+}
+
+impl JobsArgs {
+    /// Size the pool of simulations (before anything runs).
+    pub fn apply(&self) -> anyhow::Result<()> {
+        self.jobs.map_or(Ok(()), wsim_harness::set_jobs)
+    }
+}
+
 /// Options of a graph program's run.
 #[derive(Args, Clone, Debug)]
 pub struct GraphArgs {

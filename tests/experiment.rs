@@ -893,11 +893,17 @@ fn gcn_runs_sweep_an_argument_and_report_their_launch_groups() {
     let cycles = spec("scale = 'cycles'\n").breakdown(&table).unwrap();
     assert_eq!(relative.parts.len(), phases.len());
     assert!(!relative.percent && !cycles.percent);
-    for (k, r) in rows.iter().enumerate() {
-        assert_eq!(
-            relative.bars[k],
-            format!("{} {}", r["schedule"], r["features"])
-        );
+    // Bars go by group (x, the schedule), then by series (the features): each row's bar.
+    let labels: Vec<String> = (relative.groups.iter())
+        .flat_map(|(g, n)| std::iter::repeat_n(g.clone(), *n))
+        .zip(&relative.bars)
+        .map(|(g, b)| format!("{g} {b}"))
+        .collect();
+    assert_eq!(labels.len(), rows.len());
+    for r in &rows {
+        let k = (labels.iter())
+            .position(|l| *l == format!("{} {}", r["schedule"], r["features"]))
+            .unwrap();
         let base = baseline(&r["features"]);
         let base_total: f64 = phases.iter().map(|&p| phase(base, p)).sum();
         for (i, &p) in phases.iter().enumerate() {

@@ -412,3 +412,34 @@ fn a_reading_the_paper_cannot_place_is_an_error_that_names_it() {
     );
     assert!(e.contains("profiles[2]: `quick` is named twice"), "{e}");
 }
+
+/// With its defaults, a report goes beside the results, never over the project's page.
+#[test]
+fn a_report_by_default_leaves_the_projects_docs_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    tree(dir.path(), CLAIMS);
+    write(&dir.path().join("docs/RESULTS.md"), "the project's page\n");
+    let out = Command::new(env!("CARGO_BIN_EXE_wsim"))
+        .current_dir(dir.path())
+        .args(["experiment", "report", "exp/paper.toml"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("docs/RESULTS.md")).unwrap(),
+        "the project's page\n"
+    );
+    let page = std::fs::read_to_string(dir.path().join("results/RESULTS.md")).unwrap();
+    assert!(
+        page.contains("![speedup (tiny, quick)](figures/tiny/quick/speedup.svg)"),
+        "{page}"
+    );
+    assert!(dir
+        .path()
+        .join("results/figures/tiny/quick/speedup.svg")
+        .is_file());
+}

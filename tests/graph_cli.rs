@@ -213,3 +213,33 @@ fn a_gzip_bomb_is_read_as_a_stream_in_bounded_memory() {
     let info = String::from_utf8(out.stdout).unwrap();
     assert_eq!(count(&info, "edges"), 1, "{info}");
 }
+
+#[test]
+fn graph_gen_help_lists_every_generator() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wsim"))
+        .args(["graph", "gen", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    for name in wsim_graph::generators() {
+        assert!(help.contains(name), "graph gen --help lacks {name}: {help}");
+    }
+}
+
+#[test]
+fn regress_check_helps_with_a_key_that_exists() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wsim"))
+        .args(["regress", "check", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    let example = help
+        .split("`--set ")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next())
+        .expect("an example of --set");
+    assert!(example.contains('='), "{example}");
+    wsim_sim::Config::default()
+        .with_overrides(&[example.to_string()])
+        .unwrap_or_else(|e| panic!("the example {example} is not a key: {e}"));
+}

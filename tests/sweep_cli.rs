@@ -35,9 +35,12 @@ fn rows_match_single_runs_in_order() {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with(
-        "program,memory.dram.clock_ratio,graph,config_hash,wsim_version,l1d_size,exit,verified,cycles,warp_instructions,ipc,"
-    ), "{text}");
+    assert!(
+        text.starts_with(
+            "program,memory.dram.clock_ratio,graph,config_hash,wsim_version,algorithm,schedule,"
+        ),
+        "{text}"
+    );
     let rows = rows(&text);
     assert_eq!(rows.len(), 2, "{text}");
     for (row, ratio) in rows.iter().zip([1, 3]) {
@@ -207,4 +210,92 @@ fn a_failed_run_fails_the_sweep_after_the_table() {
         err.contains("1 run(s) did not succeed:\n  vecadd: run exceeded run.max_cycles"),
         "{err}"
     );
+}
+
+#[test]
+fn a_sweep_has_an_experiment_tables_columns() {
+    // A graph program names phases 0-6, as the committed experiment table's runs do.
+    let config = common::root().join("configs/sparseweaver.toml");
+    let out = wsim(&[
+        "sweep",
+        "-c",
+        config.to_str().unwrap(),
+        "--graph",
+        "gen:rmat:scale=5,ef=4",
+        "--vary",
+        "weaver.table_latency=10",
+        "--csv",
+        common::programs_dir()
+            .join("graph/pr_sparseweaver_pull.elf")
+            .to_str()
+            .unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let registry = |header: &str| -> Vec<String> {
+        header
+            .split(',')
+            .filter(|c| wsim_harness::stats::Stat::parse(c).is_some())
+            .map(String::from)
+            .collect()
+    };
+    let experiment =
+        std::fs::read_to_string(common::root().join("docs/results/dissertation/fig4_11/quick.csv"))
+            .unwrap();
+    let sweep = registry(text.lines().next().unwrap());
+    assert_eq!(sweep, registry(experiment.lines().next().unwrap()));
+    assert!(sweep.len() > 60, "{sweep:?}");
+    let row = &rows(&text)[0];
+    assert_eq!(row["schedule"], "SparseWeaver");
+    assert_eq!(
+        row["phase_names"],
+        "0=runtime 1=init 2=registration 3=work_id 4=edge_access 5=gather_sum 6=apply"
+    );
+    assert_ne!(row["phase_3_warp_cycles"], "0", "{row:?}");
+    assert_ne!(row["slots_weaver"], "", "{row:?}");
+}
+
+#[test]
+fn jobs_sets_how_many_runs_go_at_once() {
+    // One at a time, rows come in the runs' order without --ordered: the long PageRank's
+    // before the short BFS's (two at once, BFS finishes first).
+    let config = common::root().join("configs/sparseweaver.toml");
+    let order = |jobs: &str| -> Vec<String> {
+        let out = wsim(&[
+            "sweep",
+            "--csv",
+            "--jobs",
+            jobs,
+            "-c",
+            config.to_str().unwrap(),
+            "--graph",
+            "gen:rmat:scale=10,ef=16",
+            common::programs_dir()
+                .join("graph/pr_vm_pull.elf")
+                .to_str()
+                .unwrap(),
+            common::programs_dir()
+                .join("graph/bfs_vm_push.elf")
+                .to_str()
+                .unwrap(),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        rows(&String::from_utf8(out.stdout).unwrap())
+            .into_iter()
+            .map(|r| r["program"].clone())
+            .collect()
+    };
+    assert_eq!(order("1"), ["pr_vm_pull", "bfs_vm_push"]);
+    assert_eq!(order("2"), ["bfs_vm_push", "pr_vm_pull"]);
+    let zero = wsim(&["sweep", "--jobs", "0", program("hello").to_str().unwrap()]);
+    assert_eq!(zero.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&zero.stderr).contains("--jobs 0: give at least 1"));
 }

@@ -75,7 +75,20 @@ fn a_graph_run_has_core_and_warp_tracks_in_time_order() {
         .filter(|e| e["name"] == "process_name")
         .map(|e| e["args"]["name"].as_str().unwrap())
         .collect();
-    assert_eq!(processes, ["machine", "core 0", "core 1"]);
+    assert_eq!(
+        processes,
+        [
+            "machine (time in cycles: 1 us = 1 cycle)",
+            "core 0",
+            "core 1"
+        ]
+    );
+    // Time is in cycles, said so; no displayTimeUnit (ms or ns would scale cycles by 1000).
+    assert!(trace.get("displayTimeUnit").is_none());
+    assert!(trace["otherData"]["time_unit"]
+        .as_str()
+        .unwrap()
+        .starts_with("cycles"));
     let tracks = tracks(&trace);
     assert_eq!(tracks[&(0, 0)], "iterations");
     for core in 1..=2 {
@@ -178,6 +191,15 @@ fn without_warps_only_cores_and_samples_stay_bounded() {
         .map(|e| e["name"].as_str().unwrap())
         .collect();
     assert_eq!(phases, ["phase 0", "phase 1", "phase 0"]);
+    // vecadd marks no iterations and its machine has no Weaver unit: no track and no
+    // counter of either.
+    assert!(!tracks(&trace).contains_key(&(0, 0)), "no iterations track");
+    assert!(events(&trace, "C")
+        .iter()
+        .all(|e| e["name"] != "Weaver wait % of slots"));
+    assert!(events(&trace, "C")
+        .iter()
+        .any(|e| e["name"] == "barrier wait % of slots"));
 }
 
 #[test]

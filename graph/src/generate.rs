@@ -132,6 +132,11 @@ impl Params<'_> {
 }
 
 /// `spec` is what follows `gen:`; `default_seed` is used when it has no `seed` key.
+/// The generators' names (`gen:NAME:...`), in the documentation's order.
+pub fn generators() -> impl Iterator<Item = &'static str> {
+    KINDS.iter().map(|k| k.name)
+}
+
 pub(crate) fn generate(
     spec: &str,
     default_seed: u64,
@@ -141,8 +146,9 @@ pub(crate) fn generate(
     let name = name.trim();
     let kind = KINDS.iter().find(|k| k.name == name).ok_or_else(|| {
         spec_error(format!(
-            "unknown generator `{name}` (did you mean `{}`?); generators: rmat, powerlaw, uniform, grid, table43",
-            nearest(name, KINDS.iter().map(|k| k.name))
+            "unknown generator `{name}` (did you mean `{}`?); generators: {}",
+            nearest(name, KINDS.iter().map(|k| k.name)),
+            generators().collect::<Vec<_>>().join(", ")
         ))
     })?;
     let mut pairs: Vec<(&str, &str)> = Vec::new();

@@ -15,6 +15,7 @@ mod vertex_ids;
 use std::path::Path;
 
 pub use error::{ErrorKind, GraphError};
+pub use generate::generators;
 pub use vertex_ids::VertexIds;
 
 /// Compressed sparse rows: the edges of vertex `v` are `offsets[v]..offsets[v + 1]` in

@@ -102,3 +102,13 @@ pub fn load_config(path: Option<&Path>, overrides: &[String]) -> anyhow::Result<
     );
     Ok(config)
 }
+
+/// Run at most `jobs` simulations at once (`--jobs`): the size of the pool every command's
+/// runs share. Without it, rayon's default: `RAYON_NUM_THREADS`, else the host's cores.
+pub fn set_jobs(jobs: usize) -> anyhow::Result<()> {
+    anyhow::ensure!(jobs > 0, "--jobs 0: give at least 1 simulation at once");
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build_global()
+        .context("--jobs: the pool of simulations was set up already")
+}

@@ -295,6 +295,20 @@ impl Stat {
         Stat::InputNonzeros,
     ];
 
+    /// The columns after the results: how the run ended in words, and the host's time (the
+    /// only column that differs between two executions of the same run).
+    pub const LAST: [Stat; 3] = [Stat::Verdict, Stat::Error, Stat::HostSeconds];
+
+    /// Every column a table of runs takes from the registry, in the tables' order (an
+    /// experiment's and a sweep's alike, their identifying columns aside): the kernel, the
+    /// results with `phases`, then [`Stat::LAST`].
+    pub fn columns(phases: &[u32]) -> Vec<Stat> {
+        let mut all = Stat::KERNEL.to_vec();
+        all.extend(Stat::results(phases));
+        all.extend(Stat::LAST);
+        all
+    }
+
     /// How the run ended and what it measured, in the tables' order, with a cycles and a
     /// warp-cycles column for each of `phases`.
     pub fn results(phases: &[u32]) -> Vec<Stat> {

@@ -1,7 +1,8 @@
 //! `wsim sweep`: run programs over every combination of configuration values and print one
-//! row per run as it finishes (cycles, instructions, IPC, caches, DRAM, the Weaver unit,
-//! the verdict; graph programs on one graph, verified against the host reference), as an
-//! aligned table, CSV or JSON lines. Runs go in parallel on the host's cores; each run is
+//! row per run as it finishes, with an experiment table's columns from the registry (the
+//! kernel, cycles, instructions, IPC, issue slots, caches, DRAM, the Weaver unit, phases,
+//! the verdict; graph programs on one graph, verified against the host reference), as CSV,
+//! JSON lines or an aligned table of the main ones. Runs go in parallel on the host's cores; each run is
 //! deterministic, and `--ordered` prints the rows in the runs' order (each as soon as the
 //! ones before it are out) instead of as they finish. A run that fails, exits non-zero or
 //! does not verify keeps its row and makes the whole sweep fail (after the rows), so
@@ -19,7 +20,7 @@ use wsim_workloads::GraphInput;
 use wsim_sim::mem::hierarchy::CacheLevel;
 
 use crate::run::{self, Program, RunOptions, RunRecord, RunRequest};
-use crate::stats::{Cell, Stat, WeaverCount};
+use crate::stats::{Cell, Stat};
 
 /// One axis of a sweep: a key and the values it takes.
 #[derive(Clone, Debug, PartialEq)]
@@ -96,10 +97,9 @@ pub struct Options {
     pub ordered: bool,
 }
 
-/// The result columns a sweep prints, after the program, the axes, the graph, the
-/// configuration's hash and wsim's version; then the verdict and the error.
-const RESULTS: [Stat; 16] = [
-    Stat::L1dSize,
+/// The columns the aligned terminal table shows after the program and the axes (CSV and
+/// JSON lines have every column).
+const NARROW: [Stat; 9] = [
     Stat::Exit,
     Stat::Verified,
     Stat::Cycles,
@@ -107,16 +107,22 @@ const RESULTS: [Stat; 16] = [
     Stat::Ipc,
     Stat::WeaverStallPct,
     Stat::HitRate(CacheLevel::L1d),
-    Stat::HitRate(CacheLevel::L2),
-    Stat::DramBytes,
     Stat::DramBandwidth,
-    Stat::Weaver(WeaverCount::Registrations),
-    Stat::Weaver(WeaverCount::DecodeRequests),
-    Stat::Weaver(WeaverCount::Batches),
-    Stat::Weaver(WeaverCount::LanesFilled),
-    Stat::Weaver(WeaverCount::TableReads),
+    Stat::Verdict,
 ];
-const LAST: [Stat; 2] = [Stat::Verdict, Stat::Error];
+
+/// The phases a sweep has columns for: those the programs name (`wsim_phase_names`), and
+/// phase 0, where every warp starts. Rows stream, so the columns are fixed before any run.
+fn named_phases(elfs: &[Arc<Vec<u8>>]) -> Vec<u32> {
+    let named = elfs
+        .iter()
+        .filter_map(|elf| wsim_sim::loader::parse(elf).ok())
+        .filter_map(|image| wsim_sim::phase_names::read(&image).ok())
+        .map(|names| names.len() as u32)
+        .max()
+        .unwrap_or(0);
+    (0..named.max(1)).collect()
+}
 
 /// Run every program under every combination on top of `base` (graph programs on
 /// `graph`, verified), writing each row to `out` as it is ready; returns `program
@@ -146,7 +152,8 @@ pub fn sweep(
     let jobs: Vec<(usize, usize)> = (0..programs.len())
         .flat_map(|p| (0..combos.len()).map(move |c| (p, c)))
         .collect();
-    let table = Table::new(axes);
+    let phases = named_phases(&elfs);
+    let table = Table::new(axes, &phases);
     let version = crate::version();
     let printer = Mutex::new(Printer {
         sink: match options.format {
@@ -157,6 +164,7 @@ pub fn sweep(
         next: 0,
         waiting: BTreeMap::new(),
         widths: table.widths(),
+        shown: table.shown(axes.len()),
     });
     printer
         .lock()
@@ -183,12 +191,30 @@ pub fn sweep(
         row.push(Cell::Text(graph_cell(record)));
         row.push(Cell::Text(configs[c].hash()));
         row.push(Cell::Text(version.clone()));
-        row.extend(RESULTS.iter().chain(&LAST).map(|s| s.read(record)));
+        row.extend(table.stats.iter().map(|s| s.read(record)));
         let mut printer = printer.lock().expect("no panics while printing");
         printer.row(k, &table.header, row)?;
         anyhow::Ok(())
     };
     let records = run::run_many(&jobs, "sweep", true, request, row)?;
+    // Once per program and phase, with -v: a program's unnamed phases are common.
+    let unnamed: BTreeSet<(usize, u32)> = (jobs.iter().zip(&records))
+        .flat_map(|(&(p, _), record)| {
+            (record.report.iter())
+                .flat_map(|r| r.phases.keys().copied())
+                .filter(|phase| !phases.contains(phase))
+                .map(move |phase| (p, phase))
+        })
+        .collect();
+    for (p, phase) in unnamed {
+        {
+            tracing::info!(
+                "{}: phase {phase} has no columns (the sweep's are the phases the programs \
+                 name in wsim_phase_names); `wsim run --json` shows it",
+                name(&programs[p])
+            );
+        }
+    }
     Ok((jobs.iter().zip(&records))
         .filter_map(|(&(p, c), record)| {
             let why = record.why_not()?;
@@ -222,44 +248,38 @@ fn name(program: &Path) -> String {
     )
 }
 
-/// The sweep's columns.
+/// The sweep's columns: the program, the axes, the graph, the configuration's hash and
+/// wsim's version, then the registry's columns as an experiment table has them
+/// ([`Stat::columns`]).
 struct Table {
     header: Vec<String>,
+    stats: Vec<Stat>,
 }
 
 impl Table {
-    fn new(axes: &[Axis]) -> Table {
+    fn new(axes: &[Axis], phases: &[u32]) -> Table {
+        let stats = Stat::columns(phases);
         let mut header = vec!["program".to_string()];
         header.extend(axes.iter().map(|a| a.key.clone()));
         header.extend(["graph", "config_hash", "wsim_version"].map(String::from));
-        header.extend(RESULTS.iter().chain(&LAST).map(|s| s.name().into_owned()));
-        Table { header }
+        header.extend(stats.iter().map(|s| s.name().into_owned()));
+        Table { header, stats }
+    }
+
+    /// The columns the terminal shows: the program, the axes and [`NARROW`].
+    fn shown(&self, axes: usize) -> Vec<bool> {
+        let narrow: Vec<String> = NARROW.iter().map(|s| s.name().into_owned()).collect();
+        (self.header.iter().enumerate())
+            .map(|(k, h)| k <= axes || narrow.contains(h))
+            .collect()
     }
 
     /// Streamed rows cannot be measured first: each column of the table is as wide as its
     /// header, and at least 8 (a wider cell shifts the rest of its row).
     fn widths(&self) -> Vec<usize> {
-        (self.header.iter())
-            .filter(|h| !WIDE.contains(&h.as_str()))
-            .map(|h| h.len().max(8))
-            .collect()
+        self.header.iter().map(|h| h.len().max(8)).collect()
     }
 }
-
-/// Columns the terminal table leaves to CSV and JSON, to fit a terminal's width.
-const WIDE: [&str; 11] = [
-    "graph",
-    "config_hash",
-    "wsim_version",
-    "l1d_size",
-    "l2_hit_rate",
-    "dram_bytes",
-    "weaver_registrations",
-    "weaver_decode_requests",
-    "weaver_batches",
-    "weaver_lanes_filled",
-    "weaver_table_reads",
-];
 
 /// A row as one JSON object, keys in column order: numbers as numbers, empty cells as
 /// null, the rest as strings.
@@ -286,6 +306,8 @@ struct Printer<'a> {
     next: usize,
     waiting: BTreeMap<usize, Vec<Cell>>,
     widths: Vec<usize>,
+    /// The columns the aligned table shows.
+    shown: Vec<bool>,
 }
 
 impl Printer<'_> {
@@ -321,9 +343,9 @@ impl Printer<'_> {
         };
         let text = match self.options.format {
             Format::Json => json_line(header, row),
-            _ => (row.iter().zip(header))
-                .filter(|(_, h)| !WIDE.contains(&h.as_str()))
+            _ => (row.iter().zip(&self.shown))
                 .zip(&self.widths)
+                .filter(|((_, shown), _)| **shown)
                 .map(|((c, _), w)| format!("{:>w$}", c.to_string()))
                 .collect::<Vec<_>>()
                 .join("  ")

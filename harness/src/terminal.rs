@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use wsim_sim::mem::cache::WritePolicy;
+use wsim_sim::mem::dram::DramConfig;
 use wsim_sim::mem::hierarchy::{CacheLevel, HierarchyStats};
 use wsim_sim::report::Report;
 use wsim_sim::stats::{FsmState, Iteration, SlotReason};
@@ -33,11 +34,15 @@ pub fn summary<W>(r: &Report<W>) -> String {
         "{:<22}{} warp, {} thread",
         "instructions", t.instructions, t.thread_instructions
     );
+    let cores = r.cores.len() as u64;
     let _ = writeln!(
         s,
-        "{:<22}{:.3} (all cores), SIMT efficiency {:.1}%",
+        "{:<22}{:.3} warp instructions/cycle (all cores; peak {} = {cores} cores x {} issue \
+         slots), SIMT efficiency {:.1}%",
         "IPC",
         r.ipc,
+        cores * r.issue_slots_per_core as u64,
+        r.issue_slots_per_core,
         100.0 * r.simt_efficiency
     );
     let _ = writeln!(
@@ -49,7 +54,11 @@ pub fn summary<W>(r: &Report<W>) -> String {
         r.max_stack_depth()
     );
     let slots = t.slots.total();
-    let _ = writeln!(s, "issue slots ({slots}):");
+    let _ = writeln!(
+        s,
+        "issue slots ({slots} slots = {cores} cores x {} per cycle x {} cycles; % of all):",
+        r.issue_slots_per_core, r.cycles
+    );
     for reason in SlotReason::ALL {
         let n = t.slots.get(reason);
         if n > 0 {
@@ -82,9 +91,28 @@ pub fn summary<W>(r: &Report<W>) -> String {
     if r.weaver_unit {
         weaver(&mut s, r);
     }
+    phases(&mut s, r);
+    iterations(&mut s, &r.iterations, g.threads_per_warp);
+    if let Some(host) = &r.host {
+        let _ = writeln!(
+            s,
+            "{:<22}{:.3} s, {:.0} cycles/s, {:.0} warp instr/s",
+            "host", host.seconds, host.cycles_per_second, host.warp_instructions_per_second
+        );
+    }
+    s
+}
+
+/// The phases: warp time (each warp's own phase), then what the core's phase splits
+/// (docs/KERNELS.md, "Two splits"), and the issue slots of each phase by reason.
+fn phases<W>(s: &mut String, r: &Report<W>) {
     if r.phases.len() > 1 {
         let warp_cycles: u64 = r.phases.values().map(|c| c.warp_cycles).sum();
-        let _ = writeln!(s, "phases (warp time: each warp's own phase, exact):");
+        let _ = writeln!(
+            s,
+            "phases (warp time follows each warp's own phase, exact; the other columns and \
+             the slots below follow the core's phase, the last any of its warps wrote):"
+        );
         let labels: Vec<String> = r.phases.keys().map(|&p| r.phase_label(p)).collect();
         let width = labels.iter().map(String::len).max().unwrap_or(0).max(4);
         for ((p, c), label) in r.phases.iter().zip(&labels) {
@@ -100,16 +128,31 @@ pub fn summary<W>(r: &Report<W>) -> String {
                 percent(c.slots.get(SlotReason::Issued), c.slots.total())
             );
         }
+        // The stalls of each phase: the reasons any phase has, as % of its slots.
+        let reasons: Vec<SlotReason> = (SlotReason::ALL.into_iter())
+            .filter(|&reason| r.phases.values().any(|c| c.slots.get(reason) > 0))
+            .collect();
+        let mut header = format!("  {:<width$}      ", "");
+        for reason in &reasons {
+            let _ = write!(
+                header,
+                " {:>w$}",
+                reason.name(),
+                w = reason.name().len().max(6)
+            );
+        }
+        let _ = writeln!(s, "issue slots by phase (% of the phase's slots):");
+        let _ = writeln!(s, "{}", header.trim_end());
+        for ((_, c), label) in r.phases.iter().zip(&labels) {
+            let mut line = format!("  phase {label:<width$}");
+            for &reason in &reasons {
+                let share = percent(c.slots.get(reason), c.slots.total());
+                let w = reason.name().len().max(6) - 1;
+                let _ = write!(line, " {share:>w$.1}%");
+            }
+            let _ = writeln!(s, "{line}");
+        }
     }
-    iterations(&mut s, &r.iterations, g.threads_per_warp);
-    if let Some(host) = &r.host {
-        let _ = writeln!(
-            s,
-            "{:<22}{:.3} s, {:.0} cycles/s, {:.0} warp instr/s",
-            "host", host.seconds, host.cycles_per_second, host.warp_instructions_per_second
-        );
-    }
-    s
 }
 
 /// The summary of a run whose simulation failed: its status and the first line of the
@@ -187,7 +230,8 @@ fn weaver<W>(s: &mut String, r: &Report<W>) {
     let w = &r.total.weaver;
     let _ = writeln!(
         s,
-        "{:<22}{:?} mode{}, {} ST entries, table latency {}, L1D {} KiB",
+        "{:<22}{:?} mode{}, {} ST entries, table latency {} cycles, L1D {} KiB of {} KiB \
+         configured (the tables take weaver.l1d_reduction_percent = {}%)",
         "weaver",
         c.mode,
         if r.eghw_by_program {
@@ -197,7 +241,9 @@ fn weaver<W>(s: &mut String, r: &Report<W>) {
         },
         c.entries,
         c.table_latency,
-        r.l1d_size / 1024
+        r.l1d_size / 1024,
+        r.config.memory.l1d.size / 1024,
+        c.l1d_reduction_percent
     );
     let per_batch = if w.batches == 0 {
         0.0
@@ -252,7 +298,7 @@ fn memory<W>(s: &mut String, r: &Report<W>) {
         }
         let _ = writeln!(
             s,
-            "{:<22}{:>6.1}% hits of {}, {} mshr merges, stalls: {} mshr full, {} bank, {} port, {} queue",
+            "{:<22}{:>6.1}% hits of {} accesses, {} mshr merges, refused accesses: {} mshr full, {} bank, {} port, {} queue",
             level.name(),
             100.0 * c.hit_rate(),
             c.accesses,
@@ -267,12 +313,13 @@ fn memory<W>(s: &mut String, r: &Report<W>) {
     if d.completed > 0 {
         let _ = writeln!(
             s,
-            "{:<22}{} reads, {} writes, {} bytes, {:.2} B/cycle, row hits {:.1}%, latency {:.1}, queue {:.2}",
+            "{:<22}{} reads, {} writes, {} bytes, {:.2} bytes/cycle of a peak {:.2}, row hits {:.1}%, latency {:.1} cycles (mean), queue {:.2} requests (mean)",
             "dram",
             d.reads,
             d.writes,
             d.bytes,
             d.bandwidth_bytes_per_cycle(r.cycles),
+            dram_peak(&r.config.memory.dram),
             100.0 * d.row_hit_rate(),
             d.avg_latency(),
             d.avg_queue_occupancy()
@@ -286,6 +333,15 @@ fn memory<W>(s: &mut String, r: &Report<W>) {
             "dram unfinished", m.dram_unfinished
         );
     }
+}
+
+/// DRAM's peak bytes per core cycle: every channel moving a burst of `bus_bytes x
+/// burst_length` every max(tCCD, BL/2) DRAM cycles (sim/src/mem/dram/mod.rs), DRAM cycles
+/// `clock_ratio` core cycles long.
+fn dram_peak(d: &DramConfig) -> f64 {
+    let burst = f64::from(d.bus_bytes * d.burst_length);
+    let every = f64::from(d.t_ccd.max(d.burst_length / 2).max(1));
+    f64::from(d.channels) * burst / every / f64::from(d.clock_ratio.max(1))
 }
 
 fn policy_name(p: WritePolicy) -> &'static str {

@@ -1,8 +1,9 @@
 //! A run's timeline (`wsim_sim::timeline`, recorded by `wsim run --trace FILE`) as a Chrome trace
 //! (JSON trace event format), which ui.perfetto.dev and chrome://tracing load. One process
 //! per core (its phases, counters, and with `--trace-warps` a track per warp) and one for
-//! the machine (iterations, machine-wide counters). Time is in cycles: the viewer's
-//! microsecond is one cycle.
+//! the machine (iterations, when the program marks them; machine-wide counters; the Weaver
+//! unit's wait only for a machine with it). Time is in cycles: the viewer's microsecond is
+//! one cycle (the format has no other unit; its `displayTimeUnit` is left out).
 
 use std::borrow::Cow;
 use std::io::{BufWriter, Write};
@@ -76,17 +77,17 @@ fn write_events<W>(
     report: &Report<W>,
     program: &str,
 ) -> std::io::Result<()> {
+    // The trace format counts time in microseconds and has no unit of its own: one
+    // microsecond is one cycle, so durations read as cycles (`µs` in the viewer). No
+    // `displayTimeUnit`: its only values, ms and ns, would scale the cycles by 1000.
     let meta = json!({
         "program": program,
-        "time_unit": "1 microsecond in the viewer = 1 cycle",
+        "time_unit": "cycles (the viewer's 1 us = 1 cycle)",
         "cycles": t.end,
         "sample_interval_cycles": t.interval,
         "slices_left_out": t.dropped,
     });
-    write!(
-        out,
-        "{{\"displayTimeUnit\":\"ns\",\"otherData\":{meta},\"traceEvents\":["
-    )?;
+    write!(out, "{{\"otherData\":{meta},\"traceEvents\":[")?;
     let mut first = true;
     let mut emit = |e: Event| -> std::io::Result<()> {
         if !std::mem::take(&mut first) {
@@ -112,8 +113,16 @@ fn write_events<W>(
         tid,
         args,
     };
-    emit(name(MACHINE, 0, "process_name", "machine".into()))?;
-    emit(name(MACHINE, 0, "thread_name", "iterations".into()))?;
+    emit(name(
+        MACHINE,
+        0,
+        "process_name",
+        "machine (time in cycles: 1 us = 1 cycle)".into(),
+    ))?;
+    // A program that marks no iterations (CSR 0x7C6) has no iterations track.
+    if !report.iterations.is_empty() {
+        emit(name(MACHINE, 0, "thread_name", "iterations".into()))?;
+    }
     for i in &report.iterations {
         emit(slice(
             MACHINE,
@@ -190,12 +199,14 @@ fn write_events<W>(
                 s,
                 share(SlotReason::Barrier),
             ))?;
-            emit(counter(
-                c + 1,
-                "Weaver wait % of slots",
-                s,
-                share(SlotReason::Weaver),
-            ))?;
+            if report.weaver_unit {
+                emit(counter(
+                    c + 1,
+                    "Weaver wait % of slots",
+                    s,
+                    share(SlotReason::Weaver),
+                ))?;
+            }
         }
     }
     out.write_all(b"]}\n")

@@ -15,6 +15,8 @@ use wsim_harness::paper;
 use wsim_harness::stats::Cell;
 use wsim_harness::table::Table;
 
+use crate::args::JobsArgs;
+
 /// The experiments of a command and where their results go.
 #[derive(Args)]
 pub struct Places {
@@ -88,6 +90,8 @@ pub enum ExperimentCommand {
         /// one task of a job array.
         #[arg(long, value_name = "K/N")]
         shard: Option<Shard>,
+        #[command(flatten)]
+        jobs: JobsArgs,
     },
     /// Write the tables and plots from the cache (after every shard has run); an error
     /// naming what is missing otherwise.
@@ -136,11 +140,18 @@ pub enum ExperimentCommand {
         /// The experiments' outputs.
         #[arg(long, value_name = "DIR", default_value = "results")]
         results: PathBuf,
-        /// The page to write.
-        #[arg(short, long, value_name = "OUT.md", default_value = "docs/RESULTS.md")]
+        /// The page to write (beside the results, never a project's doc unless named:
+        /// the project's own page is `-o docs/RESULTS.md --figures
+        /// docs/results/dissertation`).
+        #[arg(
+            short,
+            long,
+            value_name = "OUT.md",
+            default_value = "results/RESULTS.md"
+        )]
         output: PathBuf,
         /// Where the page's figures are copied.
-        #[arg(long, value_name = "DIR", default_value = "docs/results/dissertation")]
+        #[arg(long, value_name = "DIR", default_value = "results/figures")]
         figures: PathBuf,
     },
 }
@@ -151,7 +162,12 @@ pub fn exec(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
     let mut failed = false;
     let mut undrawn = 0;
     match command {
-        ExperimentCommand::Run { places, shard } => {
+        ExperimentCommand::Run {
+            places,
+            shard,
+            jobs,
+        } => {
+            jobs.apply()?;
             for (experiment, outputs) in places.load()? {
                 let started = std::time::Instant::now();
                 let done = experiment.execute(&outputs, shard, true)?;

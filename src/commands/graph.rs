@@ -21,7 +21,8 @@ pub enum GraphCommand {
     },
     /// Generate a graph and write it (format by the output's extension).
     Gen {
-        /// `KIND:key=value,...` or `gen:KIND:key=value,...` (KIND: rmat, powerlaw, uniform, grid).
+        /// `KIND:key=value,...` or `gen:KIND:key=value,...` (KIND: rmat, powerlaw, uniform,
+        /// grid, table43: the dissertation's Table 4.3 stand-ins, docs/GRAPHS.md).
         spec: String,
         /// `.mtx` for Matrix Market, anything else for a SNAP edge list; `.gz` compresses.
         #[arg(short, long, value_name = "FILE")]

@@ -9,6 +9,8 @@ use clap::Subcommand;
 use wsim_harness::exit;
 use wsim_harness::regress::{Baseline, Options};
 
+use crate::args::JobsArgs;
+
 #[derive(Subcommand)]
 pub enum RegressCommand {
     /// Run a baseline's runs and write what they measure into its `[run.recorded]`
@@ -20,6 +22,8 @@ pub enum RegressCommand {
         /// Only the runs whose name matches this pattern (`*`, `?`; repeatable).
         #[arg(long, value_name = "PATTERN")]
         only: Vec<String>,
+        #[command(flatten)]
+        jobs: JobsArgs,
     },
     /// Run a baseline's runs in parallel and compare them with the records: a table of
     /// what moved. Exit status 0: as recorded (within tolerances); 1: a statistic moved
@@ -33,20 +37,23 @@ pub enum RegressCommand {
         #[arg(long, value_name = "PATTERN")]
         only: Vec<String>,
         /// Override a configuration key in every run, on top of its own `set`s (e.g.
-        /// `--set memory.l2.latency=30`: which runs does it move?). Does not make a run
+        /// `--set memory.l2.hit_latency=30`: which runs does it move?). Does not make a run
         /// stale (repeatable).
         #[arg(long = "set", value_name = "KEY=VALUE")]
         overrides: Vec<String>,
         /// Also write every run and statistic as JSON (schema `wsim-regress/1`).
         #[arg(long, value_name = "OUT")]
         json: Option<PathBuf>,
+        #[command(flatten)]
+        jobs: JobsArgs,
     },
 }
 
 pub fn exec(command: RegressCommand) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     match command {
-        RegressCommand::Record { file, only } => {
+        RegressCommand::Record { file, only, jobs } => {
+            jobs.apply()?;
             let mut baseline = Baseline::load(&file)?;
             let options = Options {
                 only,
@@ -77,7 +84,9 @@ pub fn exec(command: RegressCommand) -> anyhow::Result<ExitCode> {
             only,
             overrides,
             json,
+            jobs,
         } => {
+            jobs.apply()?;
             let baseline = Baseline::load(&file)?;
             let options = Options {
                 only,

@@ -7,7 +7,7 @@ use clap::Args;
 use wsim_harness::exit;
 use wsim_harness::sweep::{self, Axis, Format};
 
-use crate::args::{GraphArgs, MachineArgs};
+use crate::args::{GraphArgs, JobsArgs, MachineArgs};
 
 #[derive(Args)]
 pub struct SweepArgs {
@@ -29,12 +29,15 @@ pub struct SweepArgs {
     /// they finish.
     #[arg(long)]
     ordered: bool,
+    #[command(flatten)]
+    jobs: JobsArgs,
     /// The programs (each runs under every combination).
     #[arg(required = true)]
     programs: Vec<PathBuf>,
 }
 
 pub fn exec(args: SweepArgs) -> anyhow::Result<ExitCode> {
+    args.jobs.apply()?;
     let base = args.machine.config()?;
     let input = wsim_workloads::graph_run::load(&args.graph.options())?;
     let format = match (args.csv, args.json) {

@@ -428,12 +428,15 @@ impl Experiment {
     /// Draw the plots of `table` (this experiment's) into the output directory: each one's
     /// file, or why it could not be drawn (which does not keep the others from being).
     pub fn plot(&self, table: &Table, outputs: &Outputs) -> Vec<anyhow::Result<PathBuf>> {
-        let units: BTreeMap<String, String> = self
+        let axes: crate::plot::Columns = self
             .axes
             .iter()
             .map(|a| {
-                let unit = a.unit.as_ref().map_or(String::new(), |u| format!(", {u}"));
-                (a.name.clone(), format!("{}{unit}", a.key))
+                let axis = crate::plot::AxisColumn {
+                    key: a.key.clone(),
+                    unit: a.unit.clone(),
+                };
+                (a.name.clone(), axis)
             })
             .collect();
         if let Err(e) = std::fs::create_dir_all(&outputs.dir) {
@@ -448,7 +451,7 @@ impl Experiment {
             .iter()
             .filter(|p| !part || p.has_rows(table))
             .map(|p| {
-                p.draw(table, &outputs.dir, &units)
+                p.draw(table, &outputs.dir, &axes)
                     .with_context(|| format!("{}", self.path.display()))
             })
             .collect()

@@ -81,14 +81,11 @@ pub fn script(
         let _ = writeln!(s, "#SBATCH {option}");
     }
     let _ = writeln!(s, "set -euo pipefail");
-    let _ = writeln!(s, "# One simulation per CPU Slurm gave the task.");
     let _ = writeln!(
         s,
-        "export RAYON_NUM_THREADS=\"${{SLURM_CPUS_PER_TASK:-1}}\""
-    );
-    let _ = writeln!(
-        s,
-        "exec {} experiment run {}{selection} --shard \"$SLURM_ARRAY_TASK_ID/{tasks}\" --out {} --cache {}",
+        "# One simulation per CPU Slurm gave the task.\n\
+         exec {} experiment run {}{selection} --shard \"$SLURM_ARRAY_TASK_ID/{tasks}\" \
+         --jobs \"${{SLURM_CPUS_PER_TASK:-1}}\" --out {} --cache {}",
         quoted(wsim),
         quoted(&experiment.path),
         quoted(&outputs.dir),

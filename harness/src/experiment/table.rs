@@ -13,9 +13,6 @@ use crate::run::RunRecord;
 use crate::stats::{Cell, Stat};
 use crate::table::Table;
 
-/// The columns after the results.
-const LAST: [Stat; 3] = [Stat::Verdict, Stat::Error, Stat::HostSeconds];
-
 /// A GCN run's mean nonzeros per row of X as asked for (the report states the nonzeros
 /// drawn, `input_nonzeros`); empty for other runs.
 fn input_nnz(run: &Run, record: &RunRecord) -> Cell {
@@ -47,7 +44,7 @@ pub fn header(experiment: &Experiment, phases: &[u32]) -> Vec<String> {
     );
     header.extend(["config", "config_hash", "wsim_version"].map(String::from));
     header.extend(Stat::results(phases).iter().map(|s| s.name().into_owned()));
-    header.extend(LAST.iter().map(|s| s.name().into_owned()));
+    header.extend(Stat::LAST.iter().map(|s| s.name().into_owned()));
     header
 }
 
@@ -91,7 +88,7 @@ pub fn table(experiment: &Experiment, records: &[RunRecord]) -> Table {
             row.push(Cell::Text(run.config.hash()));
             row.push(text(&version));
             row.extend(results.iter().map(|s| s.read(record)));
-            row.extend(LAST.iter().map(|s| s.read(record)));
+            row.extend(Stat::LAST.iter().map(|s| s.read(record)));
             row
         })
         .collect();

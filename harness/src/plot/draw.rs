@@ -1,8 +1,10 @@
 //! The figures wsim draws, with `plotters` into SVG: grouped bars, stacked bars and lines,
-//! each with a title, labelled axes, a legend beside the chart (never over the data) and
-//! a caption line below it. SVG text needs no fonts on the drawing machine.
+//! each with a title, labelled axes, a legend with its title beside the chart (never over
+//! the data) and caption lines below it; and each SVG again as a PDF beside it (`svg2pdf`,
+//! with the host's fonts embedded), for a paper.
 
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 use anyhow::{anyhow, Context};
 use plotters::coord::types::RangedCoordf64;
@@ -12,25 +14,57 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 
-/// Tableau's ten colours and two more: distinguishable, and the same part keeps its colour
-/// from figure to figure.
-const PALETTE: [RGBColor; 12] = [
-    RGBColor(78, 121, 167),
-    RGBColor(242, 142, 43),
-    RGBColor(225, 87, 89),
-    RGBColor(118, 183, 178),
-    RGBColor(89, 161, 79),
-    RGBColor(237, 201, 72),
-    RGBColor(176, 122, 161),
-    RGBColor(255, 157, 167),
-    RGBColor(156, 117, 95),
-    RGBColor(186, 176, 172),
-    RGBColor(31, 119, 180),
-    RGBColor(44, 160, 44),
+/// Okabe and Ito's eight colours, safe for the common colour-vision deficiencies and each
+/// unlike its neighbours (stacked parts touch), then three of Paul Tol's muted scheme
+/// (grey, wine, olive) for the eleven issue-slot reasons; a part keeps its colour from
+/// figure to figure.
+const PALETTE: [RGBColor; 11] = [
+    RGBColor(230, 159, 0),
+    RGBColor(86, 180, 233),
+    RGBColor(0, 158, 115),
+    RGBColor(240, 228, 66),
+    RGBColor(0, 114, 178),
+    RGBColor(213, 94, 0),
+    RGBColor(204, 121, 167),
+    RGBColor(0, 0, 0),
+    RGBColor(187, 187, 187),
+    RGBColor(136, 34, 85),
+    RGBColor(153, 153, 51),
 ];
 
 fn color(k: usize) -> RGBColor {
     PALETTE[k % PALETTE.len()]
+}
+
+/// A legend: its title (what the entries are values of) and its entries, coloured in
+/// order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Legend {
+    pub title: Option<String>,
+    pub entries: Vec<String>,
+}
+
+/// How x values are placed: as they are, or on a log2 scale labelled as sizes in bytes
+/// (B, KiB, MiB, GiB at each power of two).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scale {
+    #[default]
+    Linear,
+    Log2Bytes,
+}
+
+/// `bytes` as a person writes a size: `512 B`, `16 KiB`, `1.5 MiB`.
+pub fn bytes(bytes: f64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes;
+    let mut unit = 0;
+    while value.abs() >= 1024.0 && unit + 1 < units.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    let text = format!("{value:.2}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    format!("{text} {}", units[unit])
 }
 
 /// What every figure has around its data.
@@ -42,6 +76,7 @@ pub struct Labels {
 }
 
 /// Bars in groups: `values[group][series]` (`None`: no such run).
+#[derive(Debug)]
 pub struct GroupedBars {
     pub groups: Vec<String>,
     pub series: Vec<String>,
@@ -51,72 +86,140 @@ pub struct GroupedBars {
 }
 
 /// Bars of stacked parts: `values[bar][part]`, drawn as shares of each bar's total
-/// (percent) or as they are.
+/// (percent) or as they are; `groups`: consecutive bars that belong together, each with
+/// its name and its number of bars, set apart by a gap and named under their bars (empty:
+/// no groups).
 #[derive(Clone, Debug, PartialEq)]
 pub struct StackedBars {
     pub bars: Vec<String>,
     pub parts: Vec<String>,
     pub values: Vec<Vec<f64>>,
     pub percent: bool,
+    pub groups: Vec<(String, usize)>,
 }
 
 /// Lines: per series, its points. `categories`: the x values are names, plotted at
-/// 0, 1, 2 ... in this order (else they are numbers).
+/// 0, 1, 2 ... in this order (else they are numbers, placed by `scale`).
+#[derive(Debug)]
 pub struct Lines {
     pub series: Vec<(String, Vec<(f64, f64)>)>,
     pub categories: Option<Vec<String>>,
+    pub scale: Scale,
 }
 
 fn failed<E: std::fmt::Debug>(e: E) -> anyhow::Error {
     anyhow!("drawing failed: {e:?}")
 }
 
-/// A figure of `width` x `height` pixels at `path`: the caption below, a legend of
-/// `legend` beside the chart; `draw` fills the chart's area.
+/// A figure of `width` x `height` pixels at `path` (an SVG, and the same as a PDF beside
+/// it): `caption`'s lines below, `legend` beside the chart; `draw` fills the chart's area.
 pub fn figure(
     path: &Path,
     size: (u32, u32),
-    caption: &str,
-    legend: &[String],
+    caption: &[String],
+    legend: &Legend,
     draw: impl FnOnce(&Area) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     draw_figure(path, size, caption, legend, draw)
-        .with_context(|| format!("cannot draw {}", path.display()))
+        .with_context(|| format!("cannot draw {}", path.display()))?;
+    let pdf = path.with_extension("pdf");
+    write_pdf(path, &pdf).with_context(|| format!("cannot write {}", pdf.display()))
 }
 
 fn draw_figure(
     path: &Path,
     size: (u32, u32),
-    caption: &str,
-    legend: &[String],
+    caption: &[String],
+    legend: &Legend,
     draw: impl FnOnce(&Area) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let root = SVGBackend::new(path, size).into_drawing_area();
     root.fill(&WHITE).map_err(failed)?;
-    let (top, bottom) = root.split_vertically(size.1 - 28);
-    let widest = legend.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u32;
-    let legend_width = if legend.is_empty() {
+    let (top, bottom) = root.split_vertically(size.1 - 10 - 16 * caption.len().max(1) as u32);
+    let widest = (legend.entries.iter().chain(&legend.title))
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0) as u32;
+    let legend_width = if legend.entries.is_empty() {
         10
     } else {
         (widest * 7 + 44).min(size.0 / 3)
     };
     let (chart, key) = top.split_horizontally(size.0 - legend_width);
     draw(&chart)?;
-    for (k, label) in legend.iter().enumerate() {
-        let y = 50 + 20 * k as i32;
+    let mut y = 50;
+    if let Some(title) = &legend.title {
+        let bold = ("sans-serif", 13).into_font().style(FontStyle::Bold);
+        key.draw(&Text::new(title.clone(), (6, y), bold))
+            .map_err(failed)?;
+        y += 22;
+    }
+    for (k, label) in legend.entries.iter().enumerate() {
         key.draw(&Rectangle::new([(6, y), (20, y + 12)], color(k).filled()))
             .map_err(failed)?;
         key.draw(&Text::new(label.clone(), (26, y), ("sans-serif", 13)))
             .map_err(failed)?;
+        y += 20;
     }
-    bottom
-        .draw(&Text::new(
-            caption.to_string(),
-            (10, 6),
-            ("sans-serif", 12).into_font().color(&RGBColor(80, 80, 80)),
-        ))
-        .map_err(failed)?;
+    for (k, line) in caption.iter().enumerate() {
+        bottom
+            .draw(&Text::new(
+                line.clone(),
+                (10, 4 + 16 * k as i32),
+                ("sans-serif", 12).into_font().color(&RGBColor(80, 80, 80)),
+            ))
+            .map_err(failed)?;
+    }
     root.present().map_err(failed)
+}
+
+/// The host's fonts, loaded once, `sans-serif` set to the first sans family found
+/// (DejaVu Sans on the project's machines).
+fn fonts() -> Arc<svg2pdf::usvg::fontdb::Database> {
+    static FONTS: OnceLock<Arc<svg2pdf::usvg::fontdb::Database>> = OnceLock::new();
+    FONTS
+        .get_or_init(|| {
+            let mut db = svg2pdf::usvg::fontdb::Database::new();
+            db.load_system_fonts();
+            let families: Vec<String> = (db.faces())
+                .flat_map(|f| f.families.iter().map(|(name, _)| name.clone()))
+                .collect();
+            let sans = ["DejaVu Sans", "Liberation Sans", "Noto Sans", "Arial"]
+                .into_iter()
+                .find(|want| families.iter().any(|f| f == want))
+                .map(String::from)
+                .or_else(|| families.first().cloned());
+            if let Some(sans) = sans {
+                db.set_sans_serif_family(sans);
+            }
+            Arc::new(db)
+        })
+        .clone()
+}
+
+/// The SVG at `svg` as a PDF at `pdf`, its text in the host's fonts (embedded, so that
+/// the PDF reads the same anywhere). A host without fonts is an error, not a PDF without
+/// its text.
+fn write_pdf(svg: &Path, pdf: &Path) -> anyhow::Result<()> {
+    use svg2pdf::usvg;
+    let fontdb = fonts();
+    anyhow::ensure!(
+        !fontdb.is_empty(),
+        "no fonts on this host for the PDF's text (install fonts-dejavu-core)"
+    );
+    let text = std::fs::read_to_string(svg)?;
+    let options = usvg::Options {
+        fontdb,
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(&text, &options)?;
+    let bytes = svg2pdf::to_pdf(
+        &tree,
+        svg2pdf::ConversionOptions::default(),
+        svg2pdf::PageOptions::default(),
+    )
+    .map_err(|e| anyhow!("{e}"))?;
+    crate::files::write_whole(pdf, &bytes)
 }
 
 /// An axis value in few characters: 1.6M, 250k, 0.75.
@@ -145,19 +248,24 @@ fn ceiling(max: f64) -> f64 {
     }
 }
 
-/// Write `names[i]` under the middle of slot `i` (x from i to i + 1) of a chart whose x
-/// axis has no labels of its own.
-fn name_slots(area: &Area, chart: &SlotsChart, names: &[String]) -> anyhow::Result<()> {
+/// Write each name under its x position (`(x, name)`), `row` lines below the axis, of a
+/// chart whose x axis has no labels of its own.
+fn name_slots(
+    area: &Area,
+    chart: &SlotsChart,
+    names: &[(f64, String)],
+    row: i32,
+) -> anyhow::Result<()> {
     let (left, top) = area.get_base_pixel();
     let style = ("sans-serif", 12)
         .into_font()
         .color(&BLACK)
         .pos(Pos::new(HPos::Center, VPos::Top));
-    for (i, name) in names.iter().enumerate() {
-        let (x, y) = chart.backend_coord(&(i as f64 + 0.5, 0.0));
+    for (x, name) in names {
+        let (x, y) = chart.backend_coord(&(*x, 0.0));
         area.draw(&Text::new(
             name.clone(),
-            (x - left, y - top + 6),
+            (x - left, y - top + 6 + 16 * row),
             style.clone(),
         ))
         .map_err(failed)?;
@@ -168,23 +276,25 @@ fn name_slots(area: &Area, chart: &SlotsChart, names: &[String]) -> anyhow::Resu
 type SlotsChart<'a, 'b> =
     ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
-/// A chart of named slots along x (slot `i` from i to i + 1, its name under it) and
-/// values from 0 to `top` up y.
+/// A chart of `width` slots along x (named by the caller) and values from 0 to `top` up
+/// y; `rows`: the lines of names under the axis.
 fn slots_chart<'a, 'b>(
     area: &'a Area<'b>,
     labels: &Labels,
-    names: &[String],
+    width: f64,
     top: f64,
+    rows: u32,
 ) -> anyhow::Result<SlotsChart<'a, 'b>> {
     let mut chart = ChartBuilder::on(area)
         .caption(&labels.title, ("sans-serif", 16))
         .margin(12)
-        .x_label_area_size(40)
+        .x_label_area_size(24 + 16 * rows)
         .y_label_area_size(70)
-        .build_cartesian_2d(0.0..names.len() as f64, 0.0..top)
+        .build_cartesian_2d(0.0..width, 0.0..top)
         .map_err(failed)?;
     chart
         .configure_mesh()
+        .light_line_style(TRANSPARENT)
         .disable_x_mesh()
         .x_desc(&labels.x)
         .y_desc(&labels.y)
@@ -192,7 +302,6 @@ fn slots_chart<'a, 'b>(
         .y_label_formatter(&compact)
         .draw()
         .map_err(failed)?;
-    name_slots(area, &chart, names)?;
     Ok(chart)
 }
 
@@ -206,7 +315,11 @@ pub fn grouped_bars(area: &Area, labels: &Labels, bars: &GroupedBars) -> anyhow:
         .chain(bars.reference)
         .fold(0.0, f64::max);
     let n = bars.groups.len();
-    let mut chart = slots_chart(area, labels, &bars.groups, ceiling(max))?;
+    let mut chart = slots_chart(area, labels, n as f64, ceiling(max), 1)?;
+    let names: Vec<(f64, String)> = (bars.groups.iter().enumerate())
+        .map(|(g, name)| (g as f64 + 0.5, name.clone()))
+        .collect();
+    name_slots(area, &chart, &names, 0)?;
     let width = 0.8 / bars.series.len().max(1) as f64;
     for (s, _) in bars.series.iter().enumerate() {
         let rects = (bars.values.iter().enumerate()).filter_map(|(g, row)| {
@@ -230,7 +343,23 @@ pub fn grouped_bars(area: &Area, labels: &Labels, bars: &GroupedBars) -> anyhow:
     Ok(())
 }
 
-/// Stacked bars: each part as a share of its bar's total (percent), or its value.
+/// Where each of `stacks`' bars stands (its left edge), groups half a bar apart; and the
+/// chart's width.
+fn bar_positions(stacks: &StackedBars) -> (Vec<f64>, f64) {
+    const GAP: f64 = 0.5;
+    let mut group_of = Vec::new();
+    for (g, (_, n)) in stacks.groups.iter().enumerate() {
+        group_of.extend(std::iter::repeat_n(g, *n));
+    }
+    let left: Vec<f64> = (0..stacks.bars.len())
+        .map(|b| b as f64 + GAP * group_of.get(b).copied().unwrap_or(0) as f64)
+        .collect();
+    let width = left.last().map_or(1.0, |l| l + 1.0);
+    (left, width)
+}
+
+/// Stacked bars: each part as a share of its bar's total (percent), or its value; the
+/// bars' names under them, and their groups' names under those.
 pub fn stacked_bars(area: &Area, labels: &Labels, stacks: &StackedBars) -> anyhow::Result<()> {
     let totals: Vec<f64> = stacks.values.iter().map(|p| p.iter().sum()).collect();
     let top = if stacks.percent {
@@ -238,7 +367,23 @@ pub fn stacked_bars(area: &Area, labels: &Labels, stacks: &StackedBars) -> anyho
     } else {
         ceiling(totals.iter().copied().fold(0.0, f64::max))
     };
-    let mut chart = slots_chart(area, labels, &stacks.bars, top)?;
+    let (left, width) = bar_positions(stacks);
+    let rows = if stacks.groups.is_empty() { 1 } else { 2 };
+    let mut chart = slots_chart(area, labels, width, top, rows)?;
+    let names: Vec<(f64, String)> = (left.iter().zip(&stacks.bars))
+        .map(|(l, name)| (l + 0.5, name.clone()))
+        .collect();
+    name_slots(area, &chart, &names, 0)?;
+    let mut first = 0;
+    let mut groups = Vec::new();
+    for (name, n) in &stacks.groups {
+        let last = first + n.saturating_sub(1);
+        if let (Some(a), Some(b)) = (left.get(first), left.get(last)) {
+            groups.push(((a + b + 1.0) / 2.0, name.clone()));
+        }
+        first += n;
+    }
+    name_slots(area, &chart, &groups, 1)?;
     for (b, parts) in stacks.values.iter().enumerate() {
         let total = totals[b];
         if total <= 0.0 {
@@ -246,12 +391,10 @@ pub fn stacked_bars(area: &Area, labels: &Labels, stacks: &StackedBars) -> anyho
         }
         let scale = if stacks.percent { 100.0 / total } else { 1.0 };
         let mut bottom = 0.0;
+        let x = left[b];
         let rects = parts.iter().enumerate().map(|(p, v)| {
             let top = bottom + scale * v;
-            let rect = Rectangle::new(
-                [(b as f64 + 0.15, bottom), (b as f64 + 0.85, top)],
-                color(p).filled(),
-            );
+            let rect = Rectangle::new([(x + 0.12, bottom), (x + 0.88, top)], color(p).filled());
             bottom = top;
             rect
         });
@@ -263,7 +406,12 @@ pub fn stacked_bars(area: &Area, labels: &Labels, stacks: &StackedBars) -> anyho
 }
 
 pub fn lines(area: &Area, labels: &Labels, lines: &Lines) -> anyhow::Result<()> {
-    let points = || lines.series.iter().flat_map(|(_, p)| p.iter());
+    let log2 = lines.scale == Scale::Log2Bytes && lines.categories.is_none();
+    let place = |x: f64| if log2 { x.log2() } else { x };
+    let series: Vec<Vec<(f64, f64)>> = (lines.series.iter())
+        .map(|(_, points)| points.iter().map(|&(x, y)| (place(x), y)).collect())
+        .collect();
+    let points = || series.iter().flatten();
     let (lo, hi) = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
         (lo.min(p.0), hi.max(p.0))
     });
@@ -284,22 +432,27 @@ pub fn lines(area: &Area, labels: &Labels, lines: &Lines) -> anyhow::Result<()> 
         .map_err(failed)?;
     let names = lines.categories.clone().unwrap_or_default();
     // Names sit at 0, 1, 2 ...: label only those points.
+    let whole = |x: &f64| (x - x.round()).abs() < 1e-9;
     let format_x = |x: &f64| match &lines.categories {
-        Some(_) if (x - x.round()).abs() < 1e-9 && *x >= 0.0 => {
+        Some(_) if whole(x) && *x >= 0.0 => {
             names.get(x.round() as usize).cloned().unwrap_or_default()
         }
         Some(_) => String::new(),
+        // A power of two at each whole log2.
+        None if log2 && whole(x) => bytes(x.round().exp2()),
+        None if log2 => String::new(),
         None => compact(x),
     };
     chart
         .configure_mesh()
+        .light_line_style(TRANSPARENT)
         .x_desc(&labels.x)
         .y_desc(&labels.y)
         .x_label_formatter(&format_x)
         .y_label_formatter(&compact)
         .draw()
         .map_err(failed)?;
-    for (s, (_, points)) in lines.series.iter().enumerate() {
+    for (s, points) in series.iter().enumerate() {
         let style = color(s).stroke_width(2);
         chart
             .draw_series(LineSeries::new(points.iter().copied(), style))

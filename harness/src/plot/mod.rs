@@ -16,10 +16,10 @@ use wsim_workloads::record::GraphRun;
 
 use crate::stats::{Cell, Stat};
 use crate::table::Table;
-use draw::{GroupedBars, Labels, Lines, StackedBars};
+use draw::{GroupedBars, Labels, Legend, Lines, StackedBars};
 
-/// What an experiment file's `[[plots]]` entry asks for.
-#[derive(Clone, Debug, Deserialize)]
+/// What an experiment file's `[[plots]]` entry asks for (or `wsim plot`'s options).
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlotSpec {
     /// The file's name: `NAME.svg` beside the table.
@@ -65,7 +65,7 @@ fn cycles() -> String {
     "cycles".into()
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     /// Grouped bars of speedups over a baseline, with the geometric mean of each series.
@@ -73,6 +73,7 @@ pub enum Kind {
     /// Stacked bars of shares (issue slots or phases), one bar per run.
     Breakdown,
     /// A metric over a swept axis, a line per series.
+    #[default]
     Line,
 }
 
@@ -96,16 +97,55 @@ pub enum Scale {
     Relative,
 }
 
-/// The unit of a result column, for axis labels (the registry's).
-fn unit(column: &str) -> Option<&'static str> {
-    Stat::parse(column).and_then(Stat::unit)
+/// What an axis column of a table varies, which the table itself does not say: the
+/// configuration key (or program argument) and its unit, from the experiment file, or a
+/// sweep's column named by its key.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AxisColumn {
+    pub key: String,
+    pub unit: Option<String>,
 }
 
-fn labelled(column: &str, units: &BTreeMap<String, String>) -> String {
-    match units.get(column).map(String::as_str).or(unit(column)) {
+/// What the columns of a table are: the axes' (by column name); the others are the
+/// registry's ([`Stat`]) or identify the run.
+pub type Columns = BTreeMap<String, AxisColumn>;
+
+/// A column's label with its unit: an axis's key and unit, a statistic's unit from the
+/// registry.
+fn labelled(column: &str, axes: &Columns) -> String {
+    if let Some(axis) = axes.get(column) {
+        let mut what: Vec<&str> = Vec::new();
+        if !axis.key.is_empty() && axis.key != column {
+            what.push(&axis.key);
+        }
+        what.extend(axis.unit.as_deref());
+        return match what.as_slice() {
+            [] => column.to_string(),
+            _ => format!("{column} ({})", what.join(", ")),
+        };
+    }
+    match Stat::parse(column).and_then(Stat::unit) {
         Some(u) if u != column => format!("{column} ({u})"),
         _ => column.to_string(),
     }
+}
+
+/// Whether a column holds sizes in bytes: a `memory.*.size` axis, an axis in bytes, or a
+/// statistic in bytes.
+fn holds_bytes(column: &str, axes: &Columns) -> bool {
+    match axes.get(column) {
+        Some(axis) => {
+            (axis.key.starts_with("memory.") && axis.key.ends_with(".size"))
+                || axis.unit.as_deref() == Some("bytes")
+        }
+        None => Stat::parse(column).and_then(Stat::unit) == Some("bytes"),
+    }
+}
+
+/// Whether a column is the L1 data cache's configured size, which a program with the
+/// Weaver unit gets half of (sim/src/machine.rs, `effective_memory`).
+fn is_l1d_size(column: &str, axes: &Columns) -> bool {
+    axes.get(column).is_some_and(|a| a.key == "memory.l1d.size")
 }
 
 /// The TOML value of a `where` as the table prints it.
@@ -116,7 +156,56 @@ fn cell_text(v: &toml::Value) -> String {
     }
 }
 
+/// The axis columns of a table: a sweep's (`program`, its `--vary` keys, then `graph`),
+/// each named by its configuration key; an experiment's (between `graph_options` and
+/// `config`), whose keys only the experiment file knows.
+pub fn axis_columns(table: &Table) -> Columns {
+    let position = |name: &str| table.column(name);
+    let range = match (
+        position("program"),
+        position("graph_options"),
+        position("graph"),
+    ) {
+        (_, Some(options), _) => (options + 1, position("config").unwrap_or(options + 1)),
+        (Some(0), None, Some(graph)) => (1, graph),
+        _ => (0, 0),
+    };
+    (table
+        .header
+        .get(range.0..range.1)
+        .unwrap_or_default()
+        .iter())
+    .map(|name| {
+        let key = if table.column("graph_options").is_some() {
+            String::new()
+        } else {
+            name.clone()
+        };
+        let sized = key.starts_with("memory.") && key.ends_with(".size");
+        let unit = sized.then(|| "bytes".to_string());
+        (name.clone(), AxisColumn { key, unit })
+    })
+    .collect()
+}
+
+/// A table figure's series when none is given: `program` when the table has several,
+/// else the first axis other than `x`.
+pub fn default_series(table: &Table, axes: &Columns, x: &str) -> Option<String> {
+    let rows: Vec<&Vec<Cell>> = table.rows.iter().collect();
+    if distinct(table, &rows, "program").len() > 1 {
+        return Some("program".into());
+    }
+    (table.header.iter())
+        .find(|h| *h != x && axes.contains_key(h.as_str()))
+        .cloned()
+}
+
 impl PlotSpec {
+    /// Keep only the rows whose `column` has `value` (a `where`).
+    pub fn keep_where(&mut self, column: &str, value: &str) {
+        (self.filter).insert(column.into(), toml::Value::String(value.into()));
+    }
+
     /// The columns the plot names that `header` lacks (phase columns exist only once a
     /// run has the phase, so they are not checked before the runs).
     pub fn missing_columns(&self, header: &[String]) -> Vec<String> {
@@ -179,13 +268,13 @@ impl PlotSpec {
         self.group.as_deref().unwrap_or("graph")
     }
 
-    /// Draw the plot of `table` into `dir/NAME.svg`; `units`: the units of the axes'
-    /// columns (from the experiment file).
+    /// Draw the plot of `table` into `dir/NAME.svg` and `dir/NAME.pdf`; `axes`: what the
+    /// table's axis columns vary. Returns the SVG's path.
     pub fn draw(
         &self,
         table: &Table,
         dir: &Path,
-        units: &BTreeMap<String, String>,
+        axes: &Columns,
     ) -> anyhow::Result<std::path::PathBuf> {
         self.check()?;
         let missing = self.missing_columns(&table.header);
@@ -205,29 +294,40 @@ impl PlotSpec {
             );
         }
         let path = dir.join(format!("{}.svg", self.name));
-        let caption = caption(table, &rows);
-        let x_label = self
-            .x_label
-            .clone()
-            .unwrap_or_else(|| labelled(&self.x, units));
+        let caption = self.caption(table, &rows, axes);
+        let x_bytes = self.kind == Kind::Line && holds_bytes(&self.x, axes);
+        let x_label = self.x_label.clone().unwrap_or_else(|| {
+            let label = labelled(&self.x, axes);
+            if x_bytes {
+                format!("{label}, log2 scale")
+            } else {
+                label
+            }
+        });
+        let series_title = self.series.as_deref().map(|s| labelled(s, axes));
         match self.kind {
             Kind::Speedup => {
                 let bars = self.speedups(table, &rows)?;
-                if !bars.values.iter().flatten().any(Option::is_some) {
-                    return Err(self.nothing_to_draw(&self.metric));
-                }
                 let baseline = self.baseline.as_deref().unwrap_or_default();
+                let series = self.series.as_deref().unwrap_or_default();
                 let labels = Labels {
                     title: self.title.clone().unwrap_or_else(|| {
-                        format!("speedup over {baseline} ({} ratio)", self.metric)
+                        format!("speedup over {series} {baseline} ({})", self.metric)
                     }),
                     x: x_label,
                     y: self.y_label.clone().unwrap_or_else(|| {
-                        format!("speedup over {baseline} (x, {} ratio)", self.metric)
+                        format!(
+                            "speedup over {baseline} (x: {baseline}'s {} / the run's)",
+                            self.metric
+                        )
                     }),
                 };
+                let legend = Legend {
+                    title: series_title,
+                    entries: bars.series.clone(),
+                };
                 let width = (160 + 16 * bars.groups.len() * bars.series.len()).max(900) as u32;
-                draw::figure(&path, (width, 520), &caption, &bars.series, |area| {
+                draw::figure(&path, (width, 520), &caption, &legend, |area| {
                     draw::grouped_bars(area, &labels, &bars)
                 })?;
             }
@@ -271,16 +371,35 @@ impl PlotSpec {
                     .max()
                     .unwrap_or(0);
                 let width = (200 + (7 * widest + 12).max(40) * stacks.bars.len()).max(800) as u32;
-                draw::figure(&path, (width, 520), &caption, &stacks.parts, |area| {
+                let legend = Legend {
+                    title: Some(
+                        match parts {
+                            Parts::Slots => "slot reason",
+                            Parts::Phases => "phase",
+                        }
+                        .into(),
+                    ),
+                    entries: stacks.parts.clone(),
+                };
+                draw::figure(&path, (width, 520), &caption, &legend, |area| {
                     draw::stacked_bars(area, &labels, &stacks)
                 })?;
             }
             Kind::Line => {
-                let lines = self.lines(table, &rows);
+                let mut lines = self.lines(table, &rows)?;
                 if lines.series.is_empty() {
                     return Err(self.nothing_to_draw(&self.metric));
                 }
-                let names: Vec<String> = lines.series.iter().map(|(n, _)| n.clone()).collect();
+                if x_bytes && lines.categories.is_none() {
+                    lines.scale = draw::Scale::Log2Bytes;
+                }
+                let sizes = self.series.as_deref().is_some_and(|s| holds_bytes(s, axes));
+                let entries: Vec<String> = (lines.series.iter())
+                    .map(|(n, _)| match n.parse::<f64>() {
+                        Ok(v) if sizes => draw::bytes(v),
+                        _ => n.clone(),
+                    })
+                    .collect();
                 let labels = Labels {
                     title: self
                         .title
@@ -290,14 +409,67 @@ impl PlotSpec {
                     y: self
                         .y_label
                         .clone()
-                        .unwrap_or_else(|| labelled(&self.metric, units)),
+                        .unwrap_or_else(|| labelled(&self.metric, axes)),
                 };
-                draw::figure(&path, (900, 520), &caption, &names, |area| {
+                let legend = Legend {
+                    title: series_title,
+                    entries,
+                };
+                draw::figure(&path, (900, 520), &caption, &legend, |area| {
                     draw::lines(area, &labels, &lines)
                 })?;
             }
         }
         Ok(path)
+    }
+
+    /// The caption's lines: the programs and the `where` that picked the rows; what the
+    /// rows are ([`provenance`]); and, when a swept `memory.l1d.size` reaches programs with
+    /// the Weaver unit, that they get half of it.
+    fn caption(&self, table: &Table, rows: &[&Vec<Cell>], axes: &Columns) -> Vec<String> {
+        let programs = distinct(table, rows, "program");
+        let mut first = vec![match programs.len() {
+            1..=4 => format!("program {}", programs.join(", ")),
+            n => format!("{n} programs"),
+        }];
+        if !self.filter.is_empty() {
+            let filter: Vec<String> = (self.filter.iter())
+                .map(|(c, v)| format!("{c}={}", cell_text(v)))
+                .collect();
+            first.push(format!("where {}", filter.join(", ")));
+        }
+        let mut lines = vec![first.join(" · "), provenance(table, rows)];
+        let swept_l1d = std::iter::once(self.x.as_str())
+            .chain(self.series.as_deref())
+            .find(|c| is_l1d_size(c, axes));
+        // What a run with the unit got of the swept size, as its l1d_size says.
+        let shares: Vec<String> = swept_l1d
+            .and_then(|column| table.column(column))
+            .map(|k| {
+                let mut shares: Vec<String> = (rows.iter())
+                    .filter(|r| table.cell(r, "weaver_unit") == Some(&Cell::Bool(true)))
+                    .filter_map(|r| {
+                        let got = finite(table.cell(r, "l1d_size")?)?;
+                        Some(format!("{:.0}%", 100.0 * got / finite(&r[k])?))
+                    })
+                    .collect();
+                shares.sort_unstable();
+                shares.dedup();
+                shares
+            })
+            .unwrap_or_default();
+        if let Some(column) = swept_l1d.filter(|_| !shares.is_empty()) {
+            let share = match shares.as_slice() {
+                [half] if half == "50%" => "half".to_string(),
+                many => many.join(" or "),
+            };
+            lines.push(format!(
+                "{column}: a program with the Weaver unit gets {share} of memory.l1d.size as \
+                 its data L1 (the rest holds the unit's tables: weaver.l1d_reduction_percent; \
+                 the table's l1d_size)"
+            ));
+        }
+        lines
     }
 
     /// The error of a plot whose rows have no number in `column` to draw.
@@ -328,7 +500,9 @@ impl PlotSpec {
             .collect()
     }
 
-    /// Speedups over the baseline by group (x) and series, then each series' geometric mean.
+    /// Speedups over the baseline by group (x) and series, then each series' geometric mean;
+    /// the baseline's own (all 1) left out. No speedup at all (no run of a group has a
+    /// time) is an error.
     fn speedups(&self, table: &Table, rows: &[&Vec<Cell>]) -> anyhow::Result<GroupedBars> {
         let col = |name: &str| table.column(name).expect("checked");
         let (x, s, m) = (
@@ -395,6 +569,15 @@ impl PlotSpec {
             groups.push("geomean".into());
             values.push(geomean);
         }
+        if !values.iter().flatten().any(Option::is_some) {
+            return Err(self.nothing_to_draw(&self.metric));
+        }
+        // The baseline's bars would all stand at 1: the reference line says it.
+        let b = series.iter().position(|v| v == baseline).expect("checked");
+        series.remove(b);
+        for group in &mut values {
+            group.remove(b);
+        }
         Ok(GroupedBars {
             groups,
             series,
@@ -410,7 +593,7 @@ impl PlotSpec {
         let parts = self
             .parts
             .ok_or_else(|| anyhow::anyhow!("plot `{}`: not a breakdown", self.name))?;
-        let rows = self.rows(table);
+        let mut rows = self.rows(table);
         let col = |name: &str| {
             table.column(name).ok_or_else(|| {
                 anyhow::anyhow!("plot `{}`: the table has no column {name}", self.name)
@@ -418,6 +601,35 @@ impl PlotSpec {
         };
         let x = col(&self.x)?;
         let series = self.series.as_deref().map(col).transpose()?;
+        // With a series, bars grouped by x (a graph), then by series (a schedule), each in
+        // the order of its first row; without, a bar per row in the table's order.
+        let first = |k: usize| {
+            let mut seen: Vec<String> = Vec::new();
+            for r in &rows {
+                let v = r[k].to_string();
+                if !seen.contains(&v) {
+                    seen.push(v);
+                }
+            }
+            seen
+        };
+        let xs = first(x);
+        let ss = series.map(first).unwrap_or_default();
+        let place = |r: &Vec<Cell>, k: usize, order: &[String]| {
+            order.iter().position(|v| *v == r[k].to_string())
+        };
+        if let Some(s) = series {
+            rows.sort_by_key(|r| (place(r, x, &xs), place(r, s, &ss)));
+        }
+        let groups: Vec<(String, usize)> = match series {
+            None => Vec::new(),
+            Some(_) => (xs.iter())
+                .map(|v| {
+                    let n = rows.iter().filter(|r| r[x].to_string() == *v).count();
+                    (v.clone(), n)
+                })
+                .collect(),
+        };
         let (numbers, columns): (Vec<String>, Vec<usize>) = table
             .header
             .iter()
@@ -493,10 +705,7 @@ impl PlotSpec {
         Ok(StackedBars {
             bars: rows
                 .iter()
-                .map(|r| match series {
-                    Some(s) => format!("{} {}", r[x], r[s]),
-                    None => r[x].to_string(),
-                })
+                .map(|r| r[series.unwrap_or(x)].to_string())
                 .collect(),
             parts: numbers
                 .iter()
@@ -504,6 +713,7 @@ impl PlotSpec {
                 .collect(),
             values,
             percent: self.scale == Scale::Share,
+            groups,
         })
     }
 
@@ -516,7 +726,7 @@ impl PlotSpec {
             .join(", ")
     }
 
-    fn lines(&self, table: &Table, rows: &[&Vec<Cell>]) -> Lines {
+    fn lines(&self, table: &Table, rows: &[&Vec<Cell>]) -> anyhow::Result<Lines> {
         let col = |name: &str| table.column(name).expect("checked");
         let (x, m) = (col(&self.x), col(&self.metric));
         let s = self.series.as_deref().map(col);
@@ -538,6 +748,17 @@ impl PlotSpec {
             };
             let name = s.map_or_else(|| self.metric.clone(), |s| r[s].to_string());
             match series.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, points)) if points.iter().any(|p| p.0 == xv) => bail!(
+                    "plot `{}`: several runs have {}={}{}: a line has one point per x; narrow \
+                     the rows with `where` or draw a line per value with `series`",
+                    self.name,
+                    self.x,
+                    r[x],
+                    s.map_or(String::new(), |_| format!(
+                        " and {}={name}",
+                        self.series.as_deref().unwrap_or_default()
+                    ))
+                ),
                 Some((_, points)) => points.push((xv, y)),
                 None => series.push((name, vec![(xv, y)])),
             }
@@ -545,10 +766,11 @@ impl PlotSpec {
         for (_, points) in &mut series {
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
         }
-        Lines {
+        Ok(Lines {
             series,
             categories: (!numeric).then_some(categories),
-        }
+            scale: draw::Scale::Linear,
+        })
     }
 }
 
@@ -641,9 +863,9 @@ fn distinct(table: &Table, rows: &[&Vec<Cell>], column: &str) -> Vec<String> {
     seen
 }
 
-/// The caption: the experiment, the configuration(s) and the graph(s) of the plotted
-/// rows, and the wsim that measured them.
-fn caption(table: &Table, rows: &[&Vec<Cell>]) -> String {
+/// What the rows are: the experiment, the configuration(s) and the graph(s) of the
+/// plotted rows, and the wsim that measured them.
+fn provenance(table: &Table, rows: &[&Vec<Cell>]) -> String {
     let list = |column: &str, many: &str| {
         let values = distinct(table, rows, column);
         match values.len() {
@@ -696,12 +918,14 @@ pub fn run(report_path: &Path, out: &Path) -> anyhow::Result<()> {
         values: report.cores.iter().map(|c| slots(&c.total)).collect(),
         parts: reasons.clone(),
         percent: true,
+        groups: Vec::new(),
     };
     let per_phase = StackedBars {
         bars: report.phases.keys().map(|p| p.to_string()).collect(),
         values: report.phases.values().map(slots).collect(),
         parts: reasons.clone(),
         percent: true,
+        groups: Vec::new(),
     };
     let mut caption = format!(
         "{} · {} cycles · config {}",
@@ -714,7 +938,11 @@ pub fn run(report_path: &Path, out: &Path) -> anyhow::Result<()> {
         caption.push_str(" · FAILED (statistics up to the failure)");
     }
     let width = (300 + 30 * (per_core.bars.len() + per_phase.bars.len())).max(1000) as u32;
-    draw::figure(out, (width, 520), &caption, &reasons, |area| {
+    let legend = Legend {
+        title: Some("slot reason".into()),
+        entries: reasons,
+    };
+    draw::figure(out, (width, 520), &[caption], &legend, |area| {
         let panels = draw::panels(area, 2);
         let core_labels = Labels {
             title: "issue slots per core".into(),
@@ -729,4 +957,115 @@ pub fn run(report_path: &Path, out: &Path) -> anyhow::Result<()> {
         };
         draw::stacked_bars(&panels[1], &phase_labels, &per_phase)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(text: &str) -> Table {
+        Table::parse(text, "t.csv").unwrap()
+    }
+
+    fn spec(text: &str) -> PlotSpec {
+        toml::from_str(&format!("name = 'p'\n{text}")).unwrap()
+    }
+
+    #[test]
+    fn speedups_leave_out_the_baselines_bars() {
+        let t = table(
+            "graph,schedule,cycles,verdict\n\
+             A,VM,100,ok\nA,SW,50,ok\nA,EM,200,ok\nB,VM,90,ok\nB,SW,30,ok\nB,EM,45,ok\n",
+        );
+        let p = spec("kind = 'speedup'\nx = 'graph'\nseries = 'schedule'\nbaseline = 'VM'");
+        let rows = p.rows(&t);
+        let bars = p.speedups(&t, &rows).unwrap();
+        assert_eq!(bars.series, ["SW", "EM"]);
+        assert_eq!(bars.groups, ["A", "B", "geomean"]);
+        assert_eq!(bars.values[0], [Some(2.0), Some(0.5)]);
+        assert_eq!(bars.values[1], [Some(3.0), Some(2.0)]);
+        let g = bars.values[2][0].unwrap();
+        assert!((g - 6f64.sqrt()).abs() < 1e-12);
+        assert_eq!(bars.reference, Some(1.0));
+    }
+
+    #[test]
+    fn breakdown_bars_are_grouped_by_x_then_series() {
+        let t = table(
+            "graph,schedule,slots_issued,slots_barrier\n\
+             A,SW,1,1\nB,SW,2,2\nA,VM,3,3\nB,VM,4,4\nC,VM,5,5\n",
+        );
+        let p = spec("kind = 'breakdown'\nparts = 'slots'\nx = 'graph'\nseries = 'schedule'");
+        let stacks = p.breakdown(&t).unwrap();
+        assert_eq!(stacks.bars, ["SW", "VM", "SW", "VM", "VM"]);
+        assert_eq!(
+            stacks.groups,
+            [
+                ("A".to_string(), 2),
+                ("B".to_string(), 2),
+                ("C".to_string(), 1)
+            ]
+        );
+        let issued: Vec<f64> = stacks.values.iter().map(|v| v[0]).collect();
+        assert_eq!(issued, [1.0, 3.0, 2.0, 4.0, 5.0]);
+        // Without a series, a bar per row in the table's order, no groups.
+        let p = spec("kind = 'breakdown'\nparts = 'slots'\nx = 'graph'");
+        let stacks = p.breakdown(&t).unwrap();
+        assert_eq!(stacks.bars, ["A", "B", "A", "B", "C"]);
+        assert!(stacks.groups.is_empty());
+    }
+
+    #[test]
+    fn a_line_has_one_point_per_x() {
+        let t = table("program,a,b,graph,cycles\np,1,1,,10\np,1,2,,20\n");
+        let p = spec("kind = 'line'\nx = 'a'");
+        let rows = p.rows(&t);
+        let e = p.lines(&t, &rows).unwrap_err().to_string();
+        assert!(
+            e.contains("several runs have a=1: a line has one point per x"),
+            "{e}"
+        );
+        let p = spec("kind = 'line'\nx = 'a'\nseries = 'b'");
+        assert_eq!(p.lines(&t, &rows).unwrap().series.len(), 2);
+    }
+
+    #[test]
+    fn axes_and_sizes_are_labelled_with_their_units() {
+        let sweep = table("program,memory.l1d.size,gpu.warps_per_core,graph,cycles\n");
+        let axes = axis_columns(&sweep);
+        assert_eq!(
+            axes.keys().collect::<Vec<_>>(),
+            ["gpu.warps_per_core", "memory.l1d.size"]
+        );
+        assert!(holds_bytes("memory.l1d.size", &axes));
+        assert!(!holds_bytes("gpu.warps_per_core", &axes));
+        assert!(holds_bytes("dram_bytes", &axes) && !holds_bytes("cycles", &axes));
+        assert_eq!(labelled("ipc", &axes), "ipc (warp instructions per cycle)");
+        let experiment =
+            table("experiment,program,graph,graph_spec,graph_options,l1_bytes,config,cycles\n");
+        assert_eq!(
+            axis_columns(&experiment).keys().collect::<Vec<_>>(),
+            ["l1_bytes"]
+        );
+        let mut axes = Columns::new();
+        axes.insert(
+            "l1_bytes".into(),
+            AxisColumn {
+                key: "memory.l1d.size".into(),
+                unit: Some("bytes".into()),
+            },
+        );
+        assert_eq!(
+            labelled("l1_bytes", &axes),
+            "l1_bytes (memory.l1d.size, bytes)"
+        );
+        for (bytes, text) in [
+            (512.0, "512 B"),
+            (16384.0, "16 KiB"),
+            (1048576.0, "1 MiB"),
+            (1572864.0, "1.5 MiB"),
+        ] {
+            assert_eq!(draw::bytes(bytes), text);
+        }
+    }
 }
