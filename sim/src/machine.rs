@@ -18,6 +18,7 @@ use crate::mem::hierarchy::{
 use crate::mem::Memory;
 use crate::memory_map::MemoryMap;
 use crate::phase_names;
+use crate::profile::{CoreProfile, Profile};
 use crate::program::Program;
 use crate::shared::{Geometry, Shared};
 use crate::stats::{CoreCounters, CoreStats, Iteration, MemoryTally, Merge, ITERATION_END};
@@ -44,6 +45,8 @@ pub struct RunSummary {
     pub iterations: Vec<Iteration>,
     /// The names the program gives its phases (index = phase number; `phase_names`).
     pub phase_names: Vec<String>,
+    /// Slots and instructions by PC, when the run was profiled ([`Machine::profile_pcs`]).
+    pub profile: Option<Profile>,
 }
 
 impl RunSummary {
@@ -235,6 +238,28 @@ impl Machine {
             }
             core.trace = Some(trace);
         }
+    }
+
+    /// Charge every issue slot and instruction to its PC ([`crate::profile`]); the
+    /// summary's `profile` has them, summed over the cores and folded to functions and
+    /// source lines.
+    pub fn profile_pcs(&mut self) {
+        let ranges = self.shared.program.code_ranges();
+        for core in &mut self.cores {
+            let (slices, warps) = (core.pipe.slices(), core.warps.len());
+            core.profile = Some(CoreProfile::new(&ranges, slices, warps));
+        }
+    }
+
+    /// The functions (symbols) called `name`: (start, end exclusive), in address order.
+    pub fn functions_named(&self, name: &str) -> Vec<(u32, u32)> {
+        self.shared.program.functions_named(name)
+    }
+
+    /// The instruction at `pc` as text, and its source line where the ELF has line tables.
+    pub fn instruction_at(&self, pc: u32) -> (String, Option<String>) {
+        let program = &self.shared.program;
+        (program.text_of(pc, &self.shared.mem), program.line_of(pc))
     }
 
     /// The timeline recorded so far (after the run, or after it failed), closed at the
@@ -513,6 +538,14 @@ impl Machine {
             eghw_by_program: self.eghw_by_program,
             iterations: std::mem::take(&mut self.iterations),
             phase_names: self.phase_names.clone(),
+            profile: self
+                .cores
+                .first()
+                .is_some_and(|c| c.profile.is_some())
+                .then(|| {
+                    let cores = self.cores.iter().filter_map(|c| c.profile.as_ref());
+                    Profile::new(cores, &self.shared.program, &self.shared.mem)
+                }),
         }
     }
 

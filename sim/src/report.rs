@@ -9,6 +9,7 @@ use crate::config::Config;
 use crate::machine::RunSummary;
 use crate::mem::cache::WritePolicy;
 use crate::mem::hierarchy::{HierarchyStats, MemConfig};
+use crate::profile::Profile;
 use crate::stats::{CoreCounters, CountKey, FsmState, Iteration, Merge};
 
 /// Identifies the layout of the document; bump it when a field changes meaning.
@@ -99,6 +100,10 @@ pub struct Report<W = ()> {
     pub memory_phases: BTreeMap<u32, HierarchyStats>,
     /// The iterations the program marked (CSR 0x7C6), in order; empty when it marked none.
     pub iterations: Vec<Iteration>,
+    /// Issue slots and instructions by PC, folded to functions and lines (`wsim run
+    /// --profile-pc`); absent from runs without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<Profile>,
     /// A workload's own record (a graph program's graph, kernel and verification); null
     /// for other programs.
     pub graph: Option<W>,
@@ -181,6 +186,7 @@ impl<W: Serialize> Report<W> {
             memory,
             memory_phases,
             iterations: summary.iterations.clone(),
+            profile: summary.profile.clone(),
             graph,
             host,
         }

@@ -15,6 +15,7 @@ use pipeline::Pipeline;
 use warp::Warp;
 use weaver::WeaverUnit;
 
+use crate::profile::CoreProfile;
 use crate::stats::{CoreCounters, CoreStats, Merge};
 use crate::timeline::{CoreEvent, CoreTrace};
 
@@ -46,6 +47,8 @@ pub struct Core {
     weaver: Option<WeaverUnit>,
     /// The events the timeline shows, while one is recorded (`Machine::record_timeline`).
     pub trace: Option<CoreTrace>,
+    /// Slots and instructions by PC, while the run is profiled (`Machine::profile_pcs`).
+    pub profile: Option<CoreProfile>,
     /// What the machine must do after this cycle's instructions (an exit, a global
     /// barrier's arrival), by warp; the machine takes them after each cycle.
     pub effects: Vec<(usize, Effect)>,
@@ -83,6 +86,7 @@ impl Core {
             sleep_until: 0,
             weaver: weaver.then(|| WeaverUnit::new(config)),
             trace: None,
+            profile: None,
             effects: Vec::new(),
             launch: Launch::default(),
         }
