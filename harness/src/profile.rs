@@ -98,7 +98,7 @@ pub fn annotate(p: &Profile, machine: &Machine, function: &str) -> anyhow::Resul
         }
         let _ = writeln!(
             s,
-            "annotate {function} ({start:#010x}..{end:#010x}): {} stall slots ({:.1}% of the run's), {} warp instructions\n  {:>10} {:>10}  {:<32} {:>8}  instruction",
+            "annotate {function} ({start:#010x}..{end:#010x}): {} stall slots ({:.1}% of the run's), {} warp instructions\n  {:>10} {:>10}  {:<40} {:>8}  instruction",
             total.stall_slots(),
             percent(total.stall_slots(), stalls),
             total.instructions,

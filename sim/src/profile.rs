@@ -100,8 +100,8 @@ impl CoreProfile {
 
     /// `n` skipped cycles, each slice's slot with its last `reasons`.
     pub(crate) fn skipped(&mut self, reasons: &[SlotReason], n: u64) {
-        for slice in 0..reasons.len() {
-            self.add(self.charged[slice], reasons[slice], n);
+        for (slice, &reason) in reasons.iter().enumerate() {
+            self.add(self.charged[slice], reason, n);
         }
     }
 
