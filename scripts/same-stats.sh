@@ -7,7 +7,8 @@
 #   Programs default to a mix of kernels, microbenchmarks and the Weaver; presets are
 #   tiny and sparseweaver (set PRESETS="..." to change); SET="key=value ..." adds
 #   overrides, e.g. SET=core.scheduler=rr; ARGS="..." adds options to every run, e.g.
-#   ARGS="--graph data/graphs/email-Eu-core.txt.gz" for the graph programs. Programs whose
+#   ARGS="--graph data/graphs/email-Eu-core.txt.gz" for the graph programs; IGNORE="key ..."
+#   leaves top-level keys out of both (a key the new binary adds, e.g. launches). Programs whose
 #   name says eghw run with weaver.mode=eghw. A run that fails must fail the same way with
 #   both binaries (same message, same exit status). Needs jq.
 set -euo pipefail
@@ -42,7 +43,9 @@ for preset in ${PRESETS:-tiny sparseweaver}; do
             "${!bin}" run --config "$root/configs/$preset.toml" "${overrides[@]}" "${mode[@]}" \
                 ${ARGS:-} --json "$tmp/$bin.json" "$elf" >/dev/null 2>"$tmp/$bin.err" || code=$?
             if [ -s "$tmp/$bin.json" ]; then
-                jq -S 'del(.host)' "$tmp/$bin.json" >"$tmp/$bin.stats"
+                jq -S --arg ignore "${IGNORE:-}" \
+                    'del(.host) | delpaths([$ignore | splits(" +") | select(. != "") | [.]])' \
+                    "$tmp/$bin.json" >"$tmp/$bin.stats"
             else
                 { echo "no report, exit status $code"; cat "$tmp/$bin.err"; } >"$tmp/$bin.stats"
             fi

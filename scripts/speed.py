@@ -12,6 +12,7 @@ waits for them.
 
 The two binaries must report the same statistics (the JSON report without `host`): a
 job whose statistics differ is marked DIFFERENT and the script exits with status 1.
+IGNORE="key ..." leaves top-level keys out of the comparison (one the new binary adds).
 
 Usage: scripts/speed.py OLD_WSIM NEW_WSIM [--rounds N] [--jobs a,b,...]
            [--old-args "..."] [--new-args "..."] [--road FILE] [--json FILE]
@@ -73,7 +74,8 @@ def run(binary, args, extra):
                 sys.exit(f"{shlex.join(map(str, cmd))}: exit status {child.returncode}\n"
                          f"{err.read()}")
         stats = json.loads(report.read_text())
-    stats.pop("host", None)
+    for key in ["host", *os.environ.get("IGNORE", "").split()]:
+        stats.pop(key, None)
     # ru_maxrss is in KiB on Linux.
     return stats, usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024
 

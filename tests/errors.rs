@@ -439,6 +439,20 @@ fn iteration_marks_stop_at_their_limit_with_the_report_written() {
     assert_eq!(stats["iterations"].as_array().unwrap().len(), limit);
 }
 
+/// The same for a loop launching a kernel again and again: the launch that would be one
+/// record too many stops the run, naming the limit.
+#[test]
+fn launches_stop_at_their_limit_with_the_report_written() {
+    let limit = wsim_sim::limits::LAUNCHES;
+    let (err, stats) = failed_run_json("errors/launch_flood");
+    assert!(
+        err.contains(&format!("started launch {}", limit + 1)) && err.contains("limits::LAUNCHES"),
+        "{err}"
+    );
+    assert_eq!(stats["status"], "failed");
+    assert_eq!(stats["launches"].as_array().unwrap().len(), limit);
+}
+
 /// The same for a loop writing a new phase number each time (it used to take hundreds of
 /// MB and slow down superlinearly): the phase that would be one too many is refused at
 /// its instruction.

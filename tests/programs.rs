@@ -75,6 +75,7 @@ const ERROR_PROGRAMS: &[&str] = &[
     "errors/exit_status",
     "errors/iteration_flood",
     "errors/phase_flood",
+    "errors/launch_flood",
 ];
 
 /// Kernels that need a graph written into their memory: tests/weaver.rs runs them.

@@ -1,6 +1,7 @@
 //! The JSON report (`wsim-stats/1`) is a typed document both ways: what `wsim run --json`
 //! writes reads back into `Report<GraphRun>` and writes the same bytes again, for a plain
-//! kernel, graph and GCN programs, a program with iterations and phases, and a failed run.
+//! kernel, graph and GCN programs, a program with iterations and phases, a failed run, and
+//! a profiled run with launch records.
 
 mod common;
 
@@ -34,4 +35,5 @@ fn reports_read_back_into_the_same_bytes() {
     round_trip("graph/bfs_eghw_push", &["--graph", "gen:rmat:scale=6,ef=4"]);
     round_trip("gcn/gcn_tlpgnn", &["--features", "16"]);
     round_trip("errors/misaligned", &[]);
+    round_trip("launches", &["--profile-pc"]);
 }

@@ -9,6 +9,7 @@ pub mod experiment;
 pub mod files;
 pub mod paper;
 pub mod plot;
+pub mod profile;
 pub mod progress;
 pub mod readings;
 pub mod regress;

@@ -43,6 +43,9 @@ pub type Prepare = Box<dyn FnOnce(&mut Machine)>;
 pub struct RunOptions {
     /// Record the timeline (`wsim run --trace`).
     pub timeline: Option<TimelineOptions>,
+    /// Charge issue slots and instructions to PCs (`wsim run --profile-pc`): the report's
+    /// `profile`.
+    pub profile: bool,
     /// Show the running simulation's progress on a terminal (a single run's; the runs of
     /// a batch show the batch's).
     pub progress: bool,
@@ -316,6 +319,9 @@ pub fn execute(request: RunRequest) -> Finished {
     }
     if let Some(timeline) = options.timeline {
         machine.record_timeline(timeline);
+    }
+    if options.profile {
+        machine.profile_pcs();
     }
     let started = Instant::now();
     let result = simulate(&mut machine, &mut options);

@@ -267,6 +267,7 @@ pub enum Stat {
     Weaver(WeaverCount),
     GroupCycles(GcnGroup),
     IterationRecords,
+    Launches,
     PhaseNames,
     PhaseCycles(u32),
     PhaseWarpCycles(u32),
@@ -349,7 +350,7 @@ impl Stat {
         let mut all = Stat::KERNEL.to_vec();
         all.extend(Stat::results(&[]));
         all.push(Stat::HitRate(CacheLevel::L1i));
-        all.push(Stat::IterationRecords);
+        all.extend([Stat::IterationRecords, Stat::Launches]);
         all.extend([
             Stat::PhaseCycles(0),
             Stat::PhaseWarpCycles(0),
@@ -390,6 +391,7 @@ impl Stat {
             Stat::DramRowHitRate => "dram_row_hit_rate",
             Stat::WeaverUnit => "weaver_unit",
             Stat::IterationRecords => "iteration_records",
+            Stat::Launches => "launches",
             Stat::PhaseNames => "phase_names",
             Stat::Verdict => "verdict",
             Stat::Error => "error",
@@ -501,6 +503,7 @@ impl Stat {
             Stat::Weaver(w) => format!("the Weaver units' {}", w.description()).into(),
             Stat::GroupCycles(g) => format!("a GCN run's machine cycles in its `{}` launches (cycles)", g.name()).into(),
             Stat::IterationRecords => "the iterations the program marked with CSR 0x7C6 (records)".into(),
+            Stat::Launches => "the kernel launches the program made (vx_wspawn; records)".into(),
             Stat::PhaseNames => "the program's names of its phases (`0=runtime 1=init ...`)".into(),
             Stat::PhaseCycles(_) => "core-cycles in phase N, summed over cores (cycles)".into(),
             Stat::PhaseWarpCycles(_) => "warp time in phase N, each warp's own phase (warp cycles)".into(),
@@ -625,6 +628,7 @@ impl Stat {
                 _ => Cell::Empty,
             },
             Stat::IterationRecords => Cell::Count(r.iterations.len() as u64),
+            Stat::Launches => Cell::Count(r.launches.len() as u64),
             Stat::PhaseNames => Cell::Text(
                 (r.phase_names.iter())
                     .map(|(p, name)| format!("{p}={name}"))

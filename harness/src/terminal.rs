@@ -8,7 +8,7 @@ use wsim_sim::mem::cache::WritePolicy;
 use wsim_sim::mem::dram::DramConfig;
 use wsim_sim::mem::hierarchy::{CacheLevel, HierarchyStats};
 use wsim_sim::report::Report;
-use wsim_sim::stats::{FsmState, Iteration, SlotReason};
+use wsim_sim::stats::{FsmState, Iteration, LaunchRecord, SlotReason};
 
 /// The summary of a run that went to its end.
 pub fn summary<W>(r: &Report<W>) -> String {
@@ -93,6 +93,7 @@ pub fn summary<W>(r: &Report<W>) -> String {
     }
     phases(&mut s, r);
     iterations(&mut s, &r.iterations, g.threads_per_warp);
+    launches(&mut s, &r.launches, g.threads_per_warp);
     if let Some(host) = &r.host {
         let _ = writeln!(
             s,
@@ -211,6 +212,67 @@ fn iterations(s: &mut String, iterations: &[Iteration], threads: u32) {
         let _ = writeln!(s, "  ... {hidden} more (the JSON's `iterations` has each)");
         for i in &iterations[iterations.len() - TAIL..] {
             row(s, i);
+        }
+    }
+}
+
+/// The kernel launches: all of them when few, else the first and last few (the JSON has
+/// every one), each with its issue slots' main reasons.
+fn launches(s: &mut String, launches: &[LaunchRecord], threads: u32) {
+    const HEAD: usize = 8;
+    const TAIL: usize = 3;
+    if launches.is_empty() {
+        return;
+    }
+    let cycles: u64 = launches.iter().map(|l| l.cycles).sum();
+    let _ = writeln!(
+        s,
+        "launches ({}, {cycles} cycles; slots as % of the launch's core issue slots):\n  {:>5} {:>12} {:>10} {:>12} {:>14} {:>9} {:>7}  top stall reasons",
+        launches.len(),
+        "#",
+        "start cycle",
+        "cycles",
+        "warp instr",
+        "thread instr",
+        "SIMT eff",
+        "issued"
+    );
+    let row = |s: &mut String, l: &LaunchRecord| {
+        let c = &l.counters;
+        let slots = c.slots.total();
+        let mut stalls: Vec<(u64, SlotReason)> = (SlotReason::ALL.into_iter())
+            .filter(|&r| r != SlotReason::Issued && c.slots.get(r) > 0)
+            .map(|r| (c.slots.get(r), r))
+            .collect();
+        stalls.sort_by_key(|&(n, r)| (std::cmp::Reverse(n), r));
+        let top: Vec<String> = (stalls.iter().take(3))
+            .map(|&(n, r)| format!("{} {:.1}%", r.name(), percent(n, slots)))
+            .collect();
+        let _ = writeln!(
+            s,
+            "  {:>5} {:>12} {:>10} {:>12} {:>14} {:>8.1}% {:>6.1}%  {}",
+            l.index,
+            l.start_cycle,
+            l.cycles,
+            c.instructions,
+            c.thread_instructions,
+            percent(c.thread_instructions, c.instructions * u64::from(threads)),
+            percent(c.slots.get(SlotReason::Issued), slots),
+            top.join(", ")
+        );
+    };
+    let shown_all = launches.len() <= HEAD + TAIL + 1;
+    for l in launches
+        .iter()
+        .take(if shown_all { usize::MAX } else { HEAD })
+    {
+        row(s, l);
+    }
+    if !shown_all {
+        let hidden = launches.len() - HEAD - TAIL;
+        let _ = writeln!(s, "  ... {hidden} more (the JSON's `launches` has each)");
+        for l in &launches[launches.len() - TAIL..] {
+            row(s, l);
         }
     }
 }

@@ -14,6 +14,7 @@ pub mod machine;
 pub mod mem;
 pub mod memory_map;
 pub mod phase_names;
+pub mod profile;
 pub mod program;
 pub mod report;
 pub mod shared;

@@ -36,6 +36,9 @@ pub const PHASES: usize = 256;
 /// Iterations a run may mark (CSR 0x7C6): each keeps a record of its counters. A road
 /// graph's BFS at the paper's size runs a few thousand super-steps.
 pub const ITERATIONS: usize = 100_000;
+/// Kernel launches a run keeps records of (`vx_wspawn`; a record each, about 1 KB):
+/// BFS on a road graph at the paper's size launches a few per super-step.
+pub const LAUNCHES: usize = 100_000;
 /// Host memory the machine's structures may take: every cache's tags (16 bytes per
 /// line), local memories, registers and instruction buffers. Each cache alone may be
 /// 256 MiB with 4-byte lines; together they must stay allocatable.

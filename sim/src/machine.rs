@@ -18,9 +18,12 @@ use crate::mem::hierarchy::{
 use crate::mem::Memory;
 use crate::memory_map::MemoryMap;
 use crate::phase_names;
+use crate::profile::{CoreProfile, Profile};
 use crate::program::Program;
 use crate::shared::{Geometry, Shared};
-use crate::stats::{CoreCounters, CoreStats, Iteration, MemoryTally, Merge, ITERATION_END};
+use crate::stats::{
+    CoreCounters, CoreStats, Iteration, LaunchRecord, MemoryTally, Merge, ITERATION_END,
+};
 use crate::timeline::{CoreEvent, CoreSample, CoreTrace, Recorder, Timeline, TimelineOptions};
 
 /// How a run ended.
@@ -42,8 +45,12 @@ pub struct RunSummary {
     pub eghw_by_program: bool,
     /// The iterations the program marked (CSR 0x7C6), in order.
     pub iterations: Vec<Iteration>,
+    /// The kernel launches, in order (a launch still running at the end closes there).
+    pub launches: Vec<LaunchRecord>,
     /// The names the program gives its phases (index = phase number; `phase_names`).
     pub phase_names: Vec<String>,
+    /// Slots and instructions by PC, when the run was profiled ([`Machine::profile_pcs`]).
+    pub profile: Option<Profile>,
 }
 
 impl RunSummary {
@@ -124,6 +131,11 @@ pub struct Machine {
     /// Closed iteration records, and the open one with the memory counts at its start.
     iterations: Vec<Iteration>,
     open_iteration: Option<(Iteration, MemoryTally)>,
+    /// Closed launch records, the open one with the memory counts at its start, and the
+    /// cores whose own launch runs (a launch record is open while any does).
+    launches: Vec<LaunchRecord>,
+    open_launch: Option<(LaunchRecord, MemoryTally)>,
+    launching: u32,
     /// The timeline being recorded, if asked for.
     timeline: Option<Recorder>,
 }
@@ -210,6 +222,9 @@ impl Machine {
             global_barriers: BTreeMap::new(),
             iterations: Vec::new(),
             open_iteration: None,
+            launches: Vec::new(),
+            open_launch: None,
+            launching: 0,
             timeline: None,
         })
     }
@@ -235,6 +250,28 @@ impl Machine {
             }
             core.trace = Some(trace);
         }
+    }
+
+    /// Charge every issue slot and instruction to its PC ([`crate::profile`]); the
+    /// summary's `profile` has them, summed over the cores and folded to functions and
+    /// source lines.
+    pub fn profile_pcs(&mut self) {
+        let ranges = self.shared.program.code_ranges();
+        for core in &mut self.cores {
+            let (slices, warps) = (core.pipe.slices(), core.warps.len());
+            core.profile = Some(CoreProfile::new(&ranges, slices, warps));
+        }
+    }
+
+    /// The functions (symbols) called `name`: (start, end exclusive), in address order.
+    pub fn functions_named(&self, name: &str) -> Vec<(u32, u32)> {
+        self.shared.program.functions_named(name)
+    }
+
+    /// The instruction at `pc` as text, and its source line where the ELF has line tables.
+    pub fn instruction_at(&self, pc: u32) -> (String, Option<String>) {
+        let program = &self.shared.program;
+        (program.text_of(pc, &self.shared.mem), program.line_of(pc))
     }
 
     /// The timeline recorded so far (after the run, or after it failed), closed at the
@@ -409,6 +446,7 @@ impl Machine {
         let mut ended = None;
         let mut done = Vec::new();
         let mut next_observation = every;
+        let mut launch_changed = false;
         while ended.is_none() && self.cores.iter().any(Core::is_live) {
             let now = self.shared.cycle;
             if self.timeline.as_ref().is_some_and(|t| t.due(now)) {
@@ -453,6 +491,14 @@ impl Machine {
                         Effect::None => {}
                         Effect::Exit(code) => ended = ended.or(Some(code)),
                         Effect::GlobalBarrier { id, count } => self.arrive_global(c, w, id, count),
+                        Effect::Launch { started } => {
+                            self.launching = if started {
+                                self.launching + 1
+                            } else {
+                                self.launching - 1
+                            };
+                            launch_changed = true;
+                        }
                     }
                 }
                 effects.clear();
@@ -474,6 +520,9 @@ impl Machine {
                         limits::ITERATIONS
                     ))));
                 }
+            }
+            if std::mem::take(&mut launch_changed) {
+                self.cut_launch(self.launching > 0)?;
             }
             if !progressed && ended.is_none() {
                 self.skip_idle(now)?;
@@ -501,6 +550,9 @@ impl Machine {
     /// `ended`: the exit code a store to `tohost` or an exit gave.
     pub fn summary(&mut self, ended: Option<u32>) -> RunSummary {
         self.cut_iteration(None);
+        if self.open_launch.is_some() {
+            self.close_launch();
+        }
         RunSummary {
             exit_code: ended.or(self.shared.exit_word).unwrap_or(0),
             cycles: self.shared.cycle,
@@ -512,7 +564,16 @@ impl Machine {
             l1d_size: effective_memory(&self.config, self.weaver).l1d.size,
             eghw_by_program: self.eghw_by_program,
             iterations: std::mem::take(&mut self.iterations),
+            launches: std::mem::take(&mut self.launches),
             phase_names: self.phase_names.clone(),
+            profile: self
+                .cores
+                .first()
+                .is_some_and(|c| c.profile.is_some())
+                .then(|| {
+                    let cores = self.cores.iter().filter_map(|c| c.profile.as_ref());
+                    Profile::new(cores, &self.shared.program, &self.shared.mem)
+                }),
         }
     }
 
@@ -552,6 +613,61 @@ impl Machine {
             };
             (record, memory)
         });
+    }
+
+    /// At the end of the cycle just run, a launch record opens (`running`: some core's
+    /// launch runs) or closes; nothing changes if one was already open or closed (the
+    /// cores' launches of one `wsim_spawn` overlap).
+    fn cut_launch(&mut self, running: bool) -> SimResult<()> {
+        match (running, self.open_launch.is_some()) {
+            (true, false) => {
+                if self.launches.len() == limits::LAUNCHES {
+                    return Err(SimError::new(ErrorKind::Program(format!(
+                        "the program started launch {} (vx_wspawn): a run keeps the records \
+                         of at most {} launches (limits::LAUNCHES)",
+                        limits::LAUNCHES + 1,
+                        limits::LAUNCHES
+                    ))));
+                }
+                // What the cores did since the last launch belongs to none.
+                self.take_launch_counters();
+                let record = LaunchRecord {
+                    index: self.launches.len() as u32,
+                    start_cycle: self.shared.cycle,
+                    ..LaunchRecord::default()
+                };
+                self.open_launch = Some((record, MemoryTally::of(&self.memory.totals())));
+            }
+            (false, true) => self.close_launch(),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Close the open launch record at the end of the cycle just run.
+    fn close_launch(&mut self) {
+        let counters = self.take_launch_counters();
+        if let Some((open, at_start)) = self.open_launch.take() {
+            let memory = MemoryTally::of(&self.memory.totals());
+            self.launches.push(LaunchRecord {
+                cycles: self.shared.cycle - open.start_cycle,
+                counters,
+                memory: memory.since(&at_start),
+                ..open
+            });
+        }
+    }
+
+    /// Every core's counters flushed since the last launch cut, summed.
+    fn take_launch_counters(&mut self) -> CoreCounters {
+        let now = self.shared.cycle;
+        let mut counters = CoreCounters::default();
+        for core in &mut self.cores {
+            core.count_warp_phases(now);
+            core.flush_counters();
+            counters.merge(&std::mem::take(&mut core.launch_counters));
+        }
+        counters
     }
 
     /// After cycle `now` changed nothing: jump to the next cycle at which something can.

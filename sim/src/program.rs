@@ -174,6 +174,45 @@ impl Program {
             .flatten()
     }
 
+    /// The image's code ranges: (first PC, instructions).
+    pub fn code_ranges(&self) -> Vec<(u32, u32)> {
+        (self.code.iter())
+            .map(|r| (r.base, r.decoded.len() as u32))
+            .collect()
+    }
+
+    /// The function (symbol) `pc` is in and the offset into it.
+    pub fn function_of(&self, pc: u32) -> Option<(&str, u32)> {
+        (self.cfg.function_of(pc)).map(|(name, start, _)| (name, pc - start))
+    }
+
+    /// The functions (symbols) called `name`: (start, end exclusive), in address order.
+    pub fn functions_named(&self, name: &str) -> Vec<(u32, u32)> {
+        (self.cfg.functions())
+            .filter(|(n, _, _)| *n == name)
+            .map(|(_, start, end)| (start, end))
+            .collect()
+    }
+
+    /// `file:line` of the code at `pc`, where the ELF has line tables.
+    pub fn line_of(&self, pc: u32) -> Option<String> {
+        self.lines.line_of(pc)
+    }
+
+    /// The instruction at `pc` as text (`.word 0x...` for a word that does not decode),
+    /// as decoded for the image's code or read from `mem` elsewhere.
+    pub fn text_of(&self, pc: u32, mem: &Memory) -> String {
+        let loaded = self.code.iter().find_map(|r| {
+            let off = pc.wrapping_sub(r.base);
+            (off % 4 == 0).then(|| r.decoded.get((off / 4) as usize))?
+        });
+        let decoded = loaded.cloned().unwrap_or_else(|| decode(mem.read_u32(pc)));
+        match decoded {
+            Ok(d) => wsim_isa::disasm_plain(&d.instr, pc),
+            Err(e) => format!(".word {:#010x}", e.word),
+        }
+    }
+
     /// Where `pc` is in the program's terms, for messages: `function+offset` and, when
     /// the ELF has line tables, `file:line`.
     pub fn place_of(&self, pc: u32) -> Option<String> {

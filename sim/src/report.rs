@@ -9,7 +9,8 @@ use crate::config::Config;
 use crate::machine::RunSummary;
 use crate::mem::cache::WritePolicy;
 use crate::mem::hierarchy::{HierarchyStats, MemConfig};
-use crate::stats::{CoreCounters, CountKey, FsmState, Iteration, Merge};
+use crate::profile::Profile;
+use crate::stats::{CoreCounters, CountKey, FsmState, Iteration, LaunchRecord, Merge};
 
 /// Identifies the layout of the document; bump it when a field changes meaning.
 pub const SCHEMA: &str = "wsim-stats/1";
@@ -99,6 +100,13 @@ pub struct Report<W = ()> {
     pub memory_phases: BTreeMap<u32, HierarchyStats>,
     /// The iterations the program marked (CSR 0x7C6), in order; empty when it marked none.
     pub iterations: Vec<Iteration>,
+    /// The kernel launches (`vx_wspawn`), in order; empty when the program spawned none.
+    #[serde(default)]
+    pub launches: Vec<LaunchRecord>,
+    /// Issue slots and instructions by PC, folded to functions and lines (`wsim run
+    /// --profile-pc`); absent from runs without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<Profile>,
     /// A workload's own record (a graph program's graph, kernel and verification); null
     /// for other programs.
     pub graph: Option<W>,
@@ -181,6 +189,8 @@ impl<W: Serialize> Report<W> {
             memory,
             memory_phases,
             iterations: summary.iterations.clone(),
+            launches: summary.launches.clone(),
+            profile: summary.profile.clone(),
             graph,
             host,
         }

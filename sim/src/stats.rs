@@ -332,3 +332,19 @@ pub struct Iteration {
     pub counters: CoreCounters,
     pub memory: MemoryTally,
 }
+
+/// One kernel launch, machine-wide: from the end of the cycle in which a core's
+/// `vx_wspawn` started warps while no core had spawned warps running, to the end of the
+/// cycle in which the last spawned warp of every core exited. The cores' launches of one
+/// `wsim_spawn` overlap and make one record; code between launches (`main`'s) is in none.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LaunchRecord {
+    /// Position among the run's launches, from 0.
+    pub index: u32,
+    /// The first cycle of the launch and its length in machine cycles.
+    pub start_cycle: u64,
+    pub cycles: u64,
+    /// Every core's counters over the launch, summed (`counters.cycles` is core-cycles).
+    pub counters: CoreCounters,
+    pub memory: MemoryTally,
+}

@@ -42,6 +42,18 @@ pub struct RunArgs {
     graph: GraphArgs,
     #[command(flatten)]
     trace: TraceArgs,
+    /// Charge every issue slot and instruction to its PC and print the top functions,
+    /// source lines and instructions by stall slots; the JSON gets them under `profile`.
+    #[arg(long)]
+    profile_pc: bool,
+    /// Rows of each profile table (implies --profile-pc; default 10).
+    #[arg(long, value_name = "N")]
+    profile_top: Option<usize>,
+    /// Print FUNCTION's disassembly with each instruction's warp instructions, stall slots
+    /// and top stall reasons beside it, as `perf annotate` does (implies --profile-pc;
+    /// repeatable).
+    #[arg(long, value_name = "FUNCTION")]
+    annotate: Vec<String>,
     /// The program: a 32-bit RISC-V ELF executable.
     elf: PathBuf,
 }
@@ -59,6 +71,7 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
         input: Some(Arc::new(input)),
         options: RunOptions {
             timeline: args.trace.options(),
+            profile: args.profile_pc || args.profile_top.is_some() || !args.annotate.is_empty(),
             progress: true,
             ..RunOptions::default()
         },
@@ -80,8 +93,22 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
         std::fs::write(path, report.to_json())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
+    // An unknown function to annotate fails the command after the report is out.
+    let mut profile = String::new();
+    let mut annotate_error = None;
+    if let (Some(p), Some(machine)) = (&report.profile, &finished.machine) {
+        let threads = report.config.gpu.threads_per_warp;
+        profile = wsim_harness::profile::top(p, args.profile_top.unwrap_or(10), threads);
+        for function in &args.annotate {
+            match wsim_harness::profile::annotate(p, machine, function) {
+                Ok(text) => profile += &text,
+                Err(e) => annotate_error = annotate_error.or(Some(e)),
+            }
+        }
+    }
     if let Some(error) = &record.error {
         out.write(terminal::failed(report).as_bytes());
+        out.write(profile.as_bytes());
         out.finish();
         stderr_line!("wsim: error: {name}: {error}");
         return Ok(ExitCode::from(exit::SIMULATION_FAILED));
@@ -90,7 +117,11 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
     if let (Some(placed), Some(graph)) = (&finished.placed, &report.graph) {
         out.write(graph_run::describe(placed, graph).as_bytes());
     }
+    out.write(profile.as_bytes());
     out.finish();
+    if let Some(e) = annotate_error {
+        return Err(e);
+    }
     Ok(match record.verdict() {
         Verdict::Mismatch => ExitCode::from(exit::MISMATCH),
         _ => exit_code(report.exit_code, args.exit_status),

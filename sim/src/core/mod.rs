@@ -15,6 +15,7 @@ use pipeline::Pipeline;
 use warp::Warp;
 use weaver::WeaverUnit;
 
+use crate::profile::CoreProfile;
 use crate::stats::{CoreCounters, CoreStats, Merge};
 use crate::timeline::{CoreEvent, CoreTrace};
 
@@ -36,8 +37,10 @@ pub struct Core {
     /// machine has not yet seen (it cuts the iteration records).
     pub iteration: u32,
     pub iteration_mark: Option<u32>,
-    /// Counters flushed since the machine last took them (the current iteration's share).
+    /// Counters flushed since the machine last took them (the current iteration's share,
+    /// and the current launch's).
     pub iteration_counters: CoreCounters,
+    pub launch_counters: CoreCounters,
     pub pipe: Pipeline,
     /// The core cannot change state before this cycle unless a memory completion or a
     /// barrier release wakes it (0: awake).
@@ -46,6 +49,8 @@ pub struct Core {
     weaver: Option<WeaverUnit>,
     /// The events the timeline shows, while one is recorded (`Machine::record_timeline`).
     pub trace: Option<CoreTrace>,
+    /// Slots and instructions by PC, while the run is profiled (`Machine::profile_pcs`).
+    pub profile: Option<CoreProfile>,
     /// What the machine must do after this cycle's instructions (an exit, a global
     /// barrier's arrival), by warp; the machine takes them after each cycle.
     pub effects: Vec<(usize, Effect)>,
@@ -79,10 +84,12 @@ impl Core {
             iteration: 0,
             iteration_mark: None,
             iteration_counters: CoreCounters::default(),
+            launch_counters: CoreCounters::default(),
             pipe: Pipeline::new(config),
             sleep_until: 0,
             weaver: weaver.then(|| WeaverUnit::new(config)),
             trace: None,
+            profile: None,
             effects: Vec::new(),
             launch: Launch::default(),
         }
@@ -111,6 +118,7 @@ impl Core {
                 start: now,
                 ..Launch::default()
             };
+            self.effects.push((w, Effect::Launch { started: true }));
         }
         self.launch.spawned += 1;
         if let Some(t) = &mut self.trace {
@@ -128,6 +136,7 @@ impl Core {
         if spent > 0 {
             self.stats.phase(warp.phase).warp_cycles += spent;
             self.iteration_counters.warp_cycles += spent;
+            self.launch_counters.warp_cycles += spent;
         }
     }
 
@@ -144,9 +153,9 @@ impl Core {
                 warp: w as u32,
             });
         }
-        let launch = &mut self.launch;
-        if w != 0 && launch.exited < launch.spawned {
-            launch.exited += 1;
+        if w != 0 && self.launch.exited < self.launch.spawned {
+            self.launch.exited += 1;
+            let launch = self.launch;
             if launch.exited == launch.spawned {
                 tracing::debug!(
                     core = self.id,
@@ -155,6 +164,7 @@ impl Core {
                     warps = launch.spawned,
                     "launch: every spawned warp exited"
                 );
+                self.effects.push((w, Effect::Launch { started: false }));
             }
         }
     }
@@ -174,5 +184,6 @@ impl Core {
         let counters = std::mem::take(&mut self.counters);
         self.stats.phase(self.phase).merge(&counters);
         self.iteration_counters.merge(&counters);
+        self.launch_counters.merge(&counters);
     }
 }

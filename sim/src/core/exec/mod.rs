@@ -28,6 +28,11 @@ pub enum Effect {
     },
     /// The program ended the run (tohost or an `ecall` exit) with this status.
     Exit(u32),
+    /// The core's launch (`vx_wspawn` while none of its spawned warps ran) started, or its
+    /// last spawned warp exited: the machine's launch records follow the cores'.
+    Launch {
+        started: bool,
+    },
 }
 
 /// What an executed instruction did, as the machine and the timing model learn it.

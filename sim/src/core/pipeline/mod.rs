@@ -241,6 +241,9 @@ impl Core {
             };
             self.pipe.reasons[slice] = reason;
             self.counters.slots.add(reason, 1);
+            if self.profile.is_some() {
+                self.charge_slot(slice, reason);
+            }
         }
         self.fetch(now, sh, port, &mut progressed);
         Ok(progressed)
@@ -262,6 +265,26 @@ impl Core {
             for &r in &self.pipe.reasons {
                 self.counters.slots.add(r, n);
             }
+            if let Some(p) = &mut self.profile {
+                p.skipped(&self.pipe.reasons, n);
+            }
+        }
+    }
+
+    /// Charge slice `slice`'s slot of this cycle to a PC (docs/OBSERVING.md says which).
+    fn charge_slot(&mut self, slice: usize, reason: SlotReason) {
+        let pc = self.charged_warp(slice, reason).map(|w| {
+            let t = &self.pipe.front.warps[w];
+            let last = || self.profile.as_ref().map_or(0, |p| p.last_issued[w]);
+            match (reason, t.ibuf.front()) {
+                (SlotReason::Issued | SlotReason::Barrier, _) => last(),
+                (_, Some(f)) => f.pc,
+                (_, None) if matches!(t.state, FetchState::Control { .. }) => last(),
+                (_, None) => t.fetch_pc,
+            }
+        });
+        if let Some(p) = &mut self.profile {
+            p.charge(slice, pc, reason);
         }
     }
 
@@ -362,6 +385,9 @@ impl Core {
             .expect("ready warps have an instruction")
             .pc;
         let lanes = self.warps[w].stack.mask();
+        if let Some(p) = &mut self.profile {
+            p.issued(w, pc, lanes.count_ones());
+        }
         let core = self.id;
         let site = |instr: String| Site {
             core,

@@ -242,6 +242,27 @@ impl Core {
         Err(reason)
     }
 
+    /// The warp slice `slice`'s slot was charged with this cycle: the one issued, or the
+    /// first in the scheduler's order whose answer is `reason` (none without a live warp).
+    /// For the profile by PC; the masks are those [`Self::select`] just decided from.
+    pub(super) fn charged_warp(&self, slice: usize, reason: SlotReason) -> Option<usize> {
+        let sched = &self.pipe.sched;
+        let s = &sched.slices[slice];
+        let start = match sched.policy {
+            Policy::Gto => 0,
+            Policy::Rr => s.last_issued.map_or(0, |l| sched.bits[l] + 1) % s.warps.len(),
+        };
+        let mask = match reason {
+            SlotReason::Issued => return s.last_issued,
+            SlotReason::NoActiveWarp => 0,
+            SlotReason::Barrier => s.live,
+            SlotReason::Fetch => s.fetch.get() & s.live,
+            SlotReason::IbufferEmpty => s.live & !s.barrier.get() & !s.fetch.get(),
+            _ => s.ranked.get() & s.live,
+        };
+        bits_from(mask, start).next().map(|bit| s.warps[bit])
+    }
+
     /// Whether warp `w` can issue its next instruction at `now`, or why not.
     #[inline]
     fn ready(&self, w: usize, now: u64) -> Result<(), SlotReason> {

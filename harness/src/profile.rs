@@ -1,0 +1,173 @@
+//! The profile by PC for the terminal (`wsim run --profile-pc`): the top functions, source
+//! lines and instructions by stall slots, and a function's disassembly with the counts
+//! beside each instruction (`--annotate`, as `perf annotate` shows it). The numbers come
+//! from the report's `profile` (docs/OBSERVING.md says how slots are charged).
+
+use std::fmt::Write as _;
+
+use wsim_sim::profile::{PcCounts, Profile};
+use wsim_sim::stats::SlotReason;
+use wsim_sim::Machine;
+
+/// The top `n` functions, source lines and instructions by stall slots (SIMT efficiency
+/// with `threads` lanes per warp).
+pub fn top(p: &Profile, n: usize, threads: u32) -> String {
+    let all = p.total();
+    let stalls = all.stall_slots() - p.no_warp.total();
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "profile by PC: {} issue slots, {} issued, {stalls} stalled at an instruction, {} with no live warp",
+        all.slots.total(),
+        all.slots.get(SlotReason::Issued),
+        p.no_warp.total(),
+    );
+    let header = |s: &mut String, what: &str, shown: usize, of: usize, first: &str| {
+        let _ = writeln!(
+            s,
+            "{what} by stall slots ({shown} of {of}):\n  {first:<32} {:>12} {:>6} {:>12} {:>6}  top stall reasons",
+            "stall slots", "%", "warp instr", "SIMT"
+        );
+    };
+    let row = |s: &mut String, name: &str, c: &PcCounts| {
+        let _ = write!(
+            s,
+            "  {name:<32} {:>12} {:>5.1}% {:>12} {:>5.1}%  {}",
+            c.stall_slots(),
+            percent(c.stall_slots(), stalls),
+            c.instructions,
+            simt(c, threads),
+            reasons(c)
+        );
+    };
+    for (what, folded) in [("functions", &p.functions), ("source lines", &p.lines)] {
+        let shown = folded.len().min(n);
+        header(&mut s, what, shown, folded.len(), &what[..what.len() - 1]);
+        for f in &folded[..shown] {
+            row(&mut s, &f.name, &f.counts);
+            s.push('\n');
+        }
+    }
+    let mut instructions: Vec<_> = p.instructions.iter().collect();
+    instructions.sort_by_key(|i| (std::cmp::Reverse(i.counts.stall_slots()), i.pc));
+    let shown = instructions.len().min(n);
+    header(
+        &mut s,
+        "instructions",
+        shown,
+        instructions.len(),
+        "pc  function+offset",
+    );
+    for i in &instructions[..shown] {
+        let place = format!("{:08x}  {}", i.pc, i.function.as_deref().unwrap_or("?"));
+        row(&mut s, &place, &i.counts);
+        let _ = writeln!(s, "\n      {}{}", i.disasm, line(i.line.as_deref()));
+    }
+    s
+}
+
+/// `function`'s disassembly with each instruction's counts beside it; an error naming the
+/// function when the program has none of that name.
+pub fn annotate(p: &Profile, machine: &Machine, function: &str) -> anyhow::Result<String> {
+    let ranges = machine.functions_named(function);
+    if ranges.is_empty() {
+        let known: Vec<&str> = (p.functions.iter())
+            .map(|f| f.name.as_str())
+            .filter(|n| *n != "?")
+            .take(8)
+            .collect();
+        anyhow::bail!(
+            "--annotate {function}: the program has no function `{function}` (the profile's top functions: {})",
+            known.join(", ")
+        );
+    }
+    let stalls = p.total().stall_slots() - p.no_warp.total();
+    let mut s = String::new();
+    for (start, end) in ranges {
+        let counts = |pc: u32| {
+            let k = p.instructions.partition_point(|i| i.pc < pc);
+            (p.instructions.get(k))
+                .filter(|i| i.pc == pc)
+                .map(|i| &i.counts)
+        };
+        let mut total = PcCounts::default();
+        for pc in (start..end).step_by(4) {
+            if let Some(c) = counts(pc) {
+                wsim_sim::counts::Merge::merge(&mut total, c);
+            }
+        }
+        let _ = writeln!(
+            s,
+            "annotate {function} ({start:#010x}..{end:#010x}): {} stall slots ({:.1}% of the run's), {} warp instructions\n  {:>10} {:>10}  {:<40} {:>8}  instruction",
+            total.stall_slots(),
+            percent(total.stall_slots(), stalls),
+            total.instructions,
+            "warp instr",
+            "stalls",
+            "top stall reasons",
+            "pc"
+        );
+        let mut last_line = None;
+        for pc in (start..end).step_by(4) {
+            let (text, line) = machine.instruction_at(pc);
+            if line.is_some() && line != last_line {
+                let _ = writeln!(
+                    s,
+                    "  {:>10} {:>10}  ; {}",
+                    "",
+                    "",
+                    line.as_deref().unwrap_or("")
+                );
+                last_line = line;
+            }
+            let c = counts(pc).cloned().unwrap_or_default();
+            let dash = |n: u64| {
+                if n == 0 {
+                    "-".to_string()
+                } else {
+                    n.to_string()
+                }
+            };
+            let _ = writeln!(
+                s,
+                "  {:>10} {:>10}  {:<40} {pc:>8x}: {text}",
+                dash(c.instructions),
+                dash(c.stall_slots()),
+                reasons(&c),
+            );
+        }
+    }
+    Ok(s)
+}
+
+/// The two largest stall reasons of `c` with their shares of its stall slots.
+fn reasons(c: &PcCounts) -> String {
+    let mut by: Vec<(SlotReason, u64)> = (SlotReason::ALL.into_iter())
+        .filter(|&r| r != SlotReason::Issued)
+        .map(|r| (r, c.slots.get(r)))
+        .filter(|&(_, n)| n > 0)
+        .collect();
+    by.sort_by_key(|&(r, n)| (std::cmp::Reverse(n), r));
+    (by.iter().take(2))
+        .map(|&(r, n)| format!("{} {:.0}%", r.name(), percent(n, c.stall_slots())))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Thread instructions as a share of the lanes of the warp instructions (%).
+fn simt(c: &PcCounts, threads: u32) -> f64 {
+    percent(c.thread_instructions, c.instructions * u64::from(threads))
+}
+
+fn line(line: Option<&str>) -> String {
+    line.map(|l| format!("  ({l})")).unwrap_or_default()
+}
+
+/// `100 a / b`, 0 when `b` is 0.
+fn percent(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        100.0 * a as f64 / b as f64
+    }
+}

@@ -1,0 +1,232 @@
+//! Issue slots and instructions by PC (`wsim run --profile-pc`): every slot a core
+//! accounts is also charged to the PC of the instruction its reason came from, so the
+//! per-PC counts add up to the report's totals, reason by reason. Folded to functions and
+//! source lines for the report.
+//!
+//! Which PC a slot is charged to (docs/OBSERVING.md): an issued slot to the instruction
+//! issued; a stalled slot to the warp whose answer gave the slot its reason (the first in
+//! the scheduler's order with that reason), at the instruction that warp waits on: its
+//! buffered instruction; with an empty buffer, the control instruction whose resolution it
+//! awaits (a branch, a Weaver decode) or else the PC it fetches next; at a barrier, the
+//! barrier instruction. A slot of a slice without a live warp (`no_active_warp`) has no
+//! PC and is counted apart.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::counts::Merge;
+use crate::program::Program;
+use crate::stats::{SlotReason, Slots};
+
+/// What happened at one PC.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PcCounts {
+    /// Warp instructions issued.
+    pub instructions: u64,
+    /// Active lanes summed over them.
+    pub thread_instructions: u64,
+    /// Issue slots charged here, by reason (`issued` equals `instructions`).
+    pub slots: Slots,
+}
+
+impl Merge for PcCounts {
+    fn merge(&mut self, other: &Self) {
+        self.instructions += other.instructions;
+        self.thread_instructions += other.thread_instructions;
+        self.slots.merge(&other.slots);
+    }
+}
+
+impl PcCounts {
+    /// Slots charged here that did not issue.
+    pub fn stall_slots(&self) -> u64 {
+        self.slots.total() - self.slots.get(SlotReason::Issued)
+    }
+}
+
+/// One core's counts by PC while the run is profiled. The image's code is counted in a
+/// table per code range (one entry per instruction); code elsewhere (written at run time)
+/// in a map.
+#[derive(Clone, Debug)]
+pub struct CoreProfile {
+    ranges: Vec<(u32, Vec<PcCounts>)>,
+    other: BTreeMap<u32, PcCounts>,
+    /// Slots of slices without a live warp.
+    no_warp: Slots,
+    /// Per slice: the PC its last cycle's slot was charged to (skipped cycles repeat it).
+    charged: Vec<Option<u32>>,
+    /// Per warp: the PC of its last issued instruction (a barrier, a branch it waits on).
+    pub(crate) last_issued: Vec<u32>,
+}
+
+impl CoreProfile {
+    pub fn new(ranges: &[(u32, u32)], slices: usize, warps: usize) -> Self {
+        CoreProfile {
+            ranges: (ranges.iter())
+                .map(|&(base, n)| (base, vec![PcCounts::default(); n as usize]))
+                .collect(),
+            other: BTreeMap::new(),
+            no_warp: Slots::default(),
+            charged: vec![None; slices],
+            last_issued: vec![0; warps],
+        }
+    }
+
+    #[inline]
+    fn at(&mut self, pc: u32) -> &mut PcCounts {
+        for (base, table) in &mut self.ranges {
+            let k = pc.wrapping_sub(*base) / 4;
+            if pc.is_multiple_of(4) && (k as usize) < table.len() {
+                return &mut table[k as usize];
+            }
+        }
+        self.other.entry(pc).or_default()
+    }
+
+    /// Warp `w` issued the instruction at `pc` with `lanes` active.
+    pub(crate) fn issued(&mut self, w: usize, pc: u32, lanes: u32) {
+        self.last_issued[w] = pc;
+        let c = self.at(pc);
+        c.instructions += 1;
+        c.thread_instructions += u64::from(lanes);
+    }
+
+    /// Slice `slice`'s slot this cycle had `reason`, charged to `pc` (none: no live warp).
+    pub(crate) fn charge(&mut self, slice: usize, pc: Option<u32>, reason: SlotReason) {
+        self.charged[slice] = pc;
+        self.add(pc, reason, 1);
+    }
+
+    /// `n` skipped cycles, each slice's slot with its last `reasons`.
+    pub(crate) fn skipped(&mut self, reasons: &[SlotReason], n: u64) {
+        for (slice, &reason) in reasons.iter().enumerate() {
+            self.add(self.charged[slice], reason, n);
+        }
+    }
+
+    fn add(&mut self, pc: Option<u32>, reason: SlotReason, n: u64) {
+        match pc {
+            Some(pc) => self.at(pc).slots.add(reason, n),
+            None => self.no_warp.add(reason, n),
+        }
+    }
+
+    /// Every PC with a count, in address order.
+    fn counts(&self) -> BTreeMap<u32, PcCounts> {
+        let mut all = self.other.clone();
+        for (base, table) in &self.ranges {
+            for (k, c) in table.iter().enumerate() {
+                if *c != PcCounts::default() {
+                    all.insert(base + 4 * k as u32, c.clone());
+                }
+            }
+        }
+        all
+    }
+}
+
+/// One instruction's counts, where it is and what it is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InstructionProfile {
+    pub pc: u32,
+    /// `function+offset` (the offset in bytes, hexadecimal); absent outside any symbol.
+    pub function: Option<String>,
+    /// `file:line` from the DWARF line tables; absent without them.
+    pub line: Option<String>,
+    pub disasm: String,
+    #[serde(flatten)]
+    pub counts: PcCounts,
+}
+
+/// Counts summed over a function's or a source line's instructions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Folded {
+    /// The function's symbol, or `file:line`; `?` for code outside any.
+    pub name: String,
+    #[serde(flatten)]
+    pub counts: PcCounts,
+}
+
+/// The run's profile by PC: in the JSON report under `profile`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Profile {
+    /// Slots of slices without a live warp: charged to no PC.
+    pub no_warp: Slots,
+    /// By stall slots, most first (then by name).
+    pub functions: Vec<Folded>,
+    pub lines: Vec<Folded>,
+    /// Every instruction with a count, in address order.
+    pub instructions: Vec<InstructionProfile>,
+}
+
+impl Profile {
+    /// The cores' profiles summed and placed in `program`.
+    pub fn new<'a>(
+        cores: impl IntoIterator<Item = &'a CoreProfile>,
+        program: &Program,
+        mem: &crate::mem::Memory,
+    ) -> Self {
+        let mut no_warp = Slots::default();
+        let mut pcs: BTreeMap<u32, PcCounts> = BTreeMap::new();
+        for core in cores {
+            no_warp.merge(&core.no_warp);
+            for (pc, c) in core.counts() {
+                pcs.entry(pc).or_default().merge(&c);
+            }
+        }
+        let mut functions: BTreeMap<String, PcCounts> = BTreeMap::new();
+        let mut lines: BTreeMap<String, PcCounts> = BTreeMap::new();
+        let instructions = (pcs.into_iter())
+            .map(|(pc, counts)| {
+                let function = program.function_of(pc);
+                let line = program.line_of(pc);
+                let fold = |into: &mut BTreeMap<String, PcCounts>, key: Option<&str>| {
+                    into.entry(key.unwrap_or("?").to_string())
+                        .or_default()
+                        .merge(&counts);
+                };
+                fold(&mut functions, function.map(|(name, _)| name));
+                fold(&mut lines, line.as_deref());
+                InstructionProfile {
+                    pc,
+                    function: function.map(|(name, offset)| match offset {
+                        0 => name.to_string(),
+                        o => format!("{name}+{o:#x}"),
+                    }),
+                    line,
+                    disasm: program.text_of(pc, mem),
+                    counts,
+                }
+            })
+            .collect();
+        Profile {
+            no_warp,
+            functions: by_stalls(functions),
+            lines: by_stalls(lines),
+            instructions,
+        }
+    }
+
+    /// All charged counts summed: equal to the run's totals.
+    pub fn total(&self) -> PcCounts {
+        let mut t = PcCounts {
+            slots: self.no_warp,
+            ..PcCounts::default()
+        };
+        for i in &self.instructions {
+            t.merge(&i.counts);
+        }
+        t
+    }
+}
+
+fn by_stalls(folded: BTreeMap<String, PcCounts>) -> Vec<Folded> {
+    let mut v: Vec<Folded> = (folded.into_iter())
+        .map(|(name, counts)| Folded { name, counts })
+        .collect();
+    v.sort_by(|a, b| {
+        (b.counts.stall_slots().cmp(&a.counts.stall_slots())).then_with(|| a.name.cmp(&b.name))
+    });
+    v
+}

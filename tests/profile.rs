@@ -1,0 +1,179 @@
+//! The profile by PC (`wsim run --profile-pc`): every issue slot and instruction is
+//! charged to a PC, so the per-PC counts add up to the report's totals reason by reason
+//! (the slots the idle skip accounts in bulk included); the functions and lines fold them;
+//! profiling changes no statistic; the command line prints the tables and annotates a
+//! function.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::*;
+use wsim_harness::run::{self, RunRequest};
+use wsim_sim::counts::Merge;
+use wsim_sim::profile::{PcCounts, Profile};
+use wsim_sim::report::Report;
+use wsim_sim::stats::SlotReason;
+use wsim_workloads::graph_run;
+use wsim_workloads::options::GraphOptions;
+use wsim_workloads::record::GraphRun;
+
+/// The report of `request`, with the profile when `profile`.
+fn report(mut request: RunRequest, profile: bool) -> Report<GraphRun> {
+    request.options.profile = profile;
+    let finished = run::execute(request);
+    assert_eq!(finished.record.why_not(), None, "{}", finished.record.name);
+    finished.record.report.expect("a run that went to its end")
+}
+
+/// The profile of `request` adds up to its report's totals, and its functions and lines
+/// to the same; profiling changed no statistic. Cores sleep through most cycles of these
+/// runs (their slots are counted in bulk when they wake), so the sums hold only if the
+/// bulk path charges its PCs too.
+fn check_exact(request: impl Fn() -> RunRequest) -> Profile {
+    let mut profiled = report(request(), true);
+    let p = profiled.profile.take().expect("asked for a profile");
+    let mut plain = report(request(), false);
+    (profiled.host, plain.host) = (None, None);
+    assert!(plain == profiled, "profiling changed a statistic");
+
+    let t = &plain.total;
+    let sum = p.total();
+    assert_eq!(sum.instructions, t.instructions, "warp instructions");
+    assert_eq!(
+        sum.thread_instructions, t.thread_instructions,
+        "thread instructions"
+    );
+    for reason in SlotReason::ALL {
+        assert_eq!(
+            sum.slots.get(reason),
+            t.slots.get(reason),
+            "{} slots",
+            reason.name()
+        );
+    }
+    assert_eq!(p.no_warp.total(), t.slots.get(SlotReason::NoActiveWarp));
+    for (what, folded) in [("functions", &p.functions), ("lines", &p.lines)] {
+        let mut sum = PcCounts {
+            slots: p.no_warp,
+            ..PcCounts::default()
+        };
+        for f in folded {
+            sum.merge(&f.counts);
+        }
+        assert_eq!(sum, p.total(), "{what} fold every PC");
+        let stalls: Vec<u64> = folded.iter().map(|f| f.counts.stall_slots()).collect();
+        assert!(
+            stalls.windows(2).all(|w| w[0] >= w[1]),
+            "{what} by stall slots"
+        );
+    }
+    for i in &p.instructions {
+        assert_eq!(
+            i.counts.instructions,
+            i.counts.slots.get(SlotReason::Issued)
+        );
+    }
+    p
+}
+
+#[test]
+fn an_own_kernels_profile_adds_up_to_the_totals_and_names_its_functions_and_lines() {
+    let config = preset("sparseweaver");
+    let p = check_exact(|| request("launches", &config));
+    let top = &p.functions[0];
+    assert_eq!(top.name, "tree_kernel", "the kernel stalls most");
+    assert!(
+        p.lines.iter().any(|l| l.name.starts_with("launches.c:")),
+        "lines from the DWARF tables"
+    );
+    let bar = (p.instructions.iter())
+        .filter(|i| i.disasm.starts_with("vx_bar"))
+        .map(|i| i.counts.slots.get(SlotReason::Barrier))
+        .sum::<u64>();
+    let all = p.total().slots.get(SlotReason::Barrier);
+    assert!(
+        bar * 10 >= all * 9,
+        "barrier slots charged to the barrier instructions: {bar} of {all}"
+    );
+    let divu = (p.instructions.iter())
+        .find(|i| i.disasm.starts_with("divu"))
+        .expect("the kernel divides");
+    assert!(divu
+        .function
+        .as_deref()
+        .unwrap()
+        .starts_with("tree_kernel+0x"));
+    assert!(divu.line.as_deref().unwrap().starts_with("launches.c:"));
+}
+
+#[test]
+fn a_sparseweaver_graph_programs_profile_adds_up_and_charges_decode_waits_to_the_decode() {
+    let config = preset("sparseweaver");
+    let options = GraphOptions {
+        graph: Some("gen:rmat:scale=8,ef=8".into()),
+        ..GraphOptions::default()
+    };
+    let input = Arc::new(graph_run::load(&options).unwrap());
+    let name = "graph/pr_sparseweaver_pull";
+    let p = check_exact(|| request(name, &config).with_input(Arc::clone(&input)));
+    // A decode's wait is charged to the decode (its warp fetches nothing until the
+    // answer); a wait on a register the unit writes, to the instruction that reads it.
+    let decode = (p.instructions.iter())
+        .find(|i| i.disasm.starts_with("weaver.dec_id"))
+        .expect("the schedule decodes");
+    let waits = decode.counts.slots.get(SlotReason::Weaver);
+    assert!(
+        waits * 2 > decode.counts.stall_slots(),
+        "the decode waits on the unit: {waits} of {} stall slots",
+        decode.counts.stall_slots()
+    );
+}
+
+#[test]
+fn the_command_line_prints_the_tables_annotates_and_keeps_the_json_of_a_plain_run() {
+    let (out, stats) = run_cli(
+        "launches",
+        &["--profile-top", "3", "--annotate", "tree_kernel"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    for said in [
+        "profile by PC:",
+        "functions by stall slots (3 of",
+        "source lines by stall slots (3 of",
+        "instructions by stall slots (3 of",
+        "annotate tree_kernel (0x",
+        "; launches.c:",
+    ] {
+        assert!(text.contains(said), "`{said}` in:\n{text}");
+    }
+    let stats = stats.unwrap();
+    let profile = &stats["profile"];
+    assert!(profile["instructions"].as_array().unwrap().len() > 10);
+    assert_eq!(profile["functions"][0]["name"], "tree_kernel");
+
+    let (out, stats) = run_cli("launches", &[]);
+    assert!(out.status.success());
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("profile by PC"));
+    assert!(
+        stats.unwrap().get("profile").is_none(),
+        "no profile key without the option"
+    );
+}
+
+#[test]
+fn annotating_a_function_the_program_lacks_names_it_after_the_report() {
+    let (out, _) = run_cli("launches", &["--annotate", "no_such_kernel"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--annotate no_such_kernel") && err.contains("tree_kernel"),
+        "{err}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("profile by PC"));
+}
