@@ -5,8 +5,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use common::root;
 
 /// A doc's text with its line breaks and runs of spaces as single spaces.
@@ -55,17 +53,7 @@ fn default_job() -> Vec<String> {
 }
 
 fn wsim(args: &[String]) -> std::process::Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
+    common::wsim_ok(&args.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 /// The trace of the default job: its size in MB, slices and counter values.
