@@ -36,12 +36,59 @@ fn color(k: usize) -> RGBColor {
     PALETTE[k % PALETTE.len()]
 }
 
-/// A legend: its title (what the entries are values of) and its entries, coloured in
-/// order.
+/// The chapter-4 schedules' own colours (indices into [`PALETTE`]), the same in every
+/// figure, so that SparseWeaver is always blue and VM always orange whichever schedules a
+/// figure shows.
+const SCHEDULE_COLOURS: [(&str, usize); 7] = [
+    ("VM", 0),
+    ("EM", 1),
+    ("WM", 2),
+    ("CM", 3),
+    ("SparseWeaver", 4),
+    ("EGHW", 5),
+    ("EM-search", 6),
+];
+
+/// A legend: its title (what the entries are values of), its entries and their colours.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Legend {
     pub title: Option<String>,
     pub entries: Vec<String>,
+    pub colours: Vec<RGBColor>,
+}
+
+impl Legend {
+    /// Parts of a whole (slot reasons, phases), coloured in order: a part keeps its colour
+    /// because the parts come in a fixed order.
+    pub fn parts(title: Option<String>, entries: Vec<String>) -> Self {
+        let colours = (0..entries.len()).map(color).collect();
+        Legend {
+            title,
+            entries,
+            colours,
+        }
+    }
+
+    /// Series that are compared (schedules, sizes): a schedule in its own colour, any other
+    /// entry in the palette's first colour that no entry of the figure holds.
+    pub fn series(title: Option<String>, entries: Vec<String>) -> Self {
+        let own = |e: &String| {
+            SCHEDULE_COLOURS
+                .iter()
+                .find(|(n, _)| n == e)
+                .map(|&(_, k)| k)
+        };
+        let taken: Vec<usize> = entries.iter().filter_map(own).collect();
+        let mut free = (0..PALETTE.len()).filter(|k| !taken.contains(k)).cycle();
+        let colours = (entries.iter())
+            .map(|e| color(own(e).or_else(|| free.next()).unwrap_or(0)))
+            .collect();
+        Legend {
+            title,
+            entries,
+            colours,
+        }
+    }
 }
 
 /// How x values are placed: as they are, or on a log2 scale labelled as sizes in bytes
@@ -154,8 +201,8 @@ fn draw_figure(
             .map_err(failed)?;
         y += 22;
     }
-    for (k, label) in legend.entries.iter().enumerate() {
-        key.draw(&Rectangle::new([(6, y), (20, y + 12)], color(k).filled()))
+    for (label, colour) in legend.entries.iter().zip(&legend.colours) {
+        key.draw(&Rectangle::new([(6, y), (20, y + 12)], colour.filled()))
             .map_err(failed)?;
         key.draw(&Text::new(label.clone(), (26, y), ("sans-serif", 13)))
             .map_err(failed)?;
@@ -305,7 +352,13 @@ fn slots_chart<'a, 'b>(
     Ok(chart)
 }
 
-pub fn grouped_bars(area: &Area, labels: &Labels, bars: &GroupedBars) -> anyhow::Result<()> {
+/// Bars grouped by x, a bar per series in `colours`' colour.
+pub fn grouped_bars(
+    area: &Area,
+    labels: &Labels,
+    bars: &GroupedBars,
+    colours: &[RGBColor],
+) -> anyhow::Result<()> {
     let max = bars
         .values
         .iter()
@@ -321,13 +374,13 @@ pub fn grouped_bars(area: &Area, labels: &Labels, bars: &GroupedBars) -> anyhow:
         .collect();
     name_slots(area, &chart, &names, 0)?;
     let width = 0.8 / bars.series.len().max(1) as f64;
-    for (s, _) in bars.series.iter().enumerate() {
+    for (s, colour) in colours.iter().enumerate().take(bars.series.len()) {
         let rects = (bars.values.iter().enumerate()).filter_map(|(g, row)| {
             let v = row.get(s).copied().flatten()?;
             let left = g as f64 + 0.1 + s as f64 * width;
             Some(Rectangle::new(
                 [(left, 0.0), (left + width * 0.9, v)],
-                color(s).filled(),
+                colour.filled(),
             ))
         });
         chart.draw_series(rects).map_err(failed)?;
@@ -405,7 +458,15 @@ pub fn stacked_bars(area: &Area, labels: &Labels, stacks: &StackedBars) -> anyho
     Ok(())
 }
 
-pub fn lines(area: &Area, labels: &Labels, lines: &Lines) -> anyhow::Result<()> {
+/// Lines, a series per colour of `colours`, each point marked with its series' own shape
+/// (circle, triangle, square, cross, in turn) so that lines drawn over each other stay
+/// apart.
+pub fn lines(
+    area: &Area,
+    labels: &Labels,
+    lines: &Lines,
+    colours: &[RGBColor],
+) -> anyhow::Result<()> {
     let log2 = lines.scale == Scale::Log2Bytes && lines.categories.is_none();
     let place = |x: f64| if log2 { x.log2() } else { x };
     let series: Vec<Vec<(f64, f64)>> = (lines.series.iter())
@@ -452,14 +513,28 @@ pub fn lines(area: &Area, labels: &Labels, lines: &Lines) -> anyhow::Result<()> 
         .y_label_formatter(&compact)
         .draw()
         .map_err(failed)?;
-    for (s, points) in series.iter().enumerate() {
-        let style = color(s).stroke_width(2);
+    for (s, (points, colour)) in series.iter().zip(colours).enumerate() {
         chart
-            .draw_series(LineSeries::new(points.iter().copied(), style))
+            .draw_series(LineSeries::new(
+                points.iter().copied(),
+                colour.stroke_width(2),
+            ))
             .map_err(failed)?;
-        chart
-            .draw_series(points.iter().map(|&p| Circle::new(p, 4, color(s).filled())))
-            .map_err(failed)?;
+        let at = |p| EmptyElement::at(p);
+        let fill = colour.filled();
+        match s % 4 {
+            0 => chart.draw_series(points.iter().map(|&p| at(p) + Circle::new((0, 0), 4, fill))),
+            1 => chart.draw_series(
+                (points.iter()).map(|&p| at(p) + TriangleMarker::new((0, 0), 6, fill)),
+            ),
+            2 => chart.draw_series(
+                (points.iter()).map(|&p| at(p) + Rectangle::new([(-4, -4), (4, 4)], fill)),
+            ),
+            _ => chart.draw_series(
+                (points.iter()).map(|&p| at(p) + Cross::new((0, 0), 5, colour.stroke_width(2))),
+            ),
+        }
+        .map_err(failed)?;
     }
     Ok(())
 }
@@ -467,4 +542,33 @@ pub fn lines(area: &Area, labels: &Labels, lines: &Lines) -> anyhow::Result<()> 
 /// Split `area` into `n` panels side by side.
 pub fn panels<'a>(area: &Area<'a>, n: usize) -> Vec<Area<'a>> {
     area.split_evenly((1, n.max(1)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(entries: &[&str]) -> Vec<String> {
+        entries.iter().map(|e| e.to_string()).collect()
+    }
+
+    #[test]
+    fn a_schedule_keeps_its_colour_in_every_figure() {
+        let two = Legend::series(None, names(&["VM", "SparseWeaver"]));
+        let five = Legend::series(None, names(&["EM", "WM", "CM", "SparseWeaver", "VM"]));
+        assert_eq!(two.colours[1], five.colours[3]);
+        assert_eq!(two.colours[0], five.colours[4]);
+        assert_ne!(two.colours[0], two.colours[1]);
+    }
+
+    #[test]
+    fn other_series_take_colours_no_schedule_of_the_figure_holds() {
+        let legend = Legend::series(None, names(&["GNNAdvisor", "VM", "BiKD", "SparseWeaver"]));
+        let c = &legend.colours;
+        assert!((0..4).all(|i| (0..i).all(|j| c[i] != c[j])), "{c:?}");
+        assert_eq!(legend.colours[1], PALETTE[0]);
+        assert_eq!(legend.colours[3], PALETTE[4]);
+        let sizes = Legend::series(None, names(&["16 KiB", "32 KiB"]));
+        assert_eq!(sizes.colours, vec![PALETTE[0], PALETTE[1]]);
+    }
 }

@@ -322,13 +322,10 @@ impl PlotSpec {
                         )
                     }),
                 };
-                let legend = Legend {
-                    title: series_title,
-                    entries: bars.series.clone(),
-                };
+                let legend = Legend::series(series_title, bars.series.clone());
                 let width = (160 + 16 * bars.groups.len() * bars.series.len()).max(900) as u32;
                 draw::figure(&path, (width, 520), &caption, &legend, |area| {
-                    draw::grouped_bars(area, &labels, &bars)
+                    draw::grouped_bars(area, &labels, &bars, &legend.colours)
                 })?;
             }
             Kind::Breakdown => {
@@ -371,16 +368,11 @@ impl PlotSpec {
                     .max()
                     .unwrap_or(0);
                 let width = (200 + (7 * widest + 12).max(40) * stacks.bars.len()).max(800) as u32;
-                let legend = Legend {
-                    title: Some(
-                        match parts {
-                            Parts::Slots => "slot reason",
-                            Parts::Phases => "phase",
-                        }
-                        .into(),
-                    ),
-                    entries: stacks.parts.clone(),
+                let title = match parts {
+                    Parts::Slots => "slot reason",
+                    Parts::Phases => "phase",
                 };
+                let legend = Legend::parts(Some(title.into()), stacks.parts.clone());
                 draw::figure(&path, (width, 520), &caption, &legend, |area| {
                     draw::stacked_bars(area, &labels, &stacks)
                 })?;
@@ -411,12 +403,9 @@ impl PlotSpec {
                         .clone()
                         .unwrap_or_else(|| labelled(&self.metric, axes)),
                 };
-                let legend = Legend {
-                    title: series_title,
-                    entries,
-                };
+                let legend = Legend::series(series_title, entries);
                 draw::figure(&path, (900, 520), &caption, &legend, |area| {
-                    draw::lines(area, &labels, &lines)
+                    draw::lines(area, &labels, &lines, &legend.colours)
                 })?;
             }
         }
@@ -938,10 +927,7 @@ pub fn run(report_path: &Path, out: &Path) -> anyhow::Result<()> {
         caption.push_str(" · FAILED (statistics up to the failure)");
     }
     let width = (300 + 30 * (per_core.bars.len() + per_phase.bars.len())).max(1000) as u32;
-    let legend = Legend {
-        title: Some("slot reason".into()),
-        entries: reasons,
-    };
+    let legend = Legend::parts(Some("slot reason".into()), reasons);
     draw::figure(out, (width, 520), &[caption], &legend, |area| {
         let panels = draw::panels(area, 2);
         let core_labels = Labels {
