@@ -1124,9 +1124,11 @@ fn parts_of_an_experiment_add_up_in_its_table() {
     assert_eq!(versions[0], "0.0.1 (earlier)");
     assert_ne!(versions[2], "0.0.1 (earlier)");
     // A part measured again replaces its earlier rows; a row of a run the experiment does
-    // not have (another configuration) is dropped.
+    // not have (another configuration) is not in the new table, but the earlier table is
+    // kept whole beside it, and the part says so.
     edit_table(&path, "pr_vm_pull", "cycles", "1");
     edit_table(&path, "pr_em_pull", "config_hash", "0000000000000000");
+    let before = std::fs::read(&path).unwrap();
     let (_, out) = run(
         &file,
         &[
@@ -1145,6 +1147,13 @@ fn parts_of_an_experiment_add_up_in_its_table() {
         ]
     );
     assert!(table(&path).iter().all(|r| r["cycles"] != "1"));
+    let kept = dir.path().join("out/parts.earlier.csv");
+    assert_eq!(std::fs::read(&kept).unwrap(), before);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("2 rows of the earlier") && stderr.contains("parts.earlier.csv"),
+        "{stderr}"
+    );
     // The whole experiment writes its table from the cache alone.
     let (_, out) = run(&file, &[]);
     succeeded(&out);

@@ -35,3 +35,21 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         .with_context(|| format!("cannot write {}", temporary.display()))?;
     std::fs::rename(&temporary, path).with_context(|| format!("cannot write {}", path.display()))
 }
+
+/// A name beside `path` that no file has yet, tagged: `table.csv` gives `table.TAG.csv`,
+/// then `table.TAG-2.csv`, ...
+pub fn free_name(path: &Path, tag: &str) -> std::path::PathBuf {
+    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+    let extension = path
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy()));
+    let extension = extension.unwrap_or_default();
+    (1..)
+        .map(|n| match n {
+            1 => format!("{stem}.{tag}{extension}"),
+            n => format!("{stem}.{tag}-{n}{extension}"),
+        })
+        .map(|name| directory(path).join(name))
+        .find(|candidate| !candidate.exists())
+        .expect("an unbounded range has a free name")
+}

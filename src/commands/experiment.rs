@@ -294,12 +294,24 @@ fn write_outputs(
     undrawn: &mut usize,
 ) -> anyhow::Result<bool> {
     let written = experiment.write_outputs(outputs)?;
-    if written.earlier_rows > 0 {
+    let table = outputs.table(experiment);
+    if written.earlier_rows.kept > 0 {
         stderr_line!(
             "experiment {}: the table keeps {} rows of runs this part left out, from {}",
             experiment.name,
-            written.earlier_rows,
-            outputs.table(experiment).display()
+            written.earlier_rows.kept,
+            table.display()
+        );
+    }
+    if let Some(kept) = &written.earlier_kept_as {
+        tracing::warn!(
+            "experiment {}: {} rows of the earlier {} name no run of the experiment as it is \
+             now (another configuration hash, program, graph or reading) and are not in the \
+             new table; the earlier table is kept whole as {}",
+            experiment.name,
+            written.earlier_rows.unplaced,
+            table.display(),
+            kept.display()
         );
     }
     *undrawn += written_files(written.written)?;

@@ -144,8 +144,10 @@ pub struct Written {
     pub table: Table,
     /// The table's file, then each plot's file or why it could not be drawn.
     pub written: Vec<anyhow::Result<PathBuf>>,
-    /// Rows kept from the table earlier parts of the experiment wrote.
-    pub earlier_rows: usize,
+    /// What became of the rows of the table earlier parts of the experiment wrote.
+    pub earlier_rows: table::EarlierRows,
+    /// Where that table was kept because some of its rows could not be placed.
+    pub earlier_kept_as: Option<PathBuf>,
 }
 
 /// Where an experiment's results go.
@@ -382,7 +384,8 @@ impl Experiment {
         let records = self.collect(outputs)?;
         let mut table = table::table(self, &records);
         let path = outputs.table(self);
-        let mut earlier_rows = 0;
+        let mut earlier_rows = table::EarlierRows::default();
+        let mut earlier_kept_as = None;
         // Parts written at once (--graphs in two shells) each keep the other's rows.
         std::fs::create_dir_all(&outputs.dir)
             .with_context(|| format!("cannot create {}", outputs.dir.display()))?;
@@ -390,6 +393,15 @@ impl Experiment {
         if !self.left_out.is_empty() && path.exists() {
             let earlier = Table::read(&path)?;
             earlier_rows = table::add_earlier_parts(&mut table, self, &earlier);
+            // Rows the new table cannot hold (measured under an older configuration, say)
+            // are still somebody's measurements: the whole earlier table stays, renamed.
+            if earlier_rows.unplaced > 0 {
+                let kept = crate::files::free_name(&path, "earlier");
+                std::fs::copy(&path, &kept).with_context(|| {
+                    format!("cannot keep {} as {}", path.display(), kept.display())
+                })?;
+                earlier_kept_as = Some(kept);
+            }
         }
         table.write(&path)?;
         let mut written = vec![Ok(path)];
@@ -398,6 +410,7 @@ impl Experiment {
             table,
             written,
             earlier_rows,
+            earlier_kept_as,
         })
     }
 

@@ -95,12 +95,26 @@ pub fn table(experiment: &Experiment, records: &[RunRecord]) -> Table {
     Table { header, rows }
 }
 
+/// What [`add_earlier_parts`] did with the earlier table's rows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EarlierRows {
+    /// Rows of runs this part left out, kept.
+    pub kept: usize,
+    /// Rows that name no run of the experiment as it is now (another configuration hash,
+    /// program, graph or reading; or a table with no column to tell): not in the new table.
+    pub unplaced: usize,
+}
+
 /// Add the rows of `earlier` (the table at this part's output, written by earlier parts)
 /// that belong to runs this part of `experiment` left out, each under its run's index, in
-/// the runs' order; returns how many. Columns go by name (phases that only one side has
-/// are kept); an earlier row of a run the experiment no longer has, or of a run this part
-/// measured again, is dropped.
-pub fn add_earlier_parts(table: &mut Table, experiment: &Experiment, earlier: &Table) -> usize {
+/// the runs' order. Columns go by name (phases that only one side has are kept); an earlier
+/// row of a run this part measured again gives way to the new one, and one of a run the
+/// experiment no longer has cannot be placed (counted, so the caller can keep the table).
+pub fn add_earlier_parts(
+    table: &mut Table,
+    experiment: &Experiment,
+    earlier: &Table,
+) -> EarlierRows {
     let phases: BTreeSet<u32> = (table.header.iter().chain(&earlier.header))
         .filter_map(|h| Stat::parse(h).and_then(Stat::phase))
         .collect();
@@ -131,23 +145,34 @@ pub fn add_earlier_parts(table: &mut Table, experiment: &Experiment, earlier: &T
             (index, row)
         })
         .collect();
-    let mut added = 0;
+    let measured: BTreeSet<Vec<String>> = experiment
+        .runs
+        .iter()
+        .map(|r| experiment.row_id(r))
+        .collect();
+    let mut counts = EarlierRows::default();
+    if id_columns.is_empty() {
+        counts.unplaced = earlier.rows.len();
+    }
     for row in earlier.rows.iter().filter(|_| !id_columns.is_empty()) {
         let mut id: Vec<String> = id_columns.iter().map(|&k| row[k].to_string()).collect();
         let reading = reading.map_or(default.to_string(), |k| row[k].to_string());
         id.insert(3, reading);
         let Some(&index) = left_out.get(id.as_slice()) else {
+            if !measured.contains(&id) {
+                counts.unplaced += 1;
+            }
             continue;
         };
         let mut row = aligned(earlier, row, &header);
         row[run] = Cell::Count(index as u64);
         rows.push((index, row));
-        added += 1;
+        counts.kept += 1;
     }
     rows.sort_by_key(|(index, _)| *index);
     table.header = header;
     table.rows = rows.into_iter().map(|(_, row)| row).collect();
-    added
+    counts
 }
 
 /// `row` of `table` with the columns of `header` (empty where it has none).
