@@ -1,7 +1,7 @@
 //! The load-store unit: the core's port to the memory hierarchy, the coalescer (global
 //! accesses to line requests, stack addresses through the thread-interleaved layout),
-//! the LSU queue, the tracking of loads until their last line arrives, and local (shared)
-//! memory with its banks.
+//! the LSU queue, the tracking of loads until their last line arrives, and the timing of
+//! local-memory accesses (the banks are `core/local_memory.rs`'s).
 
 use std::collections::VecDeque;
 
@@ -205,8 +205,8 @@ impl Core {
             }
             return;
         }
-        if accesses.iter().all(|&a| self.in_local(a)) {
-            let degree = bank_conflict_degree(accesses, p.local_banks);
+        if accesses.iter().all(|&a| self.local.contains(a)) {
+            let degree = self.local.conflict_degree(accesses);
             self.counters.local_accesses += 1;
             self.counters.local_bank_conflict_cycles += degree - 1;
             let at = start + u64::from(p.lat.local_mem) + degree - 1;
@@ -237,10 +237,6 @@ impl Core {
         self.queue_lines(start, port_kind, ticket);
     }
 
-    fn in_local(&self, a: u32) -> bool {
-        a.wrapping_sub(self.local_base) < self.local.len() as u32
-    }
-
     /// The global addresses among `accesses` as requests in `lsu.lines`: one per distinct
     /// line. For an atomic (one access per lane) also, per line, how many lanes work on
     /// its busiest word (`lsu.ops`): the atomic unit at the last-level cache applies those
@@ -252,7 +248,7 @@ impl Core {
         self.pipe.lsu.lines.clear();
         self.pipe.lsu.words.clear();
         for &a in accesses {
-            if self.in_local(a) {
+            if self.local.contains(a) {
                 continue;
             }
             let a = stacks.map_or(a, |(top, size, threads)| {
@@ -352,20 +348,6 @@ fn interleaved_stack_address(a: u32, top: u32, size: u32, threads: u32) -> u32 {
     top - 1 - mapped as u32
 }
 
-/// The number of cycles a local-memory access needs: the largest number of distinct words
-/// that fall in one bank (words are interleaved over `banks`). A word read by several lanes
-/// is one access (a broadcast).
-pub(in crate::core) fn bank_conflict_degree(addrs: &[u32], banks: u32) -> u64 {
-    let mut per_bank = [0u64; 64];
-    for (k, &a) in addrs.iter().enumerate() {
-        let word = a >> 2;
-        if !addrs[..k].iter().any(|&b| b >> 2 == word) {
-            per_bank[(word % banks) as usize % 64] += 1;
-        }
-    }
-    per_bank.iter().copied().max().unwrap_or(1).max(1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -403,17 +385,5 @@ mod tests {
             interleaved_stack_address(region - 4, top, size, threads),
             region - 4
         );
-    }
-
-    #[test]
-    fn local_bank_degree() {
-        let unit_stride: Vec<u32> = (0..32).map(|l| 0xFF00_0000 + 4 * l).collect();
-        assert_eq!(bank_conflict_degree(&unit_stride, 32), 1);
-        let stride2: Vec<u32> = (0..32).map(|l| 0xFF00_0000 + 8 * l).collect();
-        assert_eq!(bank_conflict_degree(&stride2, 32), 2);
-        let same_word = vec![0xFF00_0000; 32];
-        assert_eq!(bank_conflict_degree(&same_word, 32), 1, "a broadcast");
-        let stride32: Vec<u32> = (0..32).map(|l| 0xFF00_0000 + 128 * l).collect();
-        assert_eq!(bank_conflict_degree(&stride32, 32), 32);
     }
 }

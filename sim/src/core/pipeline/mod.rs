@@ -18,11 +18,11 @@ mod units;
 
 use wsim_isa::{Flow, RegRef, SfuKind, Unit};
 
-pub(in crate::core) use lsu::{bank_conflict_degree, LoadTracker, SHARED_PORT};
+pub(in crate::core) use lsu::{LoadTracker, SHARED_PORT};
 pub use lsu::{MemoryPort, PortKind, PortRequest, Refusal, Retry, Ticket};
 pub(in crate::core) use scoreboard::Producer;
 
-use super::exec::Effect;
+use super::exec::{Effect, Executed};
 use super::Core;
 use crate::config::Config;
 use crate::error::{ErrorKind, SimError, SimResult, Site};
@@ -70,7 +70,6 @@ pub(in crate::core) struct Params {
     fpu_lanes: u32,
     lsu_lanes: u32,
     sfu_lanes: u32,
-    pub local_banks: u32,
     pub threads: u32,
     line: u32,
     pub lat: crate::config::LatencyConfig,
@@ -145,7 +144,6 @@ impl Pipeline {
             fpu_lanes: lanes(c.lanes.fpu),
             lsu_lanes: lanes(c.lanes.lsu),
             sfu_lanes: lanes(c.lanes.sfu),
-            local_banks: lanes(config.local_mem.banks),
             threads: g.threads_per_warp,
             line: config.memory.l1d.line,
             lat: c.latency.clone(),
@@ -194,7 +192,9 @@ impl Pipeline {
 
 impl Core {
     /// A memory request of this core completed at `now`.
+    /// The core wakes.
     pub fn complete(&mut self, id: u64, now: u64) {
+        self.sleep_until = 0;
         self.pipe.lsu.waits_completion = None;
         self.pipe.front.waits_completion = None;
         match Ticket::decode(id) {
@@ -216,8 +216,8 @@ impl Core {
 
     /// Simulate cycle `now` of this core. Whether something changed (an instruction issued
     /// or fetched, a branch resolved, a request entered the memory system): then the next
-    /// cycle must be simulated. What the machine must do after it is left in
-    /// [`Core::effects`].
+    /// cycle must be simulated; if not, the core sleeps until its next wakeup. What the
+    /// machine must do after it is left for [`Core::take_effects`].
     pub fn cycle(
         &mut self,
         now: u64,
@@ -246,6 +246,10 @@ impl Core {
             }
         }
         self.fetch(now, sh, port, &mut progressed);
+        if !progressed {
+            // Nothing can change here before this (or a completion, or a release).
+            self.sleep_until = self.next_wakeup(now).unwrap_or(u64::MAX);
+        }
         Ok(progressed)
     }
 
@@ -291,7 +295,7 @@ impl Core {
     /// The earliest cycle after `now` at which this core can make progress by itself
     /// (memory completions aside), or `None` if only a completion or a barrier release
     /// can wake it.
-    pub fn next_wakeup(&self, now: u64) -> Option<u64> {
+    fn next_wakeup(&self, now: u64) -> Option<u64> {
         let pipe = &self.pipe;
         if pipe.membership_changed {
             return Some(now + 1);
@@ -396,12 +400,17 @@ impl Core {
             pc,
             instr,
         };
+        let mut rec = Executed::new(std::mem::take(&mut self.pipe.accesses));
         let d = match sh.program.fetch(pc, &sh.mem) {
             Some(Ok(d)) => *d,
             Some(Err(e)) => {
+                // It issues (and traps): it takes its slot like any instruction.
                 let (word, reason) = (e.word, e.reason);
-                self.illegal_word(w, word, reason)
-                    .map_err(|err| err.at(site(format!(".word {word:#010x}"))))?;
+                self.count_issue(lanes);
+                let result = self.illegal_word(w, word, reason, &mut rec);
+                self.account(w, &rec, now);
+                self.pipe.accesses = rec.accesses;
+                result.map_err(|err| err.at(site(format!(".word {word:#010x}"))))?;
                 self.redirect_if_needed(w);
                 return Ok(());
             }
@@ -415,10 +424,10 @@ impl Core {
                 .at(site(format!("{word:#010x}"))));
             }
         };
-        let accesses = std::mem::take(&mut self.pipe.accesses);
-        let mut rec = self
-            .execute(w, &d, sh, accesses)
-            .map_err(|err| err.at(site(wsim_isa::disasm_plain(&d.instr, pc))))?;
+        self.count_issue(lanes);
+        let result = self.execute(w, &d, sh, &mut rec);
+        self.account(w, &rec, now);
+        result.map_err(|err| err.at(site(wsim_isa::disasm_plain(&d.instr, pc))))?;
         for k in super::warp::lanes(rec.released) {
             self.pipe.wake(k);
         }
