@@ -1,8 +1,9 @@
-//! The timing of a core, one file per block: the front end (`frontend.rs`: fetch and
-//! instruction buffers), the scoreboard (`scoreboard.rs`), the warp scheduler
-//! (`scheduler.rs`: issue slices, GTO/RR), the functional units (`units.rs`) and the LSU
-//! (`lsu.rs`: memory port, coalescer, load tracking, shared-memory banks); the Weaver's
-//! timing is `core/weaver/timing.rs`. This file is the per-cycle order, sleeping, and the
+//! The timing of a core, one file per block: the front end (`frontend.rs`: fetch), the
+//! instruction buffers (`ibuffer.rs`), the scoreboard (`scoreboard.rs`), the warp
+//! scheduler (`scheduler.rs`: issue slices, GTO/RR), the functional units (`units.rs`),
+//! the LSU (`lsu.rs`: local accesses, the LSU queue, load tracking), its coalescer
+//! (`coalescer.rs`) and the memory port (`memory_port.rs`); the Weaver's timing is
+//! `core/weaver/timing.rs`. This file is the per-cycle order, sleeping, and the
 //! reason every issue slot of every cycle gets ([`SlotReason`]).
 //!
 //! Execution happens at issue ([`Core::execute`]): the functional result is known at once
@@ -10,8 +11,11 @@
 //! the result becomes visible (the scoreboard's ready times), so timing never changes what
 //! a program computes.
 
+mod coalescer;
 mod frontend;
+mod ibuffer;
 mod lsu;
+mod memory_port;
 mod scheduler;
 mod scoreboard;
 mod units;
@@ -19,7 +23,7 @@ mod units;
 use wsim_isa::{Flow, RegRef, SfuKind, Unit};
 
 pub(in crate::core) use lsu::{LoadTracker, SHARED_PORT};
-pub use lsu::{MemoryPort, PortKind, PortRequest, Refusal, Retry, Ticket};
+pub use memory_port::{MemoryPort, PortKind, PortRequest, Refusal, Retry, Ticket};
 pub(in crate::core) use scoreboard::Producer;
 
 use super::exec::{Effect, Executed};
@@ -28,6 +32,7 @@ use crate::config::Config;
 use crate::error::{ErrorKind, SimError, SimResult, Site};
 use crate::shared::Shared;
 use crate::stats::SlotReason;
+use coalescer::Coalescer;
 use frontend::{FetchState, FrontEnd, WarpFront};
 use lsu::Lsu;
 use scheduler::Scheduler;
@@ -74,8 +79,6 @@ pub(in crate::core) struct Params {
     line: u32,
     pub lat: crate::config::LatencyConfig,
     pub weaver: crate::config::WeaverConfig,
-    /// Stacks interleaved for timing: (top, bytes per thread, threads in the machine).
-    stacks: Option<(u32, u32, u32)>,
 }
 
 impl Pipeline {
@@ -110,6 +113,7 @@ pub struct Pipeline {
     sched: Scheduler,
     pub(in crate::core) units: Units,
     pub(in crate::core) lsu: Lsu,
+    pub(in crate::core) coalescer: Coalescer,
     /// Warps may have started or retired: match the timing state to them.
     membership_changed: bool,
     /// A buffer for execution's record of accesses, reused from instruction to instruction.
@@ -148,17 +152,19 @@ impl Pipeline {
             line: config.memory.l1d.line,
             lat: c.latency.clone(),
             weaver: config.weaver.clone(),
-            stacks: config.stack.interleave.then(|| {
-                let threads = config.cores() * g.warps_per_core * g.threads_per_warp;
-                (config.stack.top, config.stack.size, threads)
-            }),
         };
+        // Stacks interleaved for timing: (top, bytes per thread, threads in the machine).
+        let stacks = config.stack.interleave.then(|| {
+            let threads = config.cores() * g.warps_per_core * g.threads_per_warp;
+            (config.stack.top, config.stack.size, threads)
+        });
         Pipeline {
             front: FrontEnd::new(warps, p.ibuffer),
             scoreboard: vec![Scoreboard::default(); warps],
             sched: Scheduler::new(c.scheduler, slices, warps),
             units: Units::new(c.unit_queue as usize, u64::from(c.dispatch_latency)),
             lsu: Lsu::default(),
+            coalescer: Coalescer::new(p.line, stacks),
             membership_changed: true,
             accesses: Vec::with_capacity(64),
             reasons: vec![SlotReason::NoActiveWarp; slices],
@@ -385,7 +391,7 @@ impl Core {
         self.pipe.front.may_fetch |= 1 << w;
         let pc = self.pipe.front.warps[w]
             .ibuf
-            .pop_front()
+            .pop()
             .expect("ready warps have an instruction")
             .pc;
         let lanes = self.warps[w].stack.mask();

@@ -256,11 +256,11 @@ impl Core {
         // served from the line).
         let reads = |core: &mut Core, words: &[u32]| {
             if mode == EghwReads::WordSerial {
-                core.word_reads(words);
+                core.pipe.coalescer.word_reads(words);
             } else {
                 core.coalesce(PortKind::Read, words);
             }
-            std::mem::take(&mut core.pipe.lsu.lines)
+            core.pipe.coalescer.take_lines()
         };
         let edges = reads(self, &accesses[split..]);
         let mut offsets: VecDeque<u32> = reads(self, &accesses[..split]).into();
