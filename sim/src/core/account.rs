@@ -14,12 +14,14 @@ use crate::timeline::CoreEvent;
 impl Core {
     /// Warp `w` issued an instruction with `lanes` active lanes (before it executes: a
     /// phase it sets counts from the next one).
+    #[inline]
     pub(in crate::core) fn count_issue(&mut self, lanes: u32) {
         self.counters.instructions += 1;
         self.counters.thread_instructions += u64::from(lanes.count_ones());
     }
 
     /// Count what warp `w`'s instruction, executed at `now`, did.
+    #[inline]
     pub(in crate::core) fn account(&mut self, w: usize, rec: &Executed, now: u64) {
         let e = &rec.events;
         let c = &mut self.counters;

@@ -169,8 +169,11 @@ impl Core {
     }
 
     /// Move what the machine must do after this cycle's instructions into `into`.
+    #[inline]
     pub fn take_effects(&mut self, into: &mut Vec<(usize, Effect)>) {
-        into.append(&mut self.effects);
+        if !self.effects.is_empty() {
+            into.append(&mut self.effects);
+        }
     }
 
     /// The iteration CSR's last write if the machine has not yet seen it.
