@@ -268,3 +268,68 @@ fn one_place_builds_a_machine_for_a_run() {
         .collect();
     assert_eq!(builders, ["harness/src/run.rs"]);
 }
+
+/// The fields of `pub struct NAME {` in `code` that other modules could write: those
+/// declared `pub` or `pub(crate)`.
+fn public_fields(code: &str, name: &str) -> Vec<String> {
+    let start = format!("pub struct {name} {{");
+    let body = code.split(&start).nth(1).expect("the struct is declared");
+    let body = body.split("\n}").next().unwrap();
+    body.lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("pub ") || l.starts_with("pub(crate)"))
+        .map(String::from)
+        .collect()
+}
+
+/// The core owns its state (issue 33 item 4): `Core` has no public field, so the machine
+/// drives it through its methods (a cycle, a completion, a global barrier's release) and
+/// never writes a warp, the pipeline or the core's sleep itself; nor does machine.rs name
+/// them.
+#[test]
+fn the_machine_writes_no_field_of_a_core() {
+    let core = code(&std::fs::read_to_string(root().join("sim/src/core/mod.rs")).unwrap());
+    assert_eq!(public_fields(&core, "Core"), Vec::<String>::new());
+    let machine = code(&std::fs::read_to_string(root().join("sim/src/machine.rs")).unwrap());
+    for word in [
+        ".warps[",
+        ".pipe",
+        "sleep_until",
+        ".wait =",
+        ".trace",
+        ".effects",
+    ] {
+        assert!(!machine.contains(word), "sim/src/machine.rs names `{word}`");
+    }
+}
+
+/// Execution states what an instruction did in its `Executed` record and counts nothing:
+/// the statistics and the timeline are fed from the record (`core/account.rs`) and the
+/// pipeline's events.
+#[test]
+fn execution_counts_nothing() {
+    let mut files = Vec::new();
+    rust_files(&root().join("sim/src/core/exec"), &mut files);
+    files.push(root().join("sim/src/core/weaver/exec.rs"));
+    assert!(
+        files.len() >= 7,
+        "only {} execution files found",
+        files.len()
+    );
+    for file in &files {
+        let text = code(&std::fs::read_to_string(file).unwrap());
+        for word in [
+            "counters",
+            "self.stats",
+            "self.trace",
+            "CoreEvent",
+            "self.profile",
+        ] {
+            assert!(
+                !text.contains(word),
+                "{} names `{word}`: execution hands facts to `Core::account` in its record",
+                file.display()
+            );
+        }
+    }
+}

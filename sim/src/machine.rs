@@ -18,13 +18,13 @@ use crate::mem::hierarchy::{
 use crate::mem::Memory;
 use crate::memory_map::MemoryMap;
 use crate::phase_names;
-use crate::profile::{CoreProfile, Profile};
+use crate::profile::Profile;
 use crate::program::Program;
 use crate::shared::{Geometry, Shared};
 use crate::stats::{
     CoreCounters, CoreStats, Iteration, LaunchRecord, MemoryTally, Merge, ITERATION_END,
 };
-use crate::timeline::{CoreEvent, CoreSample, CoreTrace, Recorder, Timeline, TimelineOptions};
+use crate::timeline::{Recorder, Timeline, TimelineOptions};
 
 /// How a run ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -197,7 +197,7 @@ impl Machine {
             StartCores::FirstCore => 1,
         };
         for core in cores.iter_mut().take(starters) {
-            core.warps[0].launch(image.entry, 1, 0, 0);
+            core.start(image.entry);
         }
         Ok(Machine {
             config: config.clone(),
@@ -236,19 +236,7 @@ impl Machine {
         let warps = self.config.gpu.warps_per_core as usize;
         self.timeline = Some(Recorder::new(options, self.cores.len(), warps));
         for core in &mut self.cores {
-            let mut trace = CoreTrace {
-                warps: options.warps,
-                events: Vec::new(),
-            };
-            for (w, warp) in core.warps.iter().enumerate() {
-                if warp.is_live() {
-                    trace.warp(CoreEvent::WarpStart {
-                        at: now,
-                        warp: w as u32,
-                    });
-                }
-            }
-            core.trace = Some(trace);
+            core.record_timeline(options.warps, now);
         }
     }
 
@@ -258,8 +246,7 @@ impl Machine {
     pub fn profile_pcs(&mut self) {
         let ranges = self.shared.program.code_ranges();
         for core in &mut self.cores {
-            let (slices, warps) = (core.pipe.slices(), core.warps.len());
-            core.profile = Some(CoreProfile::new(&ranges, slices, warps));
+            core.profile_pcs(&ranges);
         }
     }
 
@@ -281,7 +268,7 @@ impl Machine {
         self.sample_timeline(now);
         let recorder = self.timeline.take()?;
         for core in &mut self.cores {
-            core.trace = None;
+            core.stop_timeline();
         }
         Some(recorder.finish(now))
     }
@@ -294,19 +281,8 @@ impl Machine {
         };
         let mut counts = Vec::with_capacity(self.cores.len());
         for (c, core) in self.cores.iter_mut().enumerate() {
-            if let Some(trace) = &mut core.trace {
-                recorder.events(c, trace.events.drain(..));
-            }
-            core.settle();
-            let mut sample = CoreSample {
-                instructions: core.counters.instructions,
-                slots: core.counters.slots,
-            };
-            for p in core.stats.phases.values() {
-                sample.instructions += p.instructions;
-                sample.slots.merge(&p.slots);
-            }
-            counts.push(sample);
+            recorder.events(c, core.timeline_events());
+            counts.push(core.sample());
         }
         recorder.sample(now, &counts, self.memory.totals().dram.bytes);
     }
@@ -354,7 +330,7 @@ impl Machine {
 
     /// Core `core`'s local (shared) memory.
     pub fn local_memory(&self, core: usize) -> Option<&[u8]> {
-        self.cores.get(core).map(|c| c.local.as_slice())
+        self.cores.get(core).map(|c| c.local_memory().bytes())
     }
 
     /// The word at `addr`.
@@ -445,6 +421,7 @@ impl Machine {
         let max = self.config.run.max_cycles;
         let mut ended = None;
         let mut done = Vec::new();
+        let mut effects = Vec::new();
         let mut next_observation = every;
         let mut launch_changed = false;
         while ended.is_none() && self.cores.iter().any(Core::is_live) {
@@ -466,26 +443,18 @@ impl Machine {
             self.memory.tick(now, &mut done);
             let mut progressed = !done.is_empty();
             for c in &done {
-                let core = &mut self.cores[c.core as usize];
-                core.complete(c.id, now);
-                core.sleep_until = 0;
+                self.cores[c.core as usize].complete(c.id, now);
             }
             for c in 0..self.cores.len() {
                 let core = &mut self.cores[c];
-                if now < core.sleep_until {
+                if core.asleep(now) {
                     core.skip(1);
                     continue;
                 }
                 if core.cycle(now, &mut self.shared, &mut Port(&mut self.memory))? {
                     progressed = true;
-                } else {
-                    // Nothing can change here before this (or a completion, or a release).
-                    core.sleep_until = core.next_wakeup(now).unwrap_or(u64::MAX);
                 }
-                if core.effects.is_empty() {
-                    continue;
-                }
-                let mut effects = std::mem::take(&mut core.effects);
+                core.take_effects(&mut effects);
                 for &(w, effect) in &effects {
                     match effect {
                         Effect::None => {}
@@ -502,12 +471,11 @@ impl Machine {
                     }
                 }
                 effects.clear();
-                self.cores[c].effects = effects;
             }
             self.shared.cycle = now + 1;
             // Several cores marking in one cycle make one boundary (the last core's value).
             let mark = (self.cores.iter_mut())
-                .filter_map(|c| c.iteration_mark.take())
+                .filter_map(Core::take_iteration_mark)
                 .last();
             if let Some(active) = mark {
                 self.cut_iteration((active != ITERATION_END).then_some(active));
@@ -534,12 +502,7 @@ impl Machine {
     /// Cycles and warp instructions so far (the counters not yet folded into the
     /// statistics included).
     fn progress(&self) -> Progress {
-        let instructions = (self.cores.iter())
-            .map(|c| {
-                c.counters.instructions
-                    + c.stats.phases.values().map(|p| p.instructions).sum::<u64>()
-            })
-            .sum();
+        let instructions = (self.cores.iter()).map(Core::instructions).sum();
         Progress {
             cycles: self.shared.cycle,
             instructions,
@@ -556,8 +519,8 @@ impl Machine {
         RunSummary {
             exit_code: ended.or(self.shared.exit_word).unwrap_or(0),
             cycles: self.shared.cycle,
-            slices: self.cores.first().map_or(0, |c| c.pipe.slices()),
-            cores: self.cores.iter().map(|c| c.stats.clone()).collect(),
+            slices: self.cores.first().map_or(0, Core::slices),
+            cores: self.cores.iter().map(|c| c.stats().clone()).collect(),
             memory: self.memory.stats(),
             console: self.shared.console.clone(),
             weaver: self.weaver,
@@ -569,9 +532,9 @@ impl Machine {
             profile: self
                 .cores
                 .first()
-                .is_some_and(|c| c.profile.is_some())
+                .is_some_and(|c| c.profile().is_some())
                 .then(|| {
-                    let cores = self.cores.iter().filter_map(|c| c.profile.as_ref());
+                    let cores = self.cores.iter().filter_map(Core::profile);
                     Profile::new(cores, &self.shared.program, &self.shared.mem)
                 }),
         }
@@ -585,7 +548,7 @@ impl Machine {
         for core in &mut self.cores {
             core.count_warp_phases(now);
             core.flush_counters();
-            counters.merge(&std::mem::take(&mut core.iteration_counters));
+            counters.merge(&core.take_iteration_counters());
         }
         let memory = MemoryTally::of(&self.memory.totals());
         if let Some((open, at_start)) = self.open_iteration.take() {
@@ -665,7 +628,7 @@ impl Machine {
         for core in &mut self.cores {
             core.count_warp_phases(now);
             core.flush_counters();
-            counters.merge(&std::mem::take(&mut core.launch_counters));
+            counters.merge(&core.take_launch_counters());
         }
         counters
     }
@@ -675,7 +638,7 @@ impl Machine {
         let next = self
             .cores
             .iter()
-            .map(|c| c.sleep_until)
+            .map(Core::sleeps_until)
             .filter(|&t| t != u64::MAX)
             .chain(self.memory.next_event(now))
             .min();
@@ -706,14 +669,7 @@ impl Machine {
             let (_, released) = self.global_barriers.remove(&id).unwrap_or_default();
             let now = self.shared.cycle;
             for (rc, rw) in released {
-                let core = &mut self.cores[rc];
-                core.warps[rw].wait = WarpWait::Ready;
-                core.pipe.wake(rw);
-                core.sleep_until = 0;
-                if let Some(t) = &mut core.trace {
-                    let warps = 1 << rw;
-                    t.warp(CoreEvent::BarrierRelease { at: now, warps });
-                }
+                self.cores[rc].release_from_global_barrier(rw, now);
             }
         }
     }
@@ -722,14 +678,15 @@ impl Machine {
     /// (and in the log, each barrier's: who arrived, who did not and why).
     fn deadlock(&self) -> SimError {
         for core in &self.cores {
-            for (&id, &(count, arrived)) in &core.barriers {
+            let all = core.warps();
+            for (id, count, arrived) in core.barriers().iter() {
                 let warps = |live: bool| -> Vec<usize> {
-                    (0..core.warps.len())
-                        .filter(|&w| arrived >> w & 1 == 0 && core.warps[w].is_live() == live)
+                    (0..all.len())
+                        .filter(|&w| arrived >> w & 1 == 0 && all[w].is_live() == live)
                         .collect()
                 };
                 tracing::info!(
-                    core = core.id,
+                    core = core.id(),
                     barrier = id,
                     count,
                     arrived = ?(0..32).filter(|w| arrived >> w & 1 != 0).collect::<Vec<_>>(),
@@ -756,7 +713,7 @@ impl Machine {
     fn warp_states(&self) -> Vec<String> {
         let mut warps = Vec::new();
         for core in &self.cores {
-            for (w, warp) in core.warps.iter().enumerate() {
+            for (w, warp) in core.warps().iter().enumerate() {
                 if !warp.is_live() {
                     continue;
                 }
@@ -775,7 +732,7 @@ impl Machine {
                         )
                     }
                     WarpWait::Barrier { id } => {
-                        let (count, arrived) = core.barriers.get(&id).copied().unwrap_or_default();
+                        let (count, arrived) = core.barriers().get(id).unwrap_or_default();
                         format!(
                             "local barrier {id}: {} of {count} warps arrived",
                             arrived.count_ones()
@@ -787,7 +744,7 @@ impl Machine {
                 };
                 warps.push(format!(
                     "core {} warp {w} (pc {pc:#010x}{place}, lanes {:#x}): waits on {state}",
-                    core.id,
+                    core.id(),
                     warp.stack.mask()
                 ));
             }

@@ -1,59 +1,61 @@
 //! A core: its warps, their functional execution (`exec`), the pipeline that times them
-//! (`pipeline`), its local (shared) memory and barriers, and its statistics.
+//! (`pipeline`), its local (shared) memory and barriers, and its statistics. Its state is
+//! its own: the machine drives it through the methods here (a cycle, a completion, a
+//! global barrier's release) and reads it through accessors.
 
+mod account;
+mod barriers;
 mod exec;
 pub mod fpu;
+pub mod local_memory;
 pub mod pipeline;
 pub mod simt_stack;
 pub mod warp;
 pub mod weaver;
 
-use std::collections::BTreeMap;
-
+pub use barriers::Barriers;
 pub use exec::{Effect, Executed};
+use local_memory::LocalMemory;
 use pipeline::Pipeline;
-use warp::Warp;
+use warp::{Warp, WarpWait};
 use weaver::WeaverUnit;
 
 use crate::profile::CoreProfile;
 use crate::stats::{CoreCounters, CoreStats, Merge};
-use crate::timeline::{CoreEvent, CoreTrace};
+use crate::timeline::{CoreEvent, CoreSample, CoreTrace};
 
 pub struct Core {
     /// Global core id.
-    pub id: u32,
-    pub warps: Vec<Warp>,
-    /// Local (shared) memory contents and where they are mapped.
-    pub local: Vec<u8>,
-    local_base: u32,
-    /// Local barriers in progress: id -> (count, warps arrived as a bit per warp).
-    pub barriers: BTreeMap<u32, (u32, u32)>,
+    id: u32,
+    warps: Vec<Warp>,
+    local: LocalMemory,
+    barriers: Barriers,
     /// Statistics phase set by the program through CSR 0x7C0.
-    pub phase: u32,
+    phase: u32,
     /// Counters of the current phase; folded into `stats` when the phase changes.
-    pub counters: CoreCounters,
-    pub stats: CoreStats,
+    counters: CoreCounters,
+    stats: CoreStats,
     /// The last value the program wrote to the iteration CSR (0x7C6), and the write the
     /// machine has not yet seen (it cuts the iteration records).
-    pub iteration: u32,
-    pub iteration_mark: Option<u32>,
+    iteration: u32,
+    iteration_mark: Option<u32>,
     /// Counters flushed since the machine last took them (the current iteration's share,
     /// and the current launch's).
-    pub iteration_counters: CoreCounters,
-    pub launch_counters: CoreCounters,
-    pub pipe: Pipeline,
+    iteration_counters: CoreCounters,
+    launch_counters: CoreCounters,
+    pipe: Pipeline,
     /// The core cannot change state before this cycle unless a memory completion or a
     /// barrier release wakes it (0: awake).
-    pub sleep_until: u64,
+    sleep_until: u64,
     /// The SparseWeaver unit, if the machine has one.
     weaver: Option<WeaverUnit>,
     /// The events the timeline shows, while one is recorded (`Machine::record_timeline`).
-    pub trace: Option<CoreTrace>,
+    trace: Option<CoreTrace>,
     /// Slots and instructions by PC, while the run is profiled (`Machine::profile_pcs`).
-    pub profile: Option<CoreProfile>,
+    profile: Option<CoreProfile>,
     /// What the machine must do after this cycle's instructions (an exit, a global
     /// barrier's arrival), by warp; the machine takes them after each cycle.
-    pub effects: Vec<(usize, Effect)>,
+    effects: Vec<(usize, Effect)>,
     launch: Launch,
 }
 
@@ -75,9 +77,15 @@ impl Core {
             warps: (0..g.warps_per_core)
                 .map(|_| Warp::new(g.threads_per_warp))
                 .collect(),
-            local: vec![0; config.local_mem.size as usize],
-            local_base: config.local_mem.base,
-            barriers: BTreeMap::new(),
+            local: LocalMemory::new(
+                config.local_mem.base,
+                config.local_mem.size,
+                match config.local_mem.banks {
+                    0 => g.threads_per_warp,
+                    banks => banks,
+                },
+            ),
+            barriers: Barriers::default(),
             phase: 0,
             counters: CoreCounters::default(),
             stats: CoreStats::default(),
@@ -98,6 +106,154 @@ impl Core {
     /// Whether any warp of the core has live lanes.
     pub fn is_live(&self) -> bool {
         self.warps.iter().any(Warp::is_live)
+    }
+
+    /// Global core id.
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// The warps, for reports (what each waits on, where it is).
+    pub fn warps(&self) -> &[Warp] {
+        &self.warps
+    }
+
+    /// The local barriers in progress, for the deadlock report.
+    pub fn barriers(&self) -> &Barriers {
+        &self.barriers
+    }
+
+    /// The local (shared) memory.
+    pub fn local_memory(&self) -> &LocalMemory {
+        &self.local
+    }
+
+    /// The statistics folded so far ([`Core::flush_counters`] folds the current phase's).
+    pub fn stats(&self) -> &CoreStats {
+        &self.stats
+    }
+
+    /// Issue slots per cycle.
+    pub fn slices(&self) -> usize {
+        self.pipe.slices()
+    }
+
+    /// Start warp 0 at `entry` with one lane (the program's start on this core).
+    pub fn start(&mut self, entry: u32) {
+        self.warps[0].launch(entry, 1, 0, 0);
+    }
+
+    /// Whether the core sleeps at `now`: nothing can change on it before
+    /// [`Core::sleeps_until`] but a completion or a barrier release, which wake it.
+    #[inline]
+    pub fn asleep(&self, now: u64) -> bool {
+        now < self.sleep_until
+    }
+
+    /// The cycle the core wakes by itself (`u64::MAX`: only a completion or a release
+    /// wakes it; 0: awake).
+    pub fn sleeps_until(&self) -> u64 {
+        self.sleep_until
+    }
+
+    /// Warp `w` is released at `now` from the global barrier it waited on: it may issue
+    /// again, and its core wakes.
+    pub fn release_from_global_barrier(&mut self, w: usize, now: u64) {
+        self.warps[w].wait = WarpWait::Ready;
+        self.pipe.wake(w);
+        self.sleep_until = 0;
+        if let Some(t) = &mut self.trace {
+            let warps = 1 << w;
+            t.warp(CoreEvent::BarrierRelease { at: now, warps });
+        }
+    }
+
+    /// Move what the machine must do after this cycle's instructions into `into`.
+    #[inline]
+    pub fn take_effects(&mut self, into: &mut Vec<(usize, Effect)>) {
+        if !self.effects.is_empty() {
+            into.append(&mut self.effects);
+        }
+    }
+
+    /// The iteration CSR's last write if the machine has not yet seen it.
+    pub fn take_iteration_mark(&mut self) -> Option<u32> {
+        self.iteration_mark.take()
+    }
+
+    /// The counters flushed since the last iteration cut (call [`Core::flush_counters`]
+    /// first), leaving none.
+    pub fn take_iteration_counters(&mut self) -> CoreCounters {
+        std::mem::take(&mut self.iteration_counters)
+    }
+
+    /// The counters flushed since the last launch cut, leaving none.
+    pub fn take_launch_counters(&mut self) -> CoreCounters {
+        std::mem::take(&mut self.launch_counters)
+    }
+
+    /// Warp instructions so far (the current phase's counters included).
+    pub fn instructions(&self) -> u64 {
+        self.counters.instructions
+            + self
+                .stats
+                .phases
+                .values()
+                .map(|p| p.instructions)
+                .sum::<u64>()
+    }
+
+    /// The timeline's sample of the counters so far (skipped cycles settled).
+    pub fn sample(&mut self) -> CoreSample {
+        self.settle();
+        let mut sample = CoreSample {
+            instructions: self.counters.instructions,
+            slots: self.counters.slots,
+        };
+        for p in self.stats.phases.values() {
+            sample.instructions += p.instructions;
+            sample.slots.merge(&p.slots);
+        }
+        sample
+    }
+
+    /// Record the timeline's events from `now` (`warps`: warp-level ones too): the live
+    /// warps start there.
+    pub fn record_timeline(&mut self, warps: bool, now: u64) {
+        let mut trace = CoreTrace {
+            warps,
+            events: Vec::new(),
+        };
+        for (w, warp) in self.warps.iter().enumerate() {
+            if warp.is_live() {
+                trace.warp(CoreEvent::WarpStart {
+                    at: now,
+                    warp: w as u32,
+                });
+            }
+        }
+        self.trace = Some(trace);
+    }
+
+    /// The timeline's events recorded since the last call.
+    pub fn timeline_events(&mut self) -> impl Iterator<Item = CoreEvent> + '_ {
+        self.trace.iter_mut().flat_map(|t| t.events.drain(..))
+    }
+
+    /// Stop recording the timeline.
+    pub fn stop_timeline(&mut self) {
+        self.trace = None;
+    }
+
+    /// Charge slots and instructions to PCs from now on ([`crate::profile`]).
+    pub fn profile_pcs(&mut self, ranges: &[(u32, u32)]) {
+        let (slices, warps) = (self.pipe.slices(), self.warps.len());
+        self.profile = Some(CoreProfile::new(ranges, slices, warps));
+    }
+
+    /// The profile by PC, if the run is profiled.
+    pub fn profile(&self) -> Option<&CoreProfile> {
+        self.profile.as_ref()
     }
 
     fn set_phase(&mut self, phase: u32, now: u64) {

@@ -21,6 +21,7 @@ impl Core {
         mask: u32,
         i: &Instr,
         sh: &Shared,
+        rec: &mut Executed,
     ) -> ExecResult<Next> {
         let warp = &self.warps[w];
         let mut taken = 0;
@@ -37,7 +38,7 @@ impl Core {
             taken |= u32::from(t) << l;
         }
         let (next, target) = (pc.wrapping_add(4), pc.wrapping_add(i.imm as u32));
-        self.counters.branches += 1;
+        rec.events.branch = true;
         if taken == mask {
             self.jump_checked(w, target)?;
         } else if taken == 0 {
@@ -46,7 +47,7 @@ impl Core {
             if !target.is_multiple_of(4) {
                 return Err(Trap::misaligned_target(target).into());
             }
-            self.counters.divergent_branches += 1;
+            rec.events.divergent = true;
             let rejoin = sh.program.rejoin(pc).into();
             self.warps[w]
                 .stack
@@ -86,6 +87,7 @@ impl Core {
         mask: u32,
         i: &Instr,
         sh: &Shared,
+        rec: &mut Executed,
     ) -> ExecResult<Next> {
         let warp = &mut self.warps[w];
         let mut targets = [0u32; 32];
@@ -121,7 +123,7 @@ impl Core {
             return Ok(Next::Moved);
         }
         groups.sort_unstable();
-        self.counters.divergent_branches += 1;
+        rec.events.divergent = true;
         let rejoin = if is_call {
             // Each path runs its callee and comes back to the instruction after the call.
             Rejoin::At(pc.wrapping_add(4))
@@ -138,7 +140,7 @@ impl Core {
             if all_known {
                 sh.program.rejoin(pc).into()
             } else {
-                self.counters.unknown_indirect_divergence += 1;
+                rec.events.unknown_indirect = true;
                 Rejoin::FunctionExit
             }
         };

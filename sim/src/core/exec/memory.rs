@@ -5,7 +5,8 @@
 use wsim_isa::{Instr, Op};
 
 use super::{
-    Effect, ExecResult, Executed, Next, Trap, CAUSE_MISALIGNED_LOAD, CAUSE_MISALIGNED_STORE,
+    Effect, ExecResult, Executed, MemoryOp, Next, Trap, CAUSE_MISALIGNED_LOAD,
+    CAUSE_MISALIGNED_STORE,
 };
 use crate::core::fpu;
 use crate::core::warp::lanes;
@@ -60,7 +61,7 @@ impl Core {
                 warp.set_x(i.rd, l, v);
             }
         }
-        self.counters.loads += 1;
+        rec.events.memory = Some(MemoryOp::Load);
         Ok(Next::Advance)
     }
 
@@ -90,7 +91,7 @@ impl Core {
                 return Ok(Next::Advance);
             }
         }
-        self.counters.stores += 1;
+        rec.events.memory = Some(MemoryOp::Store);
         Ok(Next::Advance)
     }
 
@@ -152,7 +153,7 @@ impl Core {
                 self.warps[w].set_x(i.rd, l, result);
             }
         }
-        self.counters.atomics += 1;
+        rec.events.memory = Some(MemoryOp::Atomic);
         Ok(Next::Advance)
     }
 
@@ -222,12 +223,7 @@ impl Core {
         check_access(addr, width, &access, sh)?;
         rec.accesses.push(addr);
         if let Some(off) = sh.geometry.local_offset(addr, width) {
-            let b = &self.local[off..off + width as usize];
-            return Ok(match width {
-                1 => u32::from(b[0]),
-                2 => u32::from(u16::from_le_bytes([b[0], b[1]])),
-                _ => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
-            });
+            return Ok(self.local.read(off, width));
         }
         Ok(sh.mem.read(addr, width))
     }
@@ -244,8 +240,7 @@ impl Core {
         check_access(addr, width, &Access::Store, sh)?;
         rec.accesses.push(addr);
         if let Some(off) = sh.geometry.local_offset(addr, width) {
-            self.local[off..off + width as usize]
-                .copy_from_slice(&value.to_le_bytes()[..width as usize]);
+            self.local.write(off, width, value);
             return Ok(None);
         }
         sh.invalidate_reservations(addr);

@@ -1,7 +1,9 @@
 //! Functional execution: what one warp instruction does to the architectural state of its
 //! active lanes, split by extension (integer, control, memory, CSR, FP, SIMT; the Weaver's
 //! instructions are in `core/weaver/exec.rs`). How long it takes is the timing model's
-//! business: execution hands it an [`Executed`] record and nothing else.
+//! business, and what it counts the statistics': execution hands both an [`Executed`]
+//! record and nothing else (the pipeline's issue counts the instruction, `core/account.rs`
+//! the rest of the record).
 
 mod control;
 mod csr;
@@ -35,7 +37,9 @@ pub enum Effect {
     },
 }
 
-/// What an executed instruction did, as the machine and the timing model learn it.
+/// What an executed instruction did, as the machine, the timing model and the statistics
+/// learn it. Filled as far as the instruction got: a fatal error leaves what happened
+/// before it (the statistics of a failed run count it).
 #[derive(Debug)]
 pub struct Executed {
     pub effect: Effect,
@@ -46,17 +50,49 @@ pub struct Executed {
     pub weaver: Option<WeaverRequest>,
     /// Warps a local barrier released, a bit per warp.
     pub released: u32,
+    /// What it did that the statistics and the timeline count.
+    pub events: ExecEvents,
+}
+
+/// What an instruction did that is counted (`Core::account`), beyond its issue.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExecEvents {
+    /// A conditional branch.
+    pub branch: bool,
+    /// Its lanes went different ways (a branch or an indirect jump).
+    pub divergent: bool,
+    /// An indirect jump diverged to targets the static analysis did not know.
+    pub unknown_indirect: bool,
+    /// A load, store or atomic that completed on every lane.
+    pub memory: Option<MemoryOp>,
+    /// It trapped to the warp's handler.
+    pub trapped: bool,
+    /// The warp arrived at barrier `id` (local or global).
+    pub barrier: Option<u32>,
+    /// Warps a `vx_wspawn` started, a bit per warp.
+    pub spawned: u32,
+    /// The warp's lanes retired (`vx_tmc` or `vx_pred` to none).
+    pub retired: bool,
+}
+
+/// The kind of a counted memory instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryOp {
+    Load,
+    Store,
+    Atomic,
 }
 
 impl Executed {
     /// An empty record that fills `accesses` (cleared), so its allocation is reused.
-    fn new(mut accesses: Vec<u32>) -> Self {
+    pub(in crate::core) fn new(mut accesses: Vec<u32>) -> Self {
         accesses.clear();
         Executed {
             effect: Effect::None,
             accesses,
             weaver: None,
             released: 0,
+            events: ExecEvents::default(),
         }
     }
 }
@@ -131,37 +167,43 @@ enum Next {
 }
 
 impl Core {
-    /// Execute the instruction at the PC of warp `w`'s executing path. `accesses` is a
-    /// buffer for the record to fill (its contents are discarded).
-    pub fn execute(
+    /// Execute the instruction at the PC of warp `w`'s executing path into `rec` (an empty
+    /// record).
+    pub(in crate::core) fn execute(
         &mut self,
         w: usize,
         d: &Decoded,
         sh: &mut Shared,
-        accesses: Vec<u32>,
-    ) -> SimResult<Executed> {
+        rec: &mut Executed,
+    ) -> SimResult<()> {
         let pc = self.warps[w].stack.pc();
         let mask = self.warps[w].stack.mask();
         self.warps[w].instret += 1;
-        self.counters.instructions += 1;
-        self.counters.thread_instructions += u64::from(mask.count_ones());
-        let mut rec = Executed::new(accesses);
-        match self.dispatch(w, pc, mask, &d.instr, sh, &mut rec) {
+        match self.dispatch(w, pc, mask, &d.instr, sh, rec) {
             Ok(Next::Advance) => self.warps[w].stack.jump(pc.wrapping_add(4))?,
             Ok(Next::Moved) => {}
             Err(Fault::Fatal(e)) => return Err(e),
-            Err(Fault::Trap(trap)) => self.take_trap(w, pc, trap)?,
+            Err(Fault::Trap(trap)) => {
+                self.take_trap(w, pc, trap)?;
+                rec.events.trapped = true;
+            }
         }
-        Ok(rec)
+        Ok(())
     }
 
-    /// Raise an illegal-instruction condition for a word that did not decode.
-    pub fn illegal_word(&mut self, w: usize, word: u32, reason: &str) -> SimResult<()> {
+    /// Raise an illegal-instruction condition for a word that did not decode (it issued,
+    /// and traps, into `rec`).
+    pub(in crate::core) fn illegal_word(
+        &mut self,
+        w: usize,
+        word: u32,
+        reason: &str,
+        rec: &mut Executed,
+    ) -> SimResult<()> {
         let pc = self.warps[w].stack.pc();
-        // It issued (and traps): it takes its slot like any instruction.
-        self.counters.instructions += 1;
-        self.counters.thread_instructions += u64::from(self.warps[w].stack.mask().count_ones());
-        self.take_trap(w, pc, Trap::illegal(word, reason.to_string()))
+        self.take_trap(w, pc, Trap::illegal(word, reason.to_string()))?;
+        rec.events.trapped = true;
+        Ok(())
     }
 
     fn take_trap(&mut self, w: usize, pc: u32, trap: Trap) -> SimResult<()> {
@@ -175,7 +217,6 @@ impl Core {
         // MPIE <- MIE, MIE <- 0, MPP <- M.
         let mie = (warp.trap.mstatus >> 3) & 1;
         warp.trap.mstatus = (warp.trap.mstatus & !0x88) | (mie << 7) | (3 << 11);
-        self.counters.traps += 1;
         let vector = warp.trap.mtvec & !3;
         warp.stack.jump(vector)
     }
@@ -195,9 +236,9 @@ impl Core {
             Lui | Auipc | Addi | Slti | Sltiu | Xori | Ori | Andi | Slli | Srli | Srai | Add
             | Sub | Sll | Slt | Sltu | Xor | Srl | Sra | Or | And | Mul | Mulh | Mulhsu | Mulhu
             | Div | Divu | Rem | Remu => self.integer(w, pc, mask, i),
-            Beq | Bne | Blt | Bge | Bltu | Bgeu => self.branch(w, pc, mask, i, sh),
+            Beq | Bne | Blt | Bge | Bltu | Bgeu => self.branch(w, pc, mask, i, sh, rec),
             Jal => self.jal(w, pc, mask, i),
-            Jalr => self.jalr(w, pc, mask, i, sh),
+            Jalr => self.jalr(w, pc, mask, i, sh, rec),
             Ecall | Ebreak | Mret | Wfi => self.system(w, pc, mask, i, rec),
             Lb | Lh | Lw | Lbu | Lhu | Flw => self.load_op(w, mask, i, sh, rec),
             Sb | Sh | Sw | Fsw => self.store_op(w, mask, i, sh, rec),

@@ -9,7 +9,6 @@ use crate::core::warp::{lanes, SplitEntry, WarpWait};
 use crate::core::Core;
 use crate::error::{ErrorKind, SimError};
 use crate::shared::Shared;
-use crate::timeline::CoreEvent;
 
 impl Core {
     pub(super) fn simt(
@@ -22,27 +21,19 @@ impl Core {
         rec: &mut Executed,
     ) -> ExecResult<Next> {
         match i.op {
-            Op::VxTmc | Op::VxPred => return self.thread_mask(w, mask, i, sh),
+            Op::VxTmc | Op::VxPred => return self.thread_mask(w, mask, i, sh, rec),
             Op::VxSplit | Op::VxJoin => return self.split_join(w, pc, mask, i),
-            Op::VxWspawn => self.spawn(w, mask, i, sh),
+            Op::VxWspawn => rec.events.spawned = self.spawn(w, mask, i, sh),
             Op::VxBar => {
                 let warp = &mut self.warps[w];
                 let lane = mask.trailing_zeros() as usize;
                 let (id, count) = (warp.x(i.rs1, lane), warp.x(i.rs2, lane));
-                self.counters.barriers += 1;
+                rec.events.barrier = Some(id);
                 if id & 0x8000_0000 != 0 {
                     warp.wait = WarpWait::Barrier { id };
                     rec.effect = Effect::GlobalBarrier { id, count };
                 } else {
                     rec.released = self.arrive_local(w, id, count);
-                }
-                if let Some(t) = &mut self.trace {
-                    let (at, warp) = (sh.cycle, w as u32);
-                    t.warp(CoreEvent::BarrierArrive { at, warp, id });
-                    if rec.released != 0 {
-                        let warps = rec.released;
-                        t.warp(CoreEvent::BarrierRelease { at, warps });
-                    }
                 }
             }
             Op::VxWsync => {}
@@ -52,7 +43,14 @@ impl Core {
     }
 
     /// vx_tmc and vx_pred: a new thread mask, or the lanes retire.
-    fn thread_mask(&mut self, w: usize, mask: u32, i: &Instr, sh: &Shared) -> ExecResult<Next> {
+    fn thread_mask(
+        &mut self,
+        w: usize,
+        mask: u32,
+        i: &Instr,
+        sh: &Shared,
+        rec: &mut Executed,
+    ) -> ExecResult<Next> {
         let warp = &mut self.warps[w];
         let lane = mask.trailing_zeros() as usize;
         let new = if i.op == Op::VxTmc {
@@ -72,26 +70,29 @@ impl Core {
         };
         if new == 0 {
             warp.stack.retire(mask)?;
-            self.warp_left(w, sh.cycle + 1);
+            rec.events.retired = true;
             return Ok(Next::Moved);
         }
         warp.stack.set_mask(new);
         Ok(Next::Advance)
     }
 
-    /// vx_wspawn: start the warps below the count that are not running.
-    fn spawn(&mut self, w: usize, mask: u32, i: &Instr, sh: &Shared) {
+    /// vx_wspawn: start the warps below the count that are not running; those started, a
+    /// bit per warp.
+    fn spawn(&mut self, w: usize, mask: u32, i: &Instr, sh: &Shared) -> u32 {
         let warp = &self.warps[w];
         let lane = mask.trailing_zeros() as usize;
         let (count, start) = (warp.x(i.rs1, lane), warp.x(i.rs2, lane));
         let phase = warp.phase;
         let count = count.min(self.warps.len() as u32) as usize;
+        let mut spawned = 0;
         for k in 1..count {
             if !self.warps[k].is_live() {
                 self.warps[k].launch(start, 1, sh.cycle, phase);
-                self.warp_spawned(k, sh.cycle);
+                spawned |= 1 << k;
             }
         }
+        spawned
     }
 
     /// vx_split and vx_join: Vortex's explicit divergence stack.
@@ -187,13 +188,10 @@ impl Core {
     /// Warp `w` arrives at local barrier `id` of `count` warps; the warps it releases (a
     /// bit per warp; 0 while the barrier waits for more).
     fn arrive_local(&mut self, w: usize, id: u32, count: u32) -> u32 {
-        let (_, arrived) = self.barriers.entry(id).or_insert((count, 0));
-        *arrived |= 1 << w;
-        if arrived.count_ones() < count {
+        let released = self.barriers.arrive(w, id, count);
+        if released == 0 {
             self.warps[w].wait = WarpWait::Barrier { id };
-            return 0;
         }
-        let (_, released) = self.barriers.remove(&id).unwrap_or_default();
         for k in lanes(released) {
             self.warps[k].wait = WarpWait::Ready;
         }

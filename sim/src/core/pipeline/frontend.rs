@@ -1,5 +1,5 @@
 //! The front end: one instruction fetch per core per cycle, through the instruction cache
-//! into the warp's instruction buffer (`core.fetch_latency` + `core.decode_latency` after
+//! into the warp's instruction buffer (`ibuffer.rs`) (`core.fetch_latency` + `core.decode_latency` after
 //! the cache). A branch, jump or warp-control instruction stops its warp's fetch until it
 //! resolves. Two disciplines (`core.fetch_ahead`):
 //! - Vortex's (SimX `Scheduler::schedule`, `Core::Impl::decode`): the lowest-numbered warp
@@ -9,12 +9,11 @@
 //! - ahead: round robin over the warps whose buffer has room, each fetching ahead from a
 //!   line buffer that holds its last instruction line.
 
-use std::collections::VecDeque;
+use wsim_isa::{Decoded, Flow};
 
-use wsim_isa::{Decoded, Flow, Unit};
-
-use super::lsu::{line_of, PortKind, PortRequest, Refusal, Ticket};
-use super::scoreboard::slot;
+use super::coalescer::line_of;
+use super::ibuffer::{Fetched, InstructionBuffer};
+use super::memory_port::{PortKind, PortRequest, Refusal, Ticket};
 use super::{bits_from, MemoryPort, NEVER};
 use crate::core::Core;
 use crate::shared::Shared;
@@ -34,54 +33,6 @@ pub(super) enum FetchState {
     Control { at: u64, weaver: bool },
 }
 
-/// What issuing a buffered instruction needs, worked out once when it is fetched: its
-/// registers' scoreboard slots in the order they are checked (sources, then the
-/// destination) and its unit.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Needs {
-    pub regs: [u8; 4],
-    pub count: u8,
-    pub unit: Unit,
-}
-
-impl Needs {
-    #[inline]
-    pub(super) fn of(d: &Decoded) -> Self {
-        let mut needs = Needs {
-            regs: [0; 4],
-            count: 0,
-            unit: d.info.unit,
-        };
-        let [a, b, c] = d.info.srcs;
-        for r in [a, b, c, d.info.dst].into_iter().flatten() {
-            needs.regs[needs.count as usize & 3] = slot(r);
-            needs.count += 1;
-        }
-        needs
-    }
-}
-
-/// A fetched instruction in a warp's buffer.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Fetched {
-    pub pc: u32,
-    /// The cycle it is decoded and ready to issue.
-    pub ready: u64,
-    /// What issuing it needs, if the word decodes.
-    pub needs: Option<Needs>,
-}
-
-impl Fetched {
-    #[inline]
-    fn new(pc: u32, ready: u64, decoded: &Option<Decoded>) -> Self {
-        Fetched {
-            pc,
-            ready,
-            needs: decoded.as_ref().map(Needs::of),
-        }
-    }
-}
-
 /// One warp's front end.
 #[derive(Clone, Debug)]
 pub(super) struct WarpFront {
@@ -89,8 +40,7 @@ pub(super) struct WarpFront {
     pub started: bool,
     pub fetch_pc: u32,
     pub state: FetchState,
-    /// Fetched instructions, oldest first.
-    pub ibuf: VecDeque<Fetched>,
+    pub ibuf: InstructionBuffer,
     /// The instruction line held by the warp's fetch buffer.
     pub line: Option<u32>,
     /// Vortex: the instruction whose line is being read (none if the warp was redirected
@@ -104,7 +54,7 @@ impl WarpFront {
             started: false,
             fetch_pc: 0,
             state: FetchState::Open,
-            ibuf: VecDeque::with_capacity(ibuffer),
+            ibuf: InstructionBuffer::new(ibuffer),
             line: None,
             fetching: None,
         }
@@ -177,7 +127,7 @@ impl Core {
                 t.line = Some(line);
             } else if let Some((pc, decoded)) = t.fetching.take() {
                 let at = now + decode;
-                t.ibuf.push_back(Fetched::new(pc, at, &decoded));
+                t.ibuf.push(Fetched::new(pc, at, &decoded));
                 t.state = if decoded.is_some_and(|d| d.info.flow != Flow::None) {
                     FetchState::Control {
                         at: NEVER,
@@ -195,10 +145,7 @@ impl Core {
 
     pub(super) fn can_fetch(&self, w: usize) -> bool {
         let t = &self.pipe.front.warps[w];
-        t.started
-            && t.state == FetchState::Open
-            && t.ibuf.len() < self.pipe.p.ibuffer
-            && self.warps[w].is_live()
+        t.started && t.state == FetchState::Open && t.ibuf.has_room() && self.warps[w].is_live()
     }
 
     /// Whether warp `w` would fetch next cycle by itself: from its line buffer, or by
@@ -293,7 +240,7 @@ impl Core {
                 };
             }
             t.ibuf
-                .push_back(Fetched::new(t.fetch_pc, now + decode, &decoded));
+                .push(Fetched::new(t.fetch_pc, now + decode, &decoded));
             t.fetch_pc = t.fetch_pc.wrapping_add(4);
             self.pipe.sched.wake(w);
             *progressed = true;

@@ -1,119 +1,16 @@
-//! The load-store unit: the core's port to the memory hierarchy, the coalescer (global
-//! accesses to line requests, stack addresses through the thread-interleaved layout),
-//! the LSU queue, the tracking of loads until their last line arrives, and local (shared)
-//! memory with its banks.
+//! The load-store unit: local-memory accesses (the banks are `core/local_memory.rs`'s),
+//! global ones through the coalescer (`coalescer.rs`) into the LSU queue, which drains
+//! through the memory port (`memory_port.rs`), and the tracking of loads until their last
+//! line arrives.
 
 use std::collections::VecDeque;
 
 use wsim_isa::{Decoded, LsuKind, RegRef, Unit};
 
+use super::memory_port::{PortKind, PortRequest, Refusal, Ticket};
 use super::scoreboard::Producer;
 use super::NEVER;
 use crate::core::Core;
-
-/// The kind of a request the core sends to the memory hierarchy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PortKind {
-    Fetch,
-    Read,
-    Write,
-    Atomic,
-}
-
-/// What a completion belongs to: an instruction fetch of a warp, a store (nothing waits
-/// for it), or the load tracker in a slot. Travels through the hierarchy as a number
-/// ([`Ticket::encode`]); this is the one place that knows the encoding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ticket {
-    Fetch(usize),
-    Store,
-    Load(usize),
-}
-
-const FETCH_TAG: u64 = 1 << 62;
-const STORE_TAG: u64 = 2 << 62;
-const LOAD_TAG: u64 = 3 << 62;
-const TAG_MASK: u64 = 3 << 62;
-
-impl Ticket {
-    pub fn encode(self) -> u64 {
-        match self {
-            Ticket::Fetch(w) => FETCH_TAG | w as u64,
-            Ticket::Store => STORE_TAG,
-            Ticket::Load(slot) => LOAD_TAG | slot as u64,
-        }
-    }
-
-    /// The ticket a completion carries (`None`: not one of the core's, e.g. the
-    /// hierarchy's word that a credit has come).
-    pub fn decode(id: u64) -> Option<Self> {
-        if id == crate::mem::hierarchy::ROOM {
-            return None;
-        }
-        let index = (id & !TAG_MASK) as usize;
-        match id & TAG_MASK {
-            FETCH_TAG => Some(Ticket::Fetch(index)),
-            STORE_TAG => Some(Ticket::Store),
-            LOAD_TAG => Some(Ticket::Load(index)),
-            _ => None,
-        }
-    }
-}
-
-/// A line-sized request from the core; its ticket comes back in the completion.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PortRequest {
-    pub ticket: Ticket,
-    pub line: u32,
-    pub kind: PortKind,
-    /// The core's statistics phase when it made the request (issue or fetch).
-    pub phase: u32,
-    /// An atomic: its lanes' operations on the line's busiest word (0 otherwise).
-    pub ops: u32,
-}
-
-/// When a refused request can be tried again.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Retry {
-    NextCycle,
-    /// Only after a completion for this core (one of its requests, or the hierarchy's word
-    /// that room has come).
-    AfterCompletion(Refusal),
-}
-
-/// Why the memory hierarchy refused a request until a completion (kept for the deadlock
-/// and `max_cycles` reports: a core stuck here names it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Refusal {
-    /// The L1 had no free MSHR.
-    MshrFull,
-    /// The buffer below the L1 had no credit for the request.
-    NoCredit,
-}
-
-impl Refusal {
-    pub fn describe(self) -> &'static str {
-        match self {
-            Refusal::MshrFull => "no free MSHR",
-            Refusal::NoCredit => "no credit for the way below",
-        }
-    }
-}
-
-impl Retry {
-    /// The refusal to wait out for a completion (None: retry next cycle).
-    pub(super) fn refusal(self) -> Option<Refusal> {
-        match self {
-            Retry::NextCycle => None,
-            Retry::AfterCompletion(why) => Some(why),
-        }
-    }
-}
-
-/// What a core needs from the memory hierarchy: it accepts a request, or says when to retry.
-pub trait MemoryPort {
-    fn send(&mut self, now: u64, core: u32, req: PortRequest) -> Result<(), Retry>;
-}
 
 /// The unit whose occupancy is the LSU's, and so the shared-memory port's.
 pub(in crate::core) const SHARED_PORT: Unit = Unit::Lsu(LsuKind::Load);
@@ -142,12 +39,6 @@ pub(in crate::core) struct Lsu {
     pub waits_completion: Option<Refusal>,
     loads: Vec<Option<LoadTracker>>,
     free_loads: Vec<usize>,
-    /// Scratch: the lines of the instruction being issued and, for an atomic, each line's
-    /// operations on its busiest word.
-    pub lines: Vec<u32>,
-    pub ops: Vec<u32>,
-    /// Scratch: an atomic's words and the lanes on each.
-    words: Vec<(u32, u32)>,
 }
 
 impl Lsu {
@@ -205,8 +96,8 @@ impl Core {
             }
             return;
         }
-        if accesses.iter().all(|&a| self.in_local(a)) {
-            let degree = bank_conflict_degree(accesses, p.local_banks);
+        if accesses.iter().all(|&a| self.local.contains(a)) {
+            let degree = self.local.conflict_degree(accesses);
             self.counters.local_accesses += 1;
             self.counters.local_bank_conflict_cycles += degree - 1;
             let at = start + u64::from(p.lat.local_mem) + degree - 1;
@@ -222,14 +113,15 @@ impl Core {
             _ => PortKind::Atomic,
         };
         self.coalesce(port_kind, accesses);
-        self.counters.dcache_requests += self.pipe.lsu.lines.len() as u64;
+        let lines = self.pipe.coalescer.lines().len();
+        self.counters.dcache_requests += lines as u64;
         let ticket = if port_kind == PortKind::Write {
             Ticket::Store
         } else {
             self.track(LoadTracker {
                 warp: w,
                 dst: d.info.dst,
-                remaining: self.pipe.lsu.lines.len() as u32,
+                remaining: lines as u32,
                 producer: Producer::Memory,
                 eghw: false,
             })
@@ -237,60 +129,9 @@ impl Core {
         self.queue_lines(start, port_kind, ticket);
     }
 
-    fn in_local(&self, a: u32) -> bool {
-        a.wrapping_sub(self.local_base) < self.local.len() as u32
-    }
-
-    /// The global addresses among `accesses` as requests in `lsu.lines`: one per distinct
-    /// line. For an atomic (one access per lane) also, per line, how many lanes work on
-    /// its busiest word (`lsu.ops`): the atomic unit at the last-level cache applies those
-    /// one after the other.
+    /// The global addresses among `accesses` as line requests in the coalescer.
     pub(in crate::core) fn coalesce(&mut self, kind: PortKind, accesses: &[u32]) {
-        let line = self.pipe.p.line;
-        let stacks = self.pipe.p.stacks;
-        let atomic = kind == PortKind::Atomic;
-        self.pipe.lsu.lines.clear();
-        self.pipe.lsu.words.clear();
-        for &a in accesses {
-            if self.in_local(a) {
-                continue;
-            }
-            let a = stacks.map_or(a, |(top, size, threads)| {
-                interleaved_stack_address(a, top, size, threads)
-            });
-            let l = line_of(a, line);
-            let lsu = &mut self.pipe.lsu;
-            // Neighbouring lanes mostly share the last line: check it first.
-            if lsu.lines.last() != Some(&l) && !lsu.lines.contains(&l) {
-                lsu.lines.push(l);
-            }
-            if atomic {
-                match lsu.words.iter_mut().find(|(w, _)| *w == a & !3) {
-                    Some((_, lanes)) => *lanes += 1,
-                    None => lsu.words.push((a & !3, 1)),
-                }
-            }
-        }
-        let lsu = &mut self.pipe.lsu;
-        lsu.ops.clear();
-        if atomic {
-            for &l in &lsu.lines {
-                let on_line = lsu.words.iter().filter(|(w, _)| line_of(*w, line) == l);
-                lsu.ops
-                    .push(on_line.map(|&(_, lanes)| lanes).max().unwrap_or(1));
-            }
-        }
-    }
-
-    /// One request per word of `accesses` (for a unit that reads word by word), in order,
-    /// into `lsu.lines`.
-    pub(in crate::core) fn word_reads(&mut self, accesses: &[u32]) {
-        let line = self.pipe.p.line;
-        self.pipe.lsu.lines.clear();
-        self.pipe
-            .lsu
-            .lines
-            .extend(accesses.iter().map(|&a| line_of(a, line)));
+        self.pipe.coalescer.coalesce(kind, accesses, &self.local);
     }
 
     /// Wait for `tracker.remaining` requests; the ticket they carry.
@@ -312,108 +153,20 @@ impl Core {
         Ticket::Load(slot)
     }
 
-    /// Queue the requests in `lsu.lines` (with `lsu.ops` for an atomic) for the data cache
-    /// from cycle `start`.
-    pub(in crate::core) fn queue_lines(&mut self, start: u64, kind: PortKind, ticket: Ticket) {
+    /// Queue the coalescer's requests (with their operations for an atomic) for the data
+    /// cache from cycle `start`.
+    fn queue_lines(&mut self, start: u64, kind: PortKind, ticket: Ticket) {
         let phase = self.phase;
-        let lsu = &mut self.pipe.lsu;
-        for (k, &line) in lsu.lines.iter().enumerate() {
+        let c = &self.pipe.coalescer;
+        for (k, &line) in c.lines().iter().enumerate() {
             let req = PortRequest {
                 ticket,
                 line,
                 kind,
                 phase,
-                ops: lsu.ops.get(k).copied().unwrap_or(0),
+                ops: c.ops().get(k).copied().unwrap_or(0),
             };
-            lsu.queue.push_back((start, req));
+            self.pipe.lsu.queue.push_back((start, req));
         }
-    }
-}
-
-#[inline]
-pub(super) fn line_of(addr: u32, line: u32) -> u32 {
-    addr & !(line - 1)
-}
-
-/// Where stack address `a` lies when all threads' stacks are interleaved word by word, as
-/// GPUs lay out thread-private memory: byte `o` below thread `h`'s stack top goes to word
-/// `(o / 4) * threads + h`. A warp's lanes (consecutive harts) share lines, and the hot tops
-/// of all stacks are one contiguous block rather than one block per warp `size * warp`
-/// bytes apart, which would map to the same cache sets. A bijection on the stack region
-/// (other addresses are unchanged), so caches see distinct lines for distinct data.
-fn interleaved_stack_address(a: u32, top: u32, size: u32, threads: u32) -> u32 {
-    let below = u64::from(top.wrapping_sub(a).wrapping_sub(1));
-    let (size, threads) = (u64::from(size), u64::from(threads));
-    if a >= top || below >= threads * size {
-        return a;
-    }
-    let (thread, offset) = (below / size, below % size);
-    let mapped = ((offset / 4) * threads + thread) * 4 + offset % 4;
-    top - 1 - mapped as u32
-}
-
-/// The number of cycles a local-memory access needs: the largest number of distinct words
-/// that fall in one bank (words are interleaved over `banks`). A word read by several lanes
-/// is one access (a broadcast).
-pub(in crate::core) fn bank_conflict_degree(addrs: &[u32], banks: u32) -> u64 {
-    let mut per_bank = [0u64; 64];
-    for (k, &a) in addrs.iter().enumerate() {
-        let word = a >> 2;
-        if !addrs[..k].iter().any(|&b| b >> 2 == word) {
-            per_bank[(word % banks) as usize % 64] += 1;
-        }
-    }
-    per_bank.iter().copied().max().unwrap_or(1).max(1)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tickets_round_trip() {
-        for t in [
-            Ticket::Fetch(0),
-            Ticket::Fetch(31),
-            Ticket::Store,
-            Ticket::Load(7),
-        ] {
-            assert_eq!(Ticket::decode(t.encode()), Some(t));
-        }
-        assert_eq!(Ticket::decode(5), None);
-    }
-
-    #[test]
-    fn interleaved_stacks_coalesce_and_stay_distinct() {
-        let (top, size, threads) = (0xFE00_0000u32, 4096, 64);
-        // The same spill slot of a warp's 32 threads: 32 words in two 64-byte lines.
-        let lines: std::collections::BTreeSet<u32> = (0..32)
-            .map(|h| interleaved_stack_address(top - h * size - 8, top, size, threads) & !63)
-            .collect();
-        assert_eq!(lines.len(), 2);
-        // A bijection on the region; addresses outside are unchanged.
-        let region = top - threads * size;
-        let mut seen = std::collections::BTreeSet::new();
-        for a in (region..top).step_by(4) {
-            let m = interleaved_stack_address(a, top, size, threads);
-            assert!((region..top).contains(&m) && seen.insert(m), "{a:#x}");
-        }
-        assert_eq!(interleaved_stack_address(top, top, size, threads), top);
-        assert_eq!(
-            interleaved_stack_address(region - 4, top, size, threads),
-            region - 4
-        );
-    }
-
-    #[test]
-    fn local_bank_degree() {
-        let unit_stride: Vec<u32> = (0..32).map(|l| 0xFF00_0000 + 4 * l).collect();
-        assert_eq!(bank_conflict_degree(&unit_stride, 32), 1);
-        let stride2: Vec<u32> = (0..32).map(|l| 0xFF00_0000 + 8 * l).collect();
-        assert_eq!(bank_conflict_degree(&stride2, 32), 2);
-        let same_word = vec![0xFF00_0000; 32];
-        assert_eq!(bank_conflict_degree(&same_word, 32), 1, "a broadcast");
-        let stride32: Vec<u32> = (0..32).map(|l| 0xFF00_0000 + 128 * l).collect();
-        assert_eq!(bank_conflict_degree(&stride32, 32), 32);
     }
 }

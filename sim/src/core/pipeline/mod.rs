@@ -1,8 +1,9 @@
-//! The timing of a core, one file per block: the front end (`frontend.rs`: fetch and
-//! instruction buffers), the scoreboard (`scoreboard.rs`), the warp scheduler
-//! (`scheduler.rs`: issue slices, GTO/RR), the functional units (`units.rs`) and the LSU
-//! (`lsu.rs`: memory port, coalescer, load tracking, shared-memory banks); the Weaver's
-//! timing is `core/weaver/timing.rs`. This file is the per-cycle order, sleeping, and the
+//! The timing of a core, one file per block: the front end (`frontend.rs`: fetch), the
+//! instruction buffers (`ibuffer.rs`), the scoreboard (`scoreboard.rs`), the warp
+//! scheduler (`scheduler.rs`: issue slices, GTO/RR), the functional units (`units.rs`),
+//! the LSU (`lsu.rs`: local accesses, the LSU queue, load tracking), its coalescer
+//! (`coalescer.rs`) and the memory port (`memory_port.rs`); the Weaver's timing is
+//! `core/weaver/timing.rs`. This file is the per-cycle order, sleeping, and the
 //! reason every issue slot of every cycle gets ([`SlotReason`]).
 //!
 //! Execution happens at issue ([`Core::execute`]): the functional result is known at once
@@ -10,24 +11,28 @@
 //! the result becomes visible (the scoreboard's ready times), so timing never changes what
 //! a program computes.
 
+mod coalescer;
 mod frontend;
+mod ibuffer;
 mod lsu;
+mod memory_port;
 mod scheduler;
 mod scoreboard;
 mod units;
 
 use wsim_isa::{Flow, RegRef, SfuKind, Unit};
 
-pub(in crate::core) use lsu::{bank_conflict_degree, LoadTracker, SHARED_PORT};
-pub use lsu::{MemoryPort, PortKind, PortRequest, Refusal, Retry, Ticket};
+pub(in crate::core) use lsu::{LoadTracker, SHARED_PORT};
+pub use memory_port::{MemoryPort, PortKind, PortRequest, Refusal, Retry, Ticket};
 pub(in crate::core) use scoreboard::Producer;
 
-use super::exec::Effect;
+use super::exec::{Effect, Executed};
 use super::Core;
 use crate::config::Config;
 use crate::error::{ErrorKind, SimError, SimResult, Site};
 use crate::shared::Shared;
 use crate::stats::SlotReason;
+use coalescer::Coalescer;
 use frontend::{FetchState, FrontEnd, WarpFront};
 use lsu::Lsu;
 use scheduler::Scheduler;
@@ -70,13 +75,10 @@ pub(in crate::core) struct Params {
     fpu_lanes: u32,
     lsu_lanes: u32,
     sfu_lanes: u32,
-    pub local_banks: u32,
     pub threads: u32,
     line: u32,
     pub lat: crate::config::LatencyConfig,
     pub weaver: crate::config::WeaverConfig,
-    /// Stacks interleaved for timing: (top, bytes per thread, threads in the machine).
-    stacks: Option<(u32, u32, u32)>,
 }
 
 impl Pipeline {
@@ -111,6 +113,7 @@ pub struct Pipeline {
     sched: Scheduler,
     pub(in crate::core) units: Units,
     pub(in crate::core) lsu: Lsu,
+    pub(in crate::core) coalescer: Coalescer,
     /// Warps may have started or retired: match the timing state to them.
     membership_changed: bool,
     /// A buffer for execution's record of accesses, reused from instruction to instruction.
@@ -145,22 +148,23 @@ impl Pipeline {
             fpu_lanes: lanes(c.lanes.fpu),
             lsu_lanes: lanes(c.lanes.lsu),
             sfu_lanes: lanes(c.lanes.sfu),
-            local_banks: lanes(config.local_mem.banks),
             threads: g.threads_per_warp,
             line: config.memory.l1d.line,
             lat: c.latency.clone(),
             weaver: config.weaver.clone(),
-            stacks: config.stack.interleave.then(|| {
-                let threads = config.cores() * g.warps_per_core * g.threads_per_warp;
-                (config.stack.top, config.stack.size, threads)
-            }),
         };
+        // Stacks interleaved for timing: (top, bytes per thread, threads in the machine).
+        let stacks = config.stack.interleave.then(|| {
+            let threads = config.cores() * g.warps_per_core * g.threads_per_warp;
+            (config.stack.top, config.stack.size, threads)
+        });
         Pipeline {
             front: FrontEnd::new(warps, p.ibuffer),
             scoreboard: vec![Scoreboard::default(); warps],
             sched: Scheduler::new(c.scheduler, slices, warps),
             units: Units::new(c.unit_queue as usize, u64::from(c.dispatch_latency)),
             lsu: Lsu::default(),
+            coalescer: Coalescer::new(p.line, stacks),
             membership_changed: true,
             accesses: Vec::with_capacity(64),
             reasons: vec![SlotReason::NoActiveWarp; slices],
@@ -194,7 +198,9 @@ impl Pipeline {
 
 impl Core {
     /// A memory request of this core completed at `now`.
+    /// The core wakes.
     pub fn complete(&mut self, id: u64, now: u64) {
+        self.sleep_until = 0;
         self.pipe.lsu.waits_completion = None;
         self.pipe.front.waits_completion = None;
         match Ticket::decode(id) {
@@ -216,8 +222,8 @@ impl Core {
 
     /// Simulate cycle `now` of this core. Whether something changed (an instruction issued
     /// or fetched, a branch resolved, a request entered the memory system): then the next
-    /// cycle must be simulated. What the machine must do after it is left in
-    /// [`Core::effects`].
+    /// cycle must be simulated; if not, the core sleeps until its next wakeup. What the
+    /// machine must do after it is left for [`Core::take_effects`].
     pub fn cycle(
         &mut self,
         now: u64,
@@ -246,6 +252,10 @@ impl Core {
             }
         }
         self.fetch(now, sh, port, &mut progressed);
+        if !progressed {
+            // Nothing can change here before this (or a completion, or a release).
+            self.sleep_until = self.next_wakeup(now).unwrap_or(u64::MAX);
+        }
         Ok(progressed)
     }
 
@@ -291,7 +301,7 @@ impl Core {
     /// The earliest cycle after `now` at which this core can make progress by itself
     /// (memory completions aside), or `None` if only a completion or a barrier release
     /// can wake it.
-    pub fn next_wakeup(&self, now: u64) -> Option<u64> {
+    fn next_wakeup(&self, now: u64) -> Option<u64> {
         let pipe = &self.pipe;
         if pipe.membership_changed {
             return Some(now + 1);
@@ -381,7 +391,7 @@ impl Core {
         self.pipe.front.may_fetch |= 1 << w;
         let pc = self.pipe.front.warps[w]
             .ibuf
-            .pop_front()
+            .pop()
             .expect("ready warps have an instruction")
             .pc;
         let lanes = self.warps[w].stack.mask();
@@ -396,12 +406,17 @@ impl Core {
             pc,
             instr,
         };
+        let mut rec = Executed::new(std::mem::take(&mut self.pipe.accesses));
         let d = match sh.program.fetch(pc, &sh.mem) {
             Some(Ok(d)) => *d,
             Some(Err(e)) => {
+                // It issues (and traps): it takes its slot like any instruction.
                 let (word, reason) = (e.word, e.reason);
-                self.illegal_word(w, word, reason)
-                    .map_err(|err| err.at(site(format!(".word {word:#010x}"))))?;
+                self.count_issue(lanes);
+                let result = self.illegal_word(w, word, reason, &mut rec);
+                self.account(w, &rec, now);
+                self.pipe.accesses = rec.accesses;
+                result.map_err(|err| err.at(site(format!(".word {word:#010x}"))))?;
                 self.redirect_if_needed(w);
                 return Ok(());
             }
@@ -415,10 +430,10 @@ impl Core {
                 .at(site(format!("{word:#010x}"))));
             }
         };
-        let accesses = std::mem::take(&mut self.pipe.accesses);
-        let mut rec = self
-            .execute(w, &d, sh, accesses)
-            .map_err(|err| err.at(site(wsim_isa::disasm_plain(&d.instr, pc))))?;
+        self.count_issue(lanes);
+        let result = self.execute(w, &d, sh, &mut rec);
+        self.account(w, &rec, now);
+        result.map_err(|err| err.at(site(wsim_isa::disasm_plain(&d.instr, pc))))?;
         for k in super::warp::lanes(rec.released) {
             self.pipe.wake(k);
         }

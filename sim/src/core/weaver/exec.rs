@@ -12,7 +12,6 @@ use crate::core::warp::lanes;
 use crate::core::Core;
 use crate::error::{ErrorKind, SimError, SimResult};
 use crate::shared::Shared;
-use crate::stats::FsmState;
 
 impl Core {
     /// A SparseWeaver instruction: the unit's answer into the warp's registers (and, for
@@ -39,7 +38,6 @@ impl Core {
         }
         let wv = self.weaver.as_mut().expect("checked above");
         let warp = &mut self.warps[w];
-        let c = &mut self.counters.weaver;
         let request = match i.op {
             Op::WeaverReg => {
                 let mut entries = [(0, StEntry::default()); 32];
@@ -49,31 +47,24 @@ impl Core {
                     entries[n] = (l, StEntry { vid, loc, deg });
                     n += 1;
                 }
-                let r = wv.unit.register(w, &entries[..n]).map_err(program)?;
-                c.registrations += 1;
-                c.entries_registered += u64::from(r.entries);
-                c.table_writes += u64::from(r.entries);
-                if r.new_round {
-                    c.rounds += 1;
-                    c.state_visits.add(FsmState::S0, 1);
-                }
-                WeaverRequest::Register(r)
+                WeaverRequest::Register(wv.unit.register(w, &entries[..n]).map_err(program)?)
             }
             Op::WeaverDecLoc => {
                 for l in lanes(mask) {
                     let eid = wv.unit.location(w, l).map_err(program)?;
                     warp.set_x(i.rd, l, eid);
                 }
-                c.location_requests += 1;
-                c.table_reads += u64::from(mask.count_ones());
                 WeaverRequest::Locate(mask.count_ones())
             }
             _ => {
+                let mut edges = 0;
                 for l in lanes(mask) {
-                    c.edges_skipped += wv.unit.skip(w, warp.x(i.rs1, l));
+                    edges += wv.unit.skip(w, warp.x(i.rs1, l));
                 }
-                c.skips += u64::from(mask.count_ones());
-                WeaverRequest::Skip
+                WeaverRequest::Skip {
+                    lanes: mask.count_ones(),
+                    edges,
+                }
             }
         };
         rec.weaver = Some(request);
@@ -96,7 +87,6 @@ impl Core {
             .as_mut()
             .expect("the caller checked for the unit");
         let warp = &mut self.warps[w];
-        let c = &mut self.counters.weaver;
         let eghw = wv.mode == WeaverMode::Eghw;
         if eghw && (wv.offsets == 0 || wv.edges == 0) {
             return Err(program(
@@ -117,28 +107,10 @@ impl Core {
             )
         };
         let batch = wv.unit.decode(w, mask, eghw.then_some(&mut topology));
-        let t = batch.trace;
-        c.decode_requests += 1;
-        c.edges_skipped += t.edges_skipped;
-        c.table_reads += u64::from(t.entries_loaded + u32::from(t.started));
-        let v = &mut c.state_visits;
-        v.add(FsmState::S1, u64::from(t.started));
-        v.add(FsmState::S2, u64::from(t.fills));
-        v.add(FsmState::S3, u64::from(t.entries_loaded));
-        v.add(FsmState::S4, u64::from(t.entries_loaded));
-        v.add(FsmState::S7, u64::from(t.ran_out));
         for l in lanes(mask) {
             warp.set_x(i.rd, l, batch.vid[l]);
         }
-        if batch.work == 0 {
-            c.empty_answers += 1;
-            v.add(FsmState::S8, 1);
-        } else {
-            c.batches += 1;
-            c.lanes_filled += u64::from(batch.work.count_ones());
-            c.table_writes += u64::from(batch.work.count_ones());
-            v.add(FsmState::S5, 1);
-            v.add(FsmState::S6, 1);
+        if batch.work != 0 {
             warp.stack.set_mask(batch.work);
         }
         if eghw {
@@ -157,13 +129,12 @@ impl Core {
                     sh.mem.read_u32(wv.weights.wrapping_add(e))
                 };
                 let slot = buffer + 8 * l;
-                self.local[slot..slot + 4].copy_from_slice(&neighbour.to_le_bytes());
-                self.local[slot + 4..slot + 8].copy_from_slice(&weight.to_le_bytes());
+                self.local.write(slot, 4, neighbour);
+                self.local.write(slot + 4, 4, weight);
             }
-            c.table_writes += 2 * u64::from(batch.work.count_ones());
         }
         Ok(WeaverRequest::Decode {
-            trace: t,
+            trace: batch.trace,
             work: batch.work,
         })
     }

@@ -83,7 +83,7 @@ pub struct Trace {
     pub previous_round: bool,
 }
 
-/// What a Weaver instruction asked of the unit, for the timing model.
+/// What a Weaver instruction asked of the unit, for the timing model and the statistics.
 #[derive(Clone, Copy, Debug)]
 pub enum WeaverRequest {
     Register(Registered),
@@ -93,7 +93,11 @@ pub enum WeaverRequest {
     },
     /// DEC_LOC from this many lanes.
     Locate(u32),
-    Skip,
+    /// SKIP from this many lanes, which dropped this many edges of the current entry.
+    Skip {
+        lanes: u32,
+        edges: u64,
+    },
 }
 
 /// The answer to a decode request.

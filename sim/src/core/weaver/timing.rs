@@ -8,9 +8,7 @@ use wsim_isa::Decoded;
 
 use super::{Trace, WeaverRequest};
 use crate::config::{EghwReads, WeaverMode};
-use crate::core::pipeline::{
-    bank_conflict_degree, LoadTracker, PortKind, PortRequest, Producer, NEVER, SHARED_PORT,
-};
+use crate::core::pipeline::{LoadTracker, PortKind, PortRequest, Producer, NEVER, SHARED_PORT};
 use crate::core::warp::lanes;
 use crate::core::Core;
 use crate::stats::FsmState;
@@ -97,7 +95,7 @@ impl Core {
         let table = u64::from(p.weaver.table_latency);
         let entry_cycles = u64::from(p.weaver.entry_cycles);
         let sfu = u64::from(p.lat.sfu);
-        let banks = u64::from(p.local_banks);
+        let banks = u64::from(self.local.banks());
         // Shared-memory port cycles for that many words.
         let port = |words: u64| words.div_ceil(banks);
         // An ST entry: (vid, loc, deg); in EGHW the registration buffer holds vertex ids.
@@ -125,7 +123,7 @@ impl Core {
                 self.pipe.units.hold(SHARED_PORT, now, port(words));
                 None
             }
-            WeaverRequest::Skip => None,
+            WeaverRequest::Skip { .. } => None,
             WeaverRequest::Locate(lanes) => {
                 self.pipe
                     .units
@@ -208,7 +206,7 @@ impl Core {
         let start = now.max(self.clock().prep_start);
         let p = &self.pipe.p;
         let entry_cycles = u64::from(p.weaver.entry_cycles);
-        let banks = u64::from(p.local_banks);
+        let banks = u64::from(self.local.banks());
         let threads = p.threads;
         // The ids of the entries it loads come from shared memory: one table access, the
         // further ids streaming behind it (a round's first entry was read in S1).
@@ -238,7 +236,7 @@ impl Core {
             0
         } else {
             let unit = self.weaver.as_ref().expect("EGHW runs on the unit");
-            let base = self.local_base.wrapping_add(unit.buffer_of(w, threads));
+            let base = self.local.address(unit.buffer_of(w, threads));
             let mut words = [0u32; 64];
             let mut n = 0;
             for l in lanes(work) {
@@ -246,7 +244,7 @@ impl Core {
                 words[n..n + 2].copy_from_slice(&[at, at.wrapping_add(4)]);
                 n += 2;
             }
-            bank_conflict_degree(&words[..n], p.local_banks)
+            self.local.conflict_degree(&words[..n])
         };
         // Execution read the offsets (two words per entry, `topology_reads` of them)
         // first, then the neighbours and weights.
@@ -258,11 +256,11 @@ impl Core {
         // served from the line).
         let reads = |core: &mut Core, words: &[u32]| {
             if mode == EghwReads::WordSerial {
-                core.word_reads(words);
+                core.pipe.coalescer.word_reads(words);
             } else {
                 core.coalesce(PortKind::Read, words);
             }
-            std::mem::take(&mut core.pipe.lsu.lines)
+            core.pipe.coalescer.take_lines()
         };
         let edges = reads(self, &accesses[split..]);
         let mut offsets: VecDeque<u32> = reads(self, &accesses[..split]).into();
