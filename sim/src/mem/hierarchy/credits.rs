@@ -81,8 +81,9 @@ pub(super) struct Parked {
 }
 
 /// Senders waiting for one receiver, in the order they asked; an L1 that was told a
-/// credit came, with the cycle it was told.
-type Waiting = VecDeque<(Sender, Option<u64>)>;
+/// credit came, with the cycle it was told. A few senders at most (one per sender that
+/// shares the receiver), so a vector: a refused L1 scans it at every retry.
+type Waiting = Vec<(Sender, Option<u64>)>;
 
 /// The credits of every receiver and the senders waiting for them.
 #[derive(Default)]
@@ -123,7 +124,7 @@ impl Credits {
         let receivers = &mut self.receivers;
         self.waiting[i].get_or_insert_with(|| {
             receivers.push(r);
-            VecDeque::new()
+            Vec::new()
         })
     }
 
@@ -217,7 +218,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
     pub(super) fn can_send(&mut self, t: u64, s: Sender, r: Receiver) -> bool {
         let free = self.free(r);
         // No sender waits for `r` (the common case): a free credit is the answer.
-        if free > 0 && self.credits.queue(r).is_some_and(VecDeque::is_empty) {
+        if free > 0 && self.credits.queue(r).is_some_and(Vec::is_empty) {
             return true;
         }
         let q = self.credits.queue_of(r);
@@ -239,7 +240,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
                         q.retain(|&(w, _)| w != s);
                     }
                 }
-                self.credits.queue_of(r).push_back((s, None));
+                self.credits.queue_of(r).push((s, None));
             }
         }
         false
