@@ -90,6 +90,13 @@ pub struct CoreConfig {
     /// Register-file banks (register `r` is in bank `r % banks`); each extra source read
     /// from an already-used bank costs a cycle.
     pub register_banks: u32,
+    /// Operand collectors per issue slice; 0: Vortex's, one per 4 warps of the slice. With
+    /// more than one, an instruction is routed to its warp's collector and the collectors'
+    /// outputs are arbitrated: 2 more cycles from issue to the unit.
+    pub operand_collectors: u32,
+    /// Each unit's dispatcher takes instructions from one issue slice per cycle, in turn
+    /// (Vortex), so an instruction reaches its unit on a cycle of its slice.
+    pub slice_dispatch: bool,
     pub latency: LatencyConfig,
     pub lanes: LanesConfig,
 }
@@ -346,9 +353,41 @@ impl Default for CoreConfig {
             resume_latency: 2,
             unit_queue: 2,
             register_banks: 4,
+            operand_collectors: 1,
+            slice_dispatch: false,
             latency: LatencyConfig::default(),
             lanes: LanesConfig::default(),
         }
+    }
+}
+
+impl CoreConfig {
+    /// Issue slices of a core of `warps` warps.
+    pub fn slices(&self, warps: u32) -> u32 {
+        if self.issue_slices == 0 {
+            warps.div_ceil(16)
+        } else {
+            self.issue_slices.min(warps)
+        }
+    }
+
+    /// Operand collectors per issue slice of a core of `warps` warps (Vortex:
+    /// `VX_CFG_NUM_OPCS` = ceil(warps / (4 x issue width))).
+    pub fn collectors(&self, warps: u32) -> u32 {
+        if self.operand_collectors == 0 {
+            warps.div_ceil(4 * self.slices(warps))
+        } else {
+            self.operand_collectors
+        }
+    }
+
+    /// Cycles from issue to the functional unit in a core of `warps` warps: the dispatch
+    /// latency, and with several operand collectors the route to the warp's collector and
+    /// the arbiter over their outputs, a cycle each (SimX `Operands::on_tick` and
+    /// `rsp_arb_`, present when `VX_CFG_NUM_OPCS` >= 2).
+    pub fn issue_to_unit(&self, warps: u32) -> u32 {
+        let routed = if self.collectors(warps) > 1 { 2 } else { 0 };
+        self.dispatch_latency + routed
     }
 }
 

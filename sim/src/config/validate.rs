@@ -48,6 +48,12 @@ impl Config {
                 1,
                 u(max::REGISTER_BANKS),
             ),
+            (
+                "core.operand_collectors",
+                u(c.operand_collectors),
+                0,
+                u(g.warps_per_core),
+            ),
             ("core.fetch_latency", u(c.fetch_latency), 0, latency),
             ("core.decode_latency", u(c.decode_latency), 0, latency),
             ("core.dispatch_latency", u(c.dispatch_latency), 0, latency),

@@ -66,6 +66,8 @@ pub(in crate::core) struct Params {
     decode: u64,
     /// Issue to the unit.
     pub dispatch: u64,
+    /// Slices the units' dispatchers take in turn, one per cycle (1: any cycle).
+    dispatch_turns: u64,
     /// A unit's result to a dependent's issue.
     pub writeback: u64,
     /// A control instruction's exit from its unit to its warp's next fetch.
@@ -96,6 +98,13 @@ impl Pipeline {
 }
 
 impl Params {
+    /// The cycle warp `w`'s instruction, through operand collection by `ready`, reaches its
+    /// unit: the next cycle on which the dispatchers take the warp's slice.
+    pub(in crate::core) fn reaches_unit(&self, w: usize, ready: u64) -> u64 {
+        let turns = self.dispatch_turns;
+        ready + (w as u64 % turns + turns - ready % turns) % turns
+    }
+
     /// The cycle a warp fetches again after its control instruction left the unit at `exit`.
     fn resumes_at(&self, exit: u64) -> u64 {
         if exit == NEVER {
@@ -129,18 +138,15 @@ impl Pipeline {
         let g = &config.gpu;
         let c = &config.core;
         let lanes = |l: u32| if l == 0 { g.threads_per_warp } else { l };
-        let slices = if c.issue_slices == 0 {
-            g.warps_per_core.div_ceil(16)
-        } else {
-            c.issue_slices.min(g.warps_per_core)
-        } as usize;
+        let slices = c.slices(g.warps_per_core) as usize;
         let warps = g.warps_per_core as usize;
         let p = Params {
             slices,
             ibuffer: c.ibuffer as usize,
             fetch_ahead: c.fetch_ahead,
             decode: u64::from(c.fetch_latency) + u64::from(c.decode_latency),
-            dispatch: u64::from(c.dispatch_latency),
+            dispatch: u64::from(c.issue_to_unit(g.warps_per_core)),
+            dispatch_turns: if c.slice_dispatch { slices as u64 } else { 1 },
             writeback: u64::from(c.writeback_latency),
             resume: u64::from(c.resume_latency),
             register_banks: c.register_banks,
@@ -162,7 +168,7 @@ impl Pipeline {
             front: FrontEnd::new(warps, p.ibuffer),
             scoreboard: vec![Scoreboard::default(); warps],
             sched: Scheduler::new(c.scheduler, slices, warps),
-            units: Units::new(c.unit_queue as usize, u64::from(c.dispatch_latency)),
+            units: Units::new(c.unit_queue as usize, p.dispatch),
             lsu: Lsu::default(),
             coalescer: Coalescer::new(p.line, stacks),
             membership_changed: true,

@@ -107,6 +107,7 @@ impl Core {
         let groups = |lanes: u32| u64::from(active.max(1).div_ceil(lanes));
         let conflicts = register_bank_conflicts(&d.info.srcs, p.register_banks);
         self.counters.register_bank_conflicts += conflicts;
+        let reach = p.reaches_unit(w, now + p.dispatch + conflicts);
         // (result latency, cycles between two groups of lanes, occupancy, producer)
         let (latency, interval, occupancy, producer) = match d.info.unit {
             Unit::Alu => {
@@ -154,7 +155,7 @@ impl Core {
                     .weaver
                     .take()
                     .expect("a Weaver instruction asks the unit");
-                let at = now + p.dispatch + conflicts + occupancy - 1;
+                let at = reach + occupancy - 1;
                 return self.schedule_weaver(w, d, at, request, &rec.accesses);
             }
             Unit::Sfu(_) => {
@@ -172,7 +173,7 @@ impl Core {
                 self.pipe
                     .units
                     .occupy_until(d.info.unit, now + groups(p.lsu_lanes) + conflicts);
-                self.schedule_memory(w, d, kind, now + p.dispatch + conflicts, &rec.accesses);
+                self.schedule_memory(w, d, kind, reach, &rec.accesses);
                 return None;
             }
         };
@@ -180,7 +181,7 @@ impl Core {
             .units
             .occupy_until(d.info.unit, now + occupancy + conflicts);
         // It reaches the unit after dispatch and leaves it with its last group's result.
-        let exit = now + p.dispatch + u64::from(latency) + conflicts + occupancy - interval;
+        let exit = reach + u64::from(latency) + occupancy - interval;
         self.pipe.units.enter(d.info.unit, exit);
         if let Some(dst) = d.info.dst {
             self.pipe.written_back(w, dst, exit, producer);
