@@ -1564,6 +1564,44 @@ fn readings_repeat_the_runs_of_their_scope_after_todays() {
     }
     assert_ne!(after[0]["config_hash"], after[2]["config_hash"]);
 
+    // A table written before readings were (no reading column) holds the default
+    // reading's rows: a plot of them draws from it.
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    let k = header.iter().position(|h| h == "reading").unwrap();
+    let older = dir.path().join("older.csv");
+    let mut writer = csv::Writer::from_path(&older).unwrap();
+    let without = |row: Vec<String>| -> Vec<String> {
+        (row.into_iter().enumerate())
+            .filter(|(i, _)| *i != k)
+            .map(|(_, v)| v)
+            .collect()
+    };
+    writer.write_record(without(header.clone())).unwrap();
+    for record in reader.records() {
+        let row: Vec<String> = record.unwrap().iter().map(String::from).collect();
+        if row[k] == "plain" {
+            writer.write_record(without(row)).unwrap();
+        }
+    }
+    writer.flush().unwrap();
+    let plot =
+        "[[plots]]\nname = 'p'\nkind = 'line'\nx = 'program'\nwhere = { reading = 'plain' }\n";
+    let plotted = experiment(dir.path(), "r", &format!("{readings}{programs}{plot}"));
+    let drawn = dir.path().join("drawn");
+    let output = wsim_within_a_minute(&[
+        "experiment",
+        "plot",
+        plotted.to_str().unwrap(),
+        "--table",
+        older.to_str().unwrap(),
+        "--out",
+        drawn.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(drawn.join("p.svg").exists(), "{stderr}");
+
     // Errors name the experiment file, the reading and what is wrong.
     let bad = |body: &str, expected: &str| refused(dir.path(), expected, body, &[], expected);
     bad(

@@ -35,6 +35,20 @@ impl Table {
         self.column(name).map(|k| &row[k])
     }
 
+    /// This table with one more column, `name`, holding `value` in every row.
+    pub fn with_column(&self, name: &str, value: &str) -> Table {
+        let mut header = self.header.clone();
+        header.push(name.to_string());
+        let rows = (self.rows.iter())
+            .map(|row| {
+                let mut row = row.clone();
+                row.push(Cell::Text(value.to_string()));
+                row
+            })
+            .collect();
+        Table { header, rows }
+    }
+
     pub fn write(&self, path: &Path) -> anyhow::Result<()> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)

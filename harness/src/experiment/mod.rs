@@ -458,6 +458,16 @@ impl Experiment {
                 "cannot create the plots' directory {dir}: {e}"
             ))];
         }
+        // A table written before readings were holds the default reading's rows (as the
+        // paper report reads it), so a plot `where reading = default` finds them.
+        let with_reading;
+        let table = match (table.column("reading"), self.readings.first()) {
+            (None, Some(default)) => {
+                with_reading = table.with_column("reading", &default.name);
+                &with_reading
+            }
+            _ => table,
+        };
         // A part of the experiment (--graphs, --programs) draws the plots it has rows for.
         let part = !(self.kept_graphs.is_empty() && self.kept_programs.is_empty());
         self.plots
