@@ -78,6 +78,25 @@ fn three_cores_per_socket_no_longer_deadlock() {
     graph_verifies("graph/bfs_twce_push_tuned", &options).unwrap();
 }
 
+/// A socket's L1 that takes a credit while another of its cores sleeps refused goes to the
+/// back of the queue of waiting senders, not its front (credits.rs, "Sockets"). At the
+/// front, two cores of socket 0 spinning on atomics.c's lock always left one asleep, so
+/// their L1D took every credit of the link freed one at a time; the other senders queued
+/// behind it (core 0's L1I, socket 1's L1s), the lock's holder among their cores, never
+/// got one: the run spun until `run.max_cycles` (16 warps: past 40M cycles; it now
+/// finishes in 18.6M).
+#[test]
+fn a_spinning_socket_does_not_starve_the_senders_behind_it() {
+    let config = preset("sparseweaver-sockets")
+        .with_overrides(&[
+            "gpu.warps_per_core=16".to_string(),
+            "run.max_cycles=40000000".to_string(),
+        ])
+        .unwrap();
+    let (_, summary) = run_ok("atomics", &config);
+    assert_eq!(summary.cores.len(), 6);
+}
+
 /// Every socket size a cluster of up to 4 cores allows, with several warp shapes: barriers
 /// and graph programs of three schedules finish and verify.
 #[test]

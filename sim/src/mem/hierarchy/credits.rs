@@ -22,9 +22,13 @@
 //!   queue, so it cannot hold credits back for others.
 //! - **Sockets**: the cores of a socket share their L1s, so one sender asks for them all.
 //!   When one of its cores takes a credit while another still sleeps refused (its request
-//!   waits behind the same L1), the sender keeps its place in the queue: the next credit
-//!   wakes the sleeper. Without that, the first core's success would drop the sender from
-//!   the queue and leave the other asleep for good.
+//!   waits behind the same L1), the sender stays queued but goes to the back, as if the
+//!   sleeper asked anew: a later credit wakes the sleeper. Without the place, the first
+//!   core's success would leave the other asleep for good; keeping the front instead
+//!   starves the other senders, since two cores of a socket that keep asking (a spin
+//!   lock) always leave one asleep and so would take every credit freed one at a time
+//!   (atomics.c on sparseweaver-sockets: cores 1 and 2 spun on the lock through their
+//!   L1D while the other four cores, the lock's holder among them, starved behind it).
 
 use std::collections::VecDeque;
 
@@ -247,17 +251,16 @@ impl<D: DramModel> MemoryHierarchy<D> {
     }
 
     /// Take the credit [`Self::can_send`] found for `s`. A socket's L1 with a core still
-    /// asleep refused keeps its place in the queue (the module documentation).
+    /// asleep refused goes to the back of the queue (the module documentation).
     pub(super) fn take_credit(&mut self, s: Sender, r: Receiver) {
         let credits = &mut self.credits;
         let sleepers = credits.has_sleepers(s);
         let q = credits.queue_of(r);
         // A sender is in a queue at most once.
         if let Some(i) = q.iter().position(|&(w, _)| w == s) {
+            q.remove(i);
             if sleepers {
-                q[i].1 = None;
-            } else {
-                q.remove(i);
+                q.push((s, None));
             }
         }
         match r {
