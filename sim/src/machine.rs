@@ -85,7 +85,7 @@ pub struct Progress {
 struct Port<'a>(&'a mut MemoryHierarchy);
 
 impl MemoryPort for Port<'_> {
-    fn send(&mut self, now: u64, core: u32, req: PortRequest) -> Result<(), Retry> {
+    fn send(&mut self, now: u64, core: u32, req: PortRequest) -> Result<Option<u64>, Retry> {
         let kind = match req.kind {
             PortKind::Fetch => AccessKind::Fetch,
             PortKind::Read => AccessKind::Read,
@@ -445,6 +445,10 @@ impl Machine {
             for c in &done {
                 self.cores[c.core as usize].complete(c.id, now);
             }
+            // A core's completions commute: its instruction-cache hits after the rest.
+            for core in &mut self.cores {
+                progressed |= core.complete_hits(now);
+            }
             for c in 0..self.cores.len() {
                 let core = &mut self.cores[c];
                 if core.asleep(now) {
@@ -640,6 +644,7 @@ impl Machine {
             .iter()
             .map(Core::sleeps_until)
             .filter(|&t| t != u64::MAX)
+            .chain(self.cores.iter().filter_map(Core::next_hit))
             .chain(self.memory.next_event(now))
             .min();
         let Some(next) = next else {

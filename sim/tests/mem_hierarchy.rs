@@ -121,10 +121,10 @@ fn mshr_full_and_merge_limit_reject() {
         ..MemConfig::default()
     };
     let mut m = fixed(&c, 1, 1);
-    assert_eq!(m.access(0, req(1, 0, 0x000, Read)), Ok(()));
-    assert_eq!(m.access(1, req(2, 0, 0x040, Read)), Ok(()));
+    assert_eq!(m.access(0, req(1, 0, 0x000, Read)), Ok(None));
+    assert_eq!(m.access(1, req(2, 0, 0x040, Read)), Ok(None));
     assert_eq!(m.access(2, req(3, 0, 0x080, Read)), Err(Reject::MshrFull));
-    assert_eq!(m.access(3, req(4, 0, 0x000, Read)), Ok(()), "merges");
+    assert_eq!(m.access(3, req(4, 0, 0x000, Read)), Ok(None), "merges");
     assert_eq!(
         m.access(4, req(5, 0, 0x000, Read)),
         Err(Reject::MshrFull),
@@ -157,7 +157,7 @@ fn a_shared_l1_tells_a_core_it_refused_when_an_mshr_frees() {
         };
         let kind = if fetch { Fetch } else { Read };
         let mut m = fixed(&c, 1, 3).with_sockets(3);
-        assert_eq!(m.access(0, req(1, 0, 0x000, kind)), Ok(()));
+        assert_eq!(m.access(0, req(1, 0, 0x000, kind)), Ok(None));
         assert_eq!(m.access(1, req(2, 2, 0x040, kind)), Err(Reject::MshrFull));
         let mut done = Vec::new();
         let mut now = 1;
@@ -169,7 +169,7 @@ fn a_shared_l1_tells_a_core_it_refused_when_an_mshr_frees() {
         assert_eq!(told, [(2, ROOM), (0, 1)], "fetch {fetch}");
         assert_eq!(done[0].at, done[1].at, "told when the fill frees the MSHR");
         // Told once: the next fill has no one to tell.
-        assert_eq!(m.access(now, req(3, 2, 0x040, kind)), Ok(()));
+        assert_eq!(m.access(now, req(3, 2, 0x040, kind)), Ok(None));
         let rest = mem_common::run(&mut m, now, &[]);
         assert_eq!(
             rest.iter().map(|d| (d.core, d.id)).collect::<Vec<_>>(),
@@ -183,13 +183,13 @@ fn second_access_to_a_busy_bank_is_rejected() {
     let c = MemConfig::default();
     assert_eq!(c.l1d.banks, 4);
     let mut m = fixed(&c, 1, 1);
-    assert_eq!(m.access(0, req(1, 0, 0, Read)), Ok(()));
+    assert_eq!(m.access(0, req(1, 0, 0, Read)), Ok(None));
     assert_eq!(
         m.access(0, req(2, 0, 4 * 64, Read)),
         Err(Reject::BankConflict)
     );
-    assert_eq!(m.access(0, req(3, 0, 64, Read)), Ok(()), "another bank");
-    assert_eq!(m.access(1, req(2, 0, 4 * 64, Read)), Ok(()), "next cycle");
+    assert_eq!(m.access(0, req(3, 0, 64, Read)), Ok(None), "another bank");
+    assert_eq!(m.access(1, req(2, 0, 4 * 64, Read)), Ok(None), "next cycle");
     assert_eq!(m.stats().l1d[0].bank_stalls, 1);
 }
 
@@ -344,7 +344,7 @@ fn a_full_link_queue_rejects_requests_that_need_it() {
     for core in 0..3 {
         assert_eq!(
             m.access(0, req(core.into(), core, 0x40 * core, Write)),
-            Ok(())
+            Ok(None)
         );
     }
     // The three stores leave the L1s at h1, h1 + 1 and h1 + 2: two wait at h1.
@@ -356,7 +356,7 @@ fn a_full_link_queue_rejects_requests_that_need_it() {
         m.access(h1 + 1, req(9, 3, 0x400, Write)),
         Err(Reject::QueueFull)
     );
-    assert_eq!(m.access(h1 + 2, req(9, 3, 0x400, Write)), Ok(()));
+    assert_eq!(m.access(h1 + 2, req(9, 3, 0x400, Write)), Ok(None));
     assert_eq!(m.stats().l1d[3].queue_full_stalls, 2);
 }
 
@@ -441,4 +441,32 @@ fn a_write_back_counts_in_the_phase_of_the_miss_that_evicts() {
     assert_eq!((writes.dram.reads, writes.dram.writes), (2, 0));
     assert_eq!((read.dram.reads, read.dram.writes), (1, 1));
     assert_eq!(s.dram.writes, 1);
+}
+
+/// An instruction fetch that hits is handed back with its cycle and makes no completion
+/// (the core applies it); a load that hits completes through the hierarchy as before.
+#[test]
+fn a_fetch_hit_is_handed_back_a_load_hit_completes() {
+    let c = MemConfig::default();
+    let (i1, h1) = (u64::from(c.l1i.hit_latency), u64::from(c.l1d.hit_latency));
+    let mut m = fixed(&c, 1, 1);
+    run(
+        &mut m,
+        0,
+        &[(0, req(1, 0, 0x2000, Fetch)), (0, req(2, 0, 0x1000, Read))],
+    );
+    assert_eq!(
+        m.access(1000, req(3, 0, 0x2004, Fetch)),
+        Ok(Some(1000 + i1))
+    );
+    assert_eq!(m.access(1001, req(4, 0, 0x1004, Read)), Ok(None));
+    let mut done = Vec::new();
+    for now in 1001..1001 + h1 + i1 + 2 {
+        m.tick(now, &mut done);
+    }
+    assert_eq!(
+        done.iter().map(|d| (d.id, d.at)).collect::<Vec<_>>(),
+        [(4, 1001 + h1)]
+    );
+    assert_eq!(m.stats().l1i[0].hits, 1, "the hit still counts");
 }

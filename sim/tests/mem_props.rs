@@ -5,7 +5,7 @@
 
 mod mem_common;
 
-use mem_common::{req, FixedDram};
+use mem_common::{accept, deliver_hits, req, FixedDram};
 use proptest::prelude::*;
 use serde_json::Value;
 use wsim_sim::mem::cache::{CacheConfig, Replacement, WritePolicy};
@@ -78,16 +78,17 @@ fn drive<D: DramModel>(
     stream: &[(u64, MemAccess)],
     every_cycle: bool,
 ) -> (Vec<(Completion, u64)>, HierarchyStats, u64) {
-    let mut done = Vec::new();
+    let (mut done, mut hits) = (Vec::new(), Vec::new());
     let mut delivered = Vec::new();
     let (mut next, mut now, mut visits) = (0, 0, 0);
     loop {
         visits += 1;
         m.tick(now, &mut done);
+        deliver_hits(now, &mut hits, &mut done);
         delivered.extend(done.drain(..).map(|d| (d, now)));
         let mut refused = false;
         while next < stream.len() && stream[next].0 <= now {
-            if m.access(now, stream[next].1).is_err() {
+            if accept(&mut m, now, stream[next].1, &mut hits).is_err() {
                 refused = true;
                 break;
             }
@@ -98,7 +99,8 @@ fn drive<D: DramModel>(
         } else {
             stream.get(next).map(|s| s.0.max(now + 1))
         };
-        let following = [wanted, m.next_event(now)].into_iter().flatten().min();
+        let hit = hits.iter().map(|&(at, _)| at).min();
+        let following = [wanted, hit, m.next_event(now)].into_iter().flatten().min();
         match following {
             Some(_) if every_cycle => now += 1,
             Some(t) => now = t,
@@ -242,10 +244,11 @@ fn drive_as_cores<D: DramModel>(
         queues[r.core as usize].push_back((*at, *r));
     }
     let mut waiting = vec![false; cores as usize];
-    let (mut done, mut completed) = (Vec::new(), Vec::new());
+    let (mut done, mut completed, mut hits) = (Vec::new(), Vec::new(), Vec::new());
     let mut now = 0;
     loop {
         m.tick(now, &mut done);
+        deliver_hits(now, &mut hits, &mut done);
         for d in done.drain(..) {
             waiting[d.core as usize] = false;
             completed.extend((d.id != ROOM).then_some(d));
@@ -255,7 +258,7 @@ fn drive_as_cores<D: DramModel>(
                 if at > now {
                     break;
                 }
-                match m.access(now, r) {
+                match accept(&mut m, now, r, &mut hits) {
                     Ok(()) => drop(queue.pop_front()),
                     Err(Reject::MshrFull | Reject::NoCredit) => waiting[core] = true,
                     Err(_) => break,
@@ -266,7 +269,8 @@ fn drive_as_cores<D: DramModel>(
             .filter(|(_, &w)| !w)
             .filter_map(|(q, _)| q.front().map(|&(at, _)| at.max(now + 1)))
             .min();
-        match [wanted, m.next_event(now)].into_iter().flatten().min() {
+        let hit = hits.iter().map(|&(at, _)| at).min();
+        match [wanted, hit, m.next_event(now)].into_iter().flatten().min() {
             Some(t) => now = t,
             None => break,
         }

@@ -3,7 +3,7 @@
 
 use wsim_sim::mem::dram::{DramRequest, DramStats};
 use wsim_sim::mem::hierarchy::{
-    AccessKind, Completion, DramModel, MemAccess, MemConfig, MemoryHierarchy, ROOM,
+    AccessKind, Completion, DramModel, MemAccess, MemConfig, MemoryHierarchy, Reject, ROOM,
 };
 
 /// Main memory that answers every request `latency` cycles after it is queued and holds at
@@ -97,6 +97,36 @@ pub fn req(id: u64, core: u32, addr: u32, kind: AccessKind) -> MemAccess {
     }
 }
 
+/// Accept `r` at `now` as a core does: an instruction-cache hit handed back (`Ok(Some(at))`)
+/// joins `hits`, to be delivered as a completion at `at` (no earlier than the next tick).
+pub fn accept<D: DramModel>(
+    h: &mut MemoryHierarchy<D>,
+    now: u64,
+    r: MemAccess,
+    hits: &mut Vec<(u64, Completion)>,
+) -> Result<(), Reject> {
+    if let Some(at) = h.access(now, r)? {
+        let c = Completion {
+            id: r.id,
+            core: r.core,
+            at,
+        };
+        hits.push((at.max(now + 1), c));
+    }
+    Ok(())
+}
+
+/// The hits of `hits` due at `now`, appended to `done` after the hierarchy's completions.
+pub fn deliver_hits(now: u64, hits: &mut Vec<(u64, Completion)>, done: &mut Vec<Completion>) {
+    hits.retain(|&(at, c)| {
+        let due = at <= now;
+        if due {
+            done.push(c);
+        }
+        !due
+    });
+}
+
 /// From cycle `from`, issue each request at its cycle or, if refused, at the next cycles
 /// until accepted (in order: a refused request holds back the ones after it), ticking
 /// every cycle until everything completes. Returns the completions in delivery order.
@@ -106,13 +136,18 @@ pub fn run<D: DramModel>(
     reqs: &[(u64, MemAccess)],
 ) -> Vec<Completion> {
     let mut done = Vec::new();
+    let mut hits = Vec::new();
     let mut next = 0;
     let mut now = from;
-    while next < reqs.len() || h.pending() > 0 {
+    while next < reqs.len() || h.pending() > 0 || !hits.is_empty() {
         h.tick(now, &mut done);
+        deliver_hits(now, &mut hits, &mut done);
         // Room the driver was refused for has come: it retries every cycle anyway.
         done.retain(|c| c.id != ROOM);
-        while next < reqs.len() && reqs[next].0 <= now && h.access(now, reqs[next].1).is_ok() {
+        while next < reqs.len()
+            && reqs[next].0 <= now
+            && accept(h, now, reqs[next].1, &mut hits).is_ok()
+        {
             next += 1;
         }
         now += 1;

@@ -84,6 +84,10 @@ pub(super) struct FrontEnd {
     pub waits_completion: Option<Refusal>,
     /// The earliest cycle a pending control instruction resolves.
     pub next_resolve: u64,
+    /// Instruction-cache hits handed back by the port, (cycle, warp), to complete at their
+    /// cycle (at most one per warp), and the earliest of those cycles.
+    pub hits: Vec<(u64, usize)>,
+    pub next_hit: u64,
 }
 
 impl FrontEnd {
@@ -95,6 +99,8 @@ impl FrontEnd {
             resolving: 0,
             waits_completion: None,
             next_resolve: NEVER,
+            hits: Vec::new(),
+            next_hit: NEVER,
         }
     }
 
@@ -253,7 +259,14 @@ impl Core {
                 ops: 0,
             };
             match port.send(now, self.id, req) {
-                Ok(()) => {
+                Ok(hit) => {
+                    if let Some(at) = hit {
+                        // Applied no earlier than a completion would be (the next tick).
+                        let at = at.max(now + 1);
+                        self.pipe.front.hits.push((at, w));
+                        self.pipe.front.next_hit = self.pipe.front.next_hit.min(at);
+                    }
+                    let t = &mut self.pipe.front.warps[w];
                     t.state = FetchState::Miss(line);
                     if !ahead {
                         // Decoded from the word now; it reaches the buffer with the line.

@@ -104,8 +104,10 @@ impl Retry {
 }
 
 /// What a core needs from the memory hierarchy: it accepts a request, or says when to retry.
+/// `Ok(Some(at))`: an instruction fetch that hit, complete at cycle `at`; no completion
+/// comes for it, the core applies it itself.
 pub trait MemoryPort {
-    fn send(&mut self, now: u64, core: u32, req: PortRequest) -> Result<(), Retry>;
+    fn send(&mut self, now: u64, core: u32, req: PortRequest) -> Result<Option<u64>, Retry>;
 }
 
 #[cfg(test)]

@@ -226,6 +226,35 @@ impl Core {
         }
     }
 
+    /// The instruction-cache hits due at `now` complete, as [`Core::complete`] would
+    /// (the port handed back their cycle instead of a completion). Whether any did.
+    #[inline]
+    pub fn complete_hits(&mut self, now: u64) -> bool {
+        if self.pipe.front.next_hit > now {
+            return false;
+        }
+        let mut hits = std::mem::take(&mut self.pipe.front.hits);
+        let mut next = NEVER;
+        hits.retain(|&(at, w)| {
+            if at <= now {
+                self.complete(Ticket::Fetch(w).encode(), now);
+                false
+            } else {
+                next = next.min(at);
+                true
+            }
+        });
+        self.pipe.front.hits = hits;
+        self.pipe.front.next_hit = next;
+        true
+    }
+
+    /// The cycle of the earliest instruction-cache hit still to complete.
+    pub fn next_hit(&self) -> Option<u64> {
+        let at = self.pipe.front.next_hit;
+        (at != NEVER).then_some(at)
+    }
+
     /// Simulate cycle `now` of this core. Whether something changed (an instruction issued
     /// or fetched, a branch resolved, a request entered the memory system): then the next
     /// cycle must be simulated; if not, the core sleeps until its next wakeup. What the

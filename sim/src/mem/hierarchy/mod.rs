@@ -378,8 +378,10 @@ impl<D: DramModel> MemoryHierarchy<D> {
 
     /// A core's request at cycle `now` (cycles never decrease; an earlier one counts as
     /// the latest seen). `Err` = not accepted this cycle: nothing changed but the stall
-    /// counters. Panics if `req.core` is out of range (a caller bug, not a configuration).
-    pub fn access(&mut self, now: u64, req: MemAccess) -> Result<(), Reject> {
+    /// counters. `Ok(Some(at))`: an instruction fetch that hit, complete at `at`; no
+    /// completion comes for it (the caller applies it, sparing every hit the event's round
+    /// trip). Panics if `req.core` is out of range (a caller bug, not a configuration).
+    pub fn access(&mut self, now: u64, req: MemAccess) -> Result<Option<u64>, Reject> {
         let now = now.max(self.now);
         self.advance(now);
         let core = req.core as usize;
@@ -423,7 +425,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
         if atomic {
             self.take_credit(sender, to.expect("an atomic has room below"));
             self.send_down(now, Level::L1, msg, line);
-            return Ok(());
+            return Ok(None);
         }
         let cache = self.l1(fetch, socket);
         let done_at = now + u64::from(cache.config().hit_latency);
@@ -432,6 +434,8 @@ impl<D: DramModel> MemoryHierarchy<D> {
             self.take_credit(sender, to);
         }
         match outcome {
+            // The caller completes it itself: no event, no completion.
+            Ok(Outcome::Hit) if fetch => return Ok(Some(done_at)),
             Ok(Outcome::Hit) => self.schedule(
                 done_at,
                 Ev::Done {
@@ -473,7 +477,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
                 return Err(Reject::MshrFull);
             }
         }
-        Ok(())
+        Ok(None)
     }
 
     /// Advance to cycle `now` and append the requests completed since the last call.
