@@ -4,25 +4,16 @@
 
 mod common;
 
-use std::process::Command;
-
 fn report(config: &str) -> String {
-    common::programs_dir();
-    let out = Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .current_dir(common::root())
-        .args([
-            "run",
-            "--config",
-            config,
-            "programs/build/graph/pr_sparseweaver_pull.elf",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let config = common::root().join(config);
+    let out = common::wsim_ok(&[
+        "run",
+        "--config",
+        config.to_str().unwrap(),
+        common::program("graph/pr_sparseweaver_pull")
+            .to_str()
+            .unwrap(),
+    ]);
     String::from_utf8(out.stdout).unwrap()
 }
 

@@ -35,18 +35,21 @@ impl Table {
         self.column(name).map(|k| &row[k])
     }
 
-    /// This table with one more column, `name`, holding `value` in every row.
-    pub fn with_column(&self, name: &str, value: &str) -> Table {
-        let mut header = self.header.clone();
-        header.push(name.to_string());
-        let rows = (self.rows.iter())
-            .map(|row| {
-                let mut row = row.clone();
-                row.push(Cell::Text(value.to_string()));
-                row
-            })
-            .collect();
-        Table { header, rows }
+    /// This table with `value` in column `name` wherever the cell is empty, the column
+    /// added (holding `value` in every row) if the table has none.
+    pub fn with_default(&self, name: &str, value: &str) -> Table {
+        let mut table = self.clone();
+        let k = table.column(name).unwrap_or_else(|| {
+            table.header.push(name.to_string());
+            table.rows.iter_mut().for_each(|row| row.push(Cell::Empty));
+            table.header.len() - 1
+        });
+        for row in &mut table.rows {
+            if row[k].to_string().is_empty() {
+                row[k] = Cell::Text(value.to_string());
+            }
+        }
+        table
     }
 
     pub fn write(&self, path: &Path) -> anyhow::Result<()> {

@@ -458,15 +458,16 @@ impl Experiment {
                 "cannot create the plots' directory {dir}: {e}"
             ))];
         }
-        // A table written before readings were holds the default reading's rows (as the
-        // paper report reads it), so a plot `where reading = default` finds them.
+        // A row with no reading (a table written before readings were, or by an experiment
+        // without them) is the default reading's, as the paper report reads it, so a plot
+        // `where reading = default` finds it.
         let with_reading;
-        let table = match (table.column("reading"), self.readings.first()) {
-            (None, Some(default)) => {
-                with_reading = table.with_column("reading", &default.name);
+        let table = match self.readings.first() {
+            Some(default) => {
+                with_reading = table.with_default("reading", &default.name);
                 &with_reading
             }
-            _ => table,
+            None => table,
         };
         // A part of the experiment (--graphs, --programs) draws the plots it has rows for.
         let part = !(self.kept_graphs.is_empty() && self.kept_programs.is_empty());
