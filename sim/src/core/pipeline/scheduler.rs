@@ -35,8 +35,11 @@ pub(super) struct Slice {
     barrier: Cell<u32>,
     fetch: Cell<u32>,
     ranked: Cell<u32>,
-    /// No live warp's answer runs out before this cycle (a lower bound: 0 after a wake,
-    /// exact after a search), so the search can be skipped until then.
+    /// Bits to examine whatever their cycle: the woken, and those that could issue when
+    /// last examined. Each has an answer that ran out.
+    due: Cell<u32>,
+    /// No live warp outside `due` has an answer that runs out before this cycle (a lower
+    /// bound, exact after a search), so until then the search examines only `due`.
     expiry: Cell<u64>,
     /// Why the slice cannot issue and until when (0: look again).
     blocked: Cell<(u64, SlotReason)>,
@@ -54,6 +57,7 @@ impl Slice {
             barrier: Cell::new(0),
             fetch: Cell::new(0),
             ranked: Cell::new(0),
+            due: Cell::new(0),
             expiry: Cell::new(0),
             blocked: Cell::new((0, SlotReason::Issued)),
             last_issued: None,
@@ -63,6 +67,7 @@ impl Slice {
     /// Remember why the warp at `bit` cannot issue before `until`.
     fn block(&self, bit: usize, until: u64, reason: SlotReason) {
         self.until[bit].set(until);
+        self.due.set(self.due.get() & !(1 << bit));
         self.expiry.set(self.expiry.get().min(until));
         self.reason[bit].set(reason);
         let set = |mask: &Cell<u32>, on: bool| {
@@ -81,7 +86,7 @@ impl Slice {
     /// The warp at `bit` must be examined again, and so must the slice.
     fn unblock(&self, bit: usize) {
         self.until[bit].set(0);
-        self.expiry.set(0);
+        self.due.set(self.due.get() | 1 << bit);
         self.blocked.set((0, SlotReason::Issued));
     }
 
@@ -187,10 +192,11 @@ impl Core {
             }
         }
         // Only warps whose answer ran out can have changed; the others wait at least until
-        // the earliest of their cycles (none has run out before `expiry`).
-        let mut expired = 0;
+        // the earliest of their cycles (before `expiry`, only the `due` ones have run out).
+        let mut expired = s.due.get();
         let mut until = s.expiry.get();
         if now >= until {
+            expired = 0;
             until = NEVER;
             for (bit, u) in s.until.iter().enumerate() {
                 let u = u.get();
@@ -208,10 +214,12 @@ impl Core {
             Policy::Rr => s.last_issued.map_or(0, |l| sched.bits[l] + 1) % s.warps.len(),
         };
         let mut best = None;
+        let mut can_issue = 0;
         for bit in bits_from(expired & s.live, start) {
             match self.examine(s.warps[bit], now) {
                 Ok(()) => {
                     best = best.or(Some(s.warps[bit]));
+                    can_issue |= 1 << bit;
                 }
                 Err((reason, u)) => {
                     s.block(bit, u, reason);
@@ -219,12 +227,12 @@ impl Core {
                 }
             }
         }
+        // The warps that could issue are examined again next cycle.
+        s.due.set(can_issue);
+        s.expiry.set(until);
         if let Some(w) = best {
-            // The warps that could issue are examined again next cycle.
-            s.expiry.set(0);
             return Ok(w);
         }
-        s.expiry.set(until);
         let live = s.live;
         let reason = if live == 0 {
             SlotReason::NoActiveWarp
