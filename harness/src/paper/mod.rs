@@ -912,8 +912,10 @@ fn claims_table(paper: &Paper, claims: &[Claim], values: &BTreeMap<(&str, &str),
             (Stated::Text(t), _) => t.clone(),
         };
         let bands = if band {
+            // A band of the default alone (no reading of this claim ran there) says nothing.
             let shown: Vec<String> = (paper.profiles.iter().zip(&measured))
                 .filter_map(|(p, v)| Some((p, v.as_ref()?.band.as_ref()?)))
+                .filter(|(_, b)| b.values.len() > 1 || !b.not_run.is_empty())
                 .filter_map(|(p, b)| Some(format!("{p}: {}", band_text(claim, method?, b))))
                 .collect();
             let shown = if shown.is_empty() {
