@@ -379,7 +379,7 @@ fn each_claim_shows_the_default_readings_value_and_its_band_across_readings() {
     has("## Headline claims");
     has(
         "| SparseWeaver over EM (`sw-over-em`) | 2.60x | quick | 2.00x | 0.71x (write-back) | \
-         8.00x (em-search) | sockets |",
+         8.00x (em-search) | sockets | medium: 2.00x |",
     );
 }
 
@@ -405,6 +405,9 @@ fn a_band_of_the_default_alone_is_not_shown() {
         over_em.contains("medium: 2.00x (plain) to 2.00x (plain), 1 readings, holds in 1; not run: em-search"),
         "{over_em}"
     );
+    // The headline's other profiles: a value, and a band only where one was measured.
+    let headline = page.split("## Headline claims").nth(1).unwrap();
+    assert!(headline.contains("| sockets | medium: 2.00x |"), "{headline}");
 }
 
 #[test]

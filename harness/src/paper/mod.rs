@@ -970,7 +970,8 @@ fn band_text(claim: &Claim, method: Method, band: &Band) -> String {
 
 /// The headline claims: the paper's value, the default reading's and the band, from the
 /// profile whose band measured the most readings (the later one on a tie; else the last
-/// profile that ran).
+/// profile that ran), and the other profiles' values with their bands (a claim that moves
+/// with scale shows it here).
 fn headline_table(
     paper: &Paper,
     headline: &HeadlineFile,
@@ -981,8 +982,8 @@ fn headline_table(
         let _ = write!(text, "{}\n\n", headline.text.trim());
     }
     text.push_str(
-        "| claim | paper | profile | wsim, default reading | band: least (reading) | greatest (reading) | not run |\n\
-         | --- | ---: | --- | ---: | ---: | ---: | --- |\n",
+        "| claim | paper | profile | wsim, default reading | band: least (reading) | greatest (reading) | not run | other profiles: default [band] |\n\
+         | --- | ---: | --- | ---: | ---: | ---: | --- | --- |\n",
     );
     let claims: BTreeMap<&str, &Claim> = (paper.sections.iter())
         .flat_map(|s| &s.claims)
@@ -1006,7 +1007,7 @@ fn headline_table(
         let (Some((profile, value)), Some(method)) = (chosen, method) else {
             let _ = writeln!(
                 text,
-                "| {} (`{id}`) | {} | — | not run | — | — | — |",
+                "| {} (`{id}`) | {} | — | not run | — | — | — | — |",
                 cell(&claim.text),
                 cell(&paper_value)
             );
@@ -1027,12 +1028,31 @@ fn headline_table(
             }
             None => ("—".into(), "—".into(), "no readings".into()),
         };
+        let others: Vec<String> = (paper.profiles.iter())
+            .filter(|p| p.as_str() != *profile)
+            .filter_map(|p| Some((p, values.get(&(id.as_str(), p.as_str()))?)))
+            .map(|(p, v)| {
+                let mut text = format!("{p}: {}", shown(method, v.default));
+                if let Some(band) = v.band.as_ref().filter(|b| b.values.len() > 1) {
+                    let ((lo, at_lo), (hi, at_hi)) = band.ends();
+                    let (lo, hi) = (number(method, lo), number(method, hi));
+                    let _ = write!(text, " [{lo} ({at_lo}) to {hi} ({at_hi})]");
+                }
+                text
+            })
+            .collect();
+        let others = if others.is_empty() {
+            "—".to_string()
+        } else {
+            others.join("; ")
+        };
         let _ = writeln!(
             text,
-            "| {} (`{id}`) | {} | {profile} | {} | {lo} | {hi} | {not_run} |",
+            "| {} (`{id}`) | {} | {profile} | {} | {lo} | {hi} | {not_run} | {} |",
             cell(&claim.text),
             cell(&paper_value),
             shown(method, value.default),
+            cell(&others),
         );
     }
     text
