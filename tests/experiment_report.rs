@@ -391,23 +391,35 @@ fn a_band_of_the_default_alone_is_not_shown() {
     // EM one whose EM-search rows the medium table lacks.
     let exp = dir.path().join("exp/tiny.toml");
     let text = std::fs::read_to_string(&exp).unwrap();
-    write(&exp, &text.replace("readings = ['plain']", "readings = ['plain', 'em-search']"));
+    write(
+        &exp,
+        &text.replace("readings = ['plain']", "readings = ['plain', 'em-search']"),
+    );
     let page = page(dir.path());
     let row = |id: &str| {
         let row = page.lines().find(|l| l.contains(&format!("(`{id}`)")));
-        row.unwrap_or_else(|| panic!("no row of {id} in:\n{page}")).to_string()
+        row.unwrap_or_else(|| panic!("no row of {id} in:\n{page}"))
+            .to_string()
     };
     let over_vm = row("sw-over-vm");
-    assert!(over_vm.contains("quick: 3.00x (write-back) to 6.00x (plain)"), "{over_vm}");
+    assert!(
+        over_vm.contains("quick: 3.00x (write-back) to 6.00x (plain)"),
+        "{over_vm}"
+    );
     assert!(!over_vm.contains("medium:"), "{over_vm}");
     let over_em = row("sw-over-em");
     assert!(
-        over_em.contains("medium: 2.00x (plain) to 2.00x (plain), 1 readings, holds in 1; not run: em-search"),
+        over_em.contains(
+            "medium: 2.00x (plain) to 2.00x (plain), 1 readings, holds in 1; not run: em-search"
+        ),
         "{over_em}"
     );
     // The headline's other profiles: a value, and a band only where one was measured.
     let headline = page.split("## Headline claims").nth(1).unwrap();
-    assert!(headline.contains("| sockets | medium: 2.00x |"), "{headline}");
+    assert!(
+        headline.contains("| sockets | medium: 2.00x |"),
+        "{headline}"
+    );
 }
 
 #[test]
