@@ -535,14 +535,14 @@ impl Band {
 }
 
 /// `table`'s rows that are `reading`'s: those run under it, and the default reading's of
-/// the programs it does not run (all of them for a reading that runs nothing). Rows of a
-/// table without a `reading` column, or with it empty, are the default reading's.
+/// the programs it does not run (all of them for a reading that runs nothing). `table`'s
+/// rows without a reading were given the default's when it was read ([`write`]).
 fn reading_rows(table: &Table, readings: &Readings, reading: &str) -> Table {
     let column = table.column("reading");
     let program = table.column("program");
     let default = readings.default_reading().name.as_str();
     let of = |row: &[Cell]| column.map_or(String::new(), |k| row[k].to_string());
-    let is_default = |row: &[Cell]| matches!(of(row).as_str(), "") || of(row) == default;
+    let is_default = |row: &[Cell]| of(row) == default;
     let own = readings.get(reading).filter(|r| r.name != default);
     let rows = (table.rows.iter())
         .filter(|row| match own {
@@ -635,6 +635,12 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
                 continue;
             }
             let table = Table::read(&path)?;
+            // A row with no reading (a table written before readings were) is the default
+            // reading's, as an experiment's plots read it.
+            let table = match &paper.readings {
+                Some(r) => table.with_default("reading", &r.default_reading().name),
+                None => table,
+            };
             let file = &paper.files[experiment];
             let profile_name = file.profiled.then_some(profile.as_str());
             let readings = match crate::experiment::readings_of(&file.path, profile_name) {

@@ -361,6 +361,17 @@ impl Default for CoreConfig {
     }
 }
 
+impl GpuConfig {
+    /// `n` lanes (units, banks), or one per thread of a warp when `n` is 0.
+    pub fn per_thread_if_zero(&self, n: u32) -> u32 {
+        if n == 0 {
+            self.threads_per_warp
+        } else {
+            n
+        }
+    }
+}
+
 impl CoreConfig {
     /// Issue slices of a core of `warps` warps.
     pub fn slices(&self, warps: u32) -> u32 {

@@ -80,10 +80,7 @@ impl Core {
             local: LocalMemory::new(
                 config.local_mem.base,
                 config.local_mem.size,
-                match config.local_mem.banks {
-                    0 => g.threads_per_warp,
-                    banks => banks,
-                },
+                g.per_thread_if_zero(config.local_mem.banks),
             ),
             barriers: Barriers::default(),
             phase: 0,
@@ -206,15 +203,14 @@ impl Core {
     /// The timeline's sample of the counters so far (skipped cycles settled).
     pub fn sample(&mut self) -> CoreSample {
         self.settle();
-        let mut sample = CoreSample {
-            instructions: self.counters.instructions,
-            slots: self.counters.slots,
-        };
+        let mut slots = self.counters.slots;
         for p in self.stats.phases.values() {
-            sample.instructions += p.instructions;
-            sample.slots.merge(&p.slots);
+            slots.merge(&p.slots);
         }
-        sample
+        CoreSample {
+            instructions: self.instructions(),
+            slots,
+        }
     }
 
     /// Record the timeline's events from `now` (`warps`: warp-level ones too): the live

@@ -1,7 +1,7 @@
 //! The front end: one instruction fetch per core per cycle, through the instruction cache
-//! into the warp's instruction buffer (`ibuffer.rs`) (`core.fetch_latency` + `core.decode_latency` after
-//! the cache). A branch, jump or warp-control instruction stops its warp's fetch until it
-//! resolves. Two disciplines (`core.fetch_ahead`):
+//! into the warp's instruction buffer (`ibuffer.rs`), `core.fetch_latency` +
+//! `core.decode_latency` after the cache. A branch, jump or warp-control instruction stops
+//! its warp's fetch until it resolves. Two disciplines (`core.fetch_ahead`):
 //! - Vortex's (SimX `Scheduler::schedule`, `Core::Impl::decode`): the lowest-numbered warp
 //!   that can is scheduled, reads the cache for one instruction and is not scheduled again
 //!   until that instruction is decoded; control instructions keep it until they leave

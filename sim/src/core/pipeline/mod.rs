@@ -137,7 +137,7 @@ impl Pipeline {
     pub fn new(config: &Config) -> Self {
         let g = &config.gpu;
         let c = &config.core;
-        let lanes = |l: u32| if l == 0 { g.threads_per_warp } else { l };
+        let lanes = |l: u32| g.per_thread_if_zero(l);
         let slices = c.slices(g.warps_per_core) as usize;
         let warps = g.warps_per_core as usize;
         let p = Params {
