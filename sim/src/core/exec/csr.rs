@@ -24,6 +24,9 @@ impl Core {
         if writes && num >> 10 == 3 {
             return illegal(format!("write to read-only CSR {num:#x}"));
         }
+        // The phase last registered with the machine: lanes writing the same one again
+        // (a warp's lanes usually do) would find it registered.
+        let mut registered = None;
         for l in lanes(mask) {
             let Some(old) = self.csr_read(w, l, num, sh) else {
                 return illegal(format!("unknown CSR {num:#x}"));
@@ -39,8 +42,9 @@ impl Core {
                     Op::Csrrs | Op::Csrrsi => old | src,
                     _ => old & !src,
                 };
-                if num == csr::WSIM_PHASE {
+                if num == csr::WSIM_PHASE && registered != Some(new) {
                     sh.write_phase(new)?;
+                    registered = Some(new);
                 }
                 self.csr_write(w, l, num, new, sh.cycle);
             }
