@@ -87,7 +87,7 @@ fn the_default_job_fills_the_machine_and_its_trace_is_as_observing_says() {
     let out = String::from_utf8(wsim(&job).stdout).unwrap();
     // 8,192 vertices for the sparseweaver machine's 6,144 threads.
     assert!(out.contains("8192 vertices"), "{out}");
-    assert!(out.contains("32 warps x 32 threads") && out.contains("2 clusters x 3 cores"));
+    assert!(out.contains("6 cores x 32 warps x 32 threads"), "{out}");
     let (mb, slices, counters, cycles) = trace(&[]);
     let (mb_warps, slices_warps, _, _) = trace(&["--trace-warps"]);
     has(
