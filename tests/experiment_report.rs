@@ -383,6 +383,39 @@ fn each_claim_shows_the_default_readings_value_and_its_band_across_readings() {
     );
 }
 
+/// A table measured before the default reading changed holds only another reading's rows:
+/// its claims are not run under the default there, not a typo that fails the report.
+#[test]
+fn a_table_of_another_readings_rows_is_not_run_under_the_default() {
+    let dir = tempfile::tempdir().unwrap();
+    readings_tree(dir.path());
+    for profile in ["quick", "medium"] {
+        let table = dir.path().join(format!("results/tiny/{profile}/tiny.csv"));
+        let text = std::fs::read_to_string(&table).unwrap();
+        let kept: Vec<&str> = (text.lines())
+            .filter(|l| !l.contains(",quick,plain,"))
+            .collect();
+        write(
+            &table,
+            &(kept
+                .join("\n")
+                .replace(",medium,plain,", ",medium,write-back,")
+                + "\n"),
+        );
+    }
+    let exp = dir.path().join("exp/tiny.toml");
+    let text = std::fs::read_to_string(&exp).unwrap();
+    write(
+        &exp,
+        &text.replace("readings = ['plain']", "readings = ['plain', 'write-back']"),
+    );
+    let page = page(dir.path());
+    let row = (page.lines())
+        .find(|l| l.contains("(`sw-over-vm`)"))
+        .unwrap_or_else(|| panic!("no row in:\n{page}"));
+    assert!(row.contains("| not run | not run | not run |"), "{row}");
+}
+
 #[test]
 fn a_band_of_the_default_alone_is_not_shown() {
     let dir = tempfile::tempdir().unwrap();

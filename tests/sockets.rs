@@ -154,7 +154,10 @@ fn both_layouts_of_the_dissertation_machine_run_every_graph_program_verified() {
             String::from_utf8_lossy(&out.stderr)
         );
         let rows: Vec<&str> = table.lines().skip(1).collect();
-        assert!(rows.iter().all(|r| r.contains(",0,yes,")), "{preset_name}: {table}");
+        assert!(
+            rows.iter().all(|r| r.contains(",0,yes,")),
+            "{preset_name}: {table}"
+        );
         assert_eq!(rows.len(), programs.len(), "one row per program\n{table}");
     }
 }
