@@ -3,8 +3,9 @@
 //! MSHR, while the MSHRs held only the other cores' misses, used to wait for a completion
 //! of its own that never came (the machines below deadlocked with 3 cores per socket);
 //! the fill that frees an MSHR now tells it. The dissertation's machine as its text reads
-//! (configs/sparseweaver-sockets.toml: one cluster, two sockets of three cores) runs every
-//! graph program verified.
+//! (configs/sparseweaver.toml: one cluster, two sockets of three cores) and its two-cluster
+//! reading with private L1s (configs/sparseweaver-clusters.toml) run every graph program
+//! verified.
 
 mod common;
 
@@ -68,13 +69,14 @@ fn three_cores_per_socket_no_longer_deadlock() {
         let options = graph_options("tiny", &tiny(3, 3, 8, 4), &[]);
         graph_verifies(name, &options).unwrap();
     }
+    // Two clusters, each one socket of three cores.
     let sets = ["gpu.cores_per_socket=3".to_string()];
-    let options = graph_options("sparseweaver", &sets, &["--iterations", "1"]);
+    let options = graph_options("sparseweaver-clusters", &sets, &["--iterations", "1"]);
     graph_verifies("graph/pr_vm_pull", &options).unwrap();
     // Two sockets on one link: a core of socket 1 slept refused for want of a credit while
     // another core of the socket took one, which dropped the socket from the queue of
     // waiting senders; nothing woke the sleeper again (credits.rs, "Sockets").
-    let options = graph_options("sparseweaver-sockets", &[], &[]);
+    let options = graph_options("sparseweaver", &[], &[]);
     graph_verifies("graph/bfs_twce_push_tuned", &options).unwrap();
 }
 
@@ -87,7 +89,7 @@ fn three_cores_per_socket_no_longer_deadlock() {
 /// finishes in 18.6M).
 #[test]
 fn a_spinning_socket_does_not_starve_the_senders_behind_it() {
-    let config = preset("sparseweaver-sockets")
+    let config = preset("sparseweaver")
         .with_overrides(&[
             "gpu.warps_per_core=16".to_string(),
             "run.max_cycles=40000000".to_string(),
@@ -118,37 +120,41 @@ fn every_socket_size_and_warp_shape_finishes_and_verifies() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// configs/sparseweaver-sockets.toml is the layout of "two sockets, three cores per
-/// socket" with one 1 MiB L2: six cores, two shared L1Ds, one L2. Every graph program
-/// (the manifest's) runs on it, through `wsim sweep`, and verifies (R-MAT of scale 6,
+/// configs/sparseweaver.toml is the layout of "two sockets, three cores per socket" with
+/// one 1 MiB L2: six cores, two shared L1Ds, one L2; configs/sparseweaver-clusters.toml
+/// the two-cluster reading: six private L1Ds, two L2s. Every graph program (the
+/// manifest's) runs on each, through `wsim sweep`, and verifies (R-MAT of scale 6,
 /// PageRank 2 iterations).
 #[test]
-fn the_socket_preset_runs_every_graph_program_verified() {
-    let (_, summary) = run_ok("vecadd", &preset("sparseweaver-sockets"));
-    let memory = &summary.memory;
-    assert_eq!(
-        (summary.cores.len(), memory.l1d.len(), memory.l2.len()),
-        (6, 2, 1)
-    );
-    let programs: Vec<String> = graph_manifest()
-        .iter()
-        .map(|p| program(&p.name).display().to_string())
-        .collect();
-    let mut options = graph_options("sparseweaver-sockets", &[], &["--iterations", "2"]);
-    options.insert(0, "--csv".into());
-    options.insert(0, "sweep".into());
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(&options)
-        .args(&programs)
-        .output()
-        .expect("cannot run wsim");
-    let table = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{table}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let rows: Vec<&str> = table.lines().skip(1).collect();
-    assert!(rows.iter().all(|r| r.contains(",0,yes,")), "{table}");
-    assert_eq!(rows.len(), programs.len(), "one row per program\n{table}");
+fn both_layouts_of_the_dissertation_machine_run_every_graph_program_verified() {
+    for (preset_name, l1ds, l2s) in [("sparseweaver", 2, 1), ("sparseweaver-clusters", 6, 2)] {
+        let (_, summary) = run_ok("vecadd", &preset(preset_name));
+        let memory = &summary.memory;
+        assert_eq!(
+            (summary.cores.len(), memory.l1d.len(), memory.l2.len()),
+            (6, l1ds, l2s),
+            "{preset_name}"
+        );
+        let programs: Vec<String> = graph_manifest()
+            .iter()
+            .map(|p| program(&p.name).display().to_string())
+            .collect();
+        let mut options = graph_options(preset_name, &[], &["--iterations", "2"]);
+        options.insert(0, "--csv".into());
+        options.insert(0, "sweep".into());
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_wsim"))
+            .args(&options)
+            .args(&programs)
+            .output()
+            .expect("cannot run wsim");
+        let table = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{preset_name}: {table}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let rows: Vec<&str> = table.lines().skip(1).collect();
+        assert!(rows.iter().all(|r| r.contains(",0,yes,")), "{preset_name}: {table}");
+        assert_eq!(rows.len(), programs.len(), "one row per program\n{table}");
+    }
 }
