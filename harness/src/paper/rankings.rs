@@ -339,7 +339,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("| B | | | | | not ranked: GPU EM did not verify"),
+            text.contains("| B | | | | | not ranked: GPU's EM did not verify"),
             "{text}"
         );
         assert!(text.contains("Mean tau-b over 1 graphs: 0.33; the same schedule first in 0."));
