@@ -15,7 +15,24 @@ shift || true
 wsim=${CARGO_TARGET_DIR:-target}/release/wsim
 [ -x "$wsim" ] || { echo "no $wsim: run scripts/setup.sh --no-run" >&2; exit 2; }
 status=0
-"$wsim" experiment run experiments/dissertation/*.toml --profile "$profile" "$@" || status=$?
+# The experiments wsim runs; an [external] one's table was measured elsewhere (a real GPU's,
+# docs/GPU.md; Figure 4.2's by scripts/fig4_2.py) and is committed beside the figures: the
+# report reads it from results/ like the others.
+run=()
+for file in experiments/dissertation/*.toml; do
+    experiment=$(basename "$file" .toml)
+    if grep -q '^\[external\]' "$file"; then
+        for table in docs/results/dissertation/"$experiment"/*.csv; do
+            [ -f "$table" ] || continue
+            kept=results/$experiment/$(basename "$table" .csv)/$experiment.csv
+            [ -f "$kept" ] || { mkdir -p "$(dirname "$kept")" && cp "$table" "$kept"; }
+            "$wsim" experiment plot "$file" --profile "$(basename "$table" .csv)" || status=$?
+        done
+    elif grep -q '^\[\[programs\]\]' "$file"; then
+        run+=("$file")
+    fi
+done
+"$wsim" experiment run "${run[@]}" --profile "$profile" "$@" || status=$?
 "$wsim" experiment report experiments/dissertation-paper.toml \
     -o docs/RESULTS.md --figures docs/results/dissertation
 # The tables beside the figures, so that a clone has what the page was computed from.

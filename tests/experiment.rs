@@ -474,7 +474,7 @@ fn experiment_file_errors_name_what_and_where() {
             format!("[[programs]]\nfiles = ['{0}', '{0}']\n", hello.display()),
             "lists only programs an earlier pattern of this entry lists (hello.elf): list each once",
         ),
-        ("no programs", "set = []\n".into(), "missing field `programs`"),
+        ("no programs", "set = []\n".into(), "no [[programs]]: an experiment runs at least one program (or says [external])"),
         (
             "key twice",
             format!("[[programs]]\nfiles = ['{}']\n[[axes]]\nname = 'a'\nkey = 'gpu.warps_per_core'\nvalues = [1]\n[[axes]]\nname = 'b'\nkey = 'gpu.warps_per_core'\nvalues = [2]\n", hello.display()),

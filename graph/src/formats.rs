@@ -1,5 +1,5 @@
-//! Reading SNAP edge lists and Matrix Market files (gzip detected by its magic bytes),
-//! and writing either.
+//! Reading SNAP edge lists, Matrix Market files and binary CSR files (gzip detected by its
+//! magic bytes, binary CSR by its own), and writing any of them.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
@@ -10,7 +10,7 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 
 use crate::error::{range, syntax, ErrorKind, GraphError};
-use crate::{Graph, Limits, RawGraph, VertexIds};
+use crate::{binary, Graph, Limits, RawGraph, VertexIds};
 
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
@@ -41,19 +41,33 @@ fn format_extension(path: &Path) -> String {
 pub(crate) fn read(path: &Path, seed: u64, limits: &Limits) -> Result<RawGraph, GraphError> {
     let io = |e| GraphError::new(ErrorKind::Io(e));
     let file = File::open(path).map_err(io)?;
-    let max = limits.max_input_bytes();
-    if file.metadata().map_err(io)?.len() > max {
-        return Err(too_big(limits, "the file has"));
-    }
+    let size = file.metadata().map_err(io)?.len();
     let mut file = BufReader::new(file);
     let gzip = file.fill_buf().map_err(io)?.starts_with(&GZIP_MAGIC);
-    let reader: Box<dyn BufRead> = if gzip {
+    let mut reader: Box<dyn BufRead> = if gzip {
         Box::new(BufReader::new(MultiGzDecoder::new(file)))
     } else {
         Box::new(file)
     };
-    let mut lines = Lines::new(reader, gzip, limits);
+    // Binary CSR is told by its magic; its header, checked against the ceilings, bounds
+    // what is read, so the text formats' bytes-per-edge ceiling does not apply to it.
     let ext = format_extension(path);
+    if reader.fill_buf().map_err(io)?.starts_with(&binary::MAGIC) {
+        reader.consume(binary::MAGIC.len());
+        let mut raw = binary::read(&mut reader, (!gzip).then_some(size), limits)?;
+        raw.weight_seed = seed;
+        return Ok(raw);
+    }
+    if ext == "bcsr" {
+        return Err(ErrorKind::UnknownFormat(
+            "a `.bcsr` file must start with the magic `WSIMBCSR`".into(),
+        )
+        .into());
+    }
+    if size > limits.max_input_bytes() {
+        return Err(too_big(limits, "the file has"));
+    }
+    let mut lines = Lines::new(reader, gzip, limits);
     let first = lines.peek()?;
     let mut raw = if first.len() >= 14 && first[..14].eq_ignore_ascii_case(b"%%MatrixMarket") {
         parse_matrix_market(&mut lines, limits)?
@@ -505,18 +519,23 @@ fn parse_matrix_market(
 
 pub(crate) fn write(g: &Graph, path: &Path) -> Result<(), GraphError> {
     let io = |e| GraphError::new(ErrorKind::Io(e));
-    let matrix_market = format_extension(path) == "mtx";
+    let ext = format_extension(path);
+    let body = |mut w: &mut dyn Write| match ext.as_str() {
+        "bcsr" => binary::write(g, &mut w),
+        "mtx" => emit(g, true, &mut w),
+        _ => emit(g, false, &mut w),
+    };
     let file = File::create(path).map_err(io)?;
     let gz = path.to_string_lossy().to_lowercase().ends_with(".gz");
     let result = if gz {
         let mut w = BufWriter::new(GzEncoder::new(file, Compression::default()));
-        emit(g, matrix_market, &mut w)
+        body(&mut w)
             .and_then(|()| w.into_inner().map_err(|e| e.into_error()))
             .and_then(|enc| enc.finish())
             .map(drop)
     } else {
         let mut w = BufWriter::new(file);
-        emit(g, matrix_market, &mut w).and_then(|()| w.flush())
+        body(&mut w).and_then(|()| w.flush())
     };
     result.map_err(io)
 }

@@ -5,6 +5,7 @@
 //! (in-edges). `reference` has the host algorithms kernels are verified against.
 //! Formats, relabelling, weights and generators are described in docs/GRAPHS.md.
 
+mod binary;
 mod error;
 mod formats;
 pub mod gcn;
@@ -415,8 +416,8 @@ impl Graph {
         }
     }
 
-    /// Write as Matrix Market (`.mtx`) or, for any other extension, a SNAP edge list;
-    /// a further `.gz` suffix compresses. Weights are always written.
+    /// Write as Matrix Market (`.mtx`), binary CSR (`.bcsr`) or, for any other extension,
+    /// a SNAP edge list; a further `.gz` suffix compresses. Weights are always written.
     pub fn write(&self, path: &Path) -> Result<(), GraphError> {
         formats::write(self, path).map_err(|e| e.in_file(path))
     }

@@ -1,5 +1,5 @@
-//! Reading SNAP and Matrix Market files (plain and gzip), the real datasets' published
-//! counts, every input error, and write-then-read round trips.
+//! Reading SNAP, Matrix Market and binary CSR files (plain and gzip), the real datasets'
+//! published counts, every input error, and write-then-read round trips.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -376,6 +376,77 @@ fn wsim_header_keeps_ids_and_isolated_vertices() {
     ));
 }
 
+/// A binary CSR file (docs/GRAPHS.md): the header, offsets, targets and weights.
+fn bcsr(header: [u32; 4], words: &[u32]) -> Vec<u8> {
+    let mut bytes = b"WSIMBCSR".to_vec();
+    for w in header.iter().chain(words) {
+        bytes.extend(w.to_le_bytes());
+    }
+    bytes
+}
+
+#[test]
+fn binary_csr_is_read_exactly_with_isolated_vertices_and_file_weights() {
+    // 4 vertices, 2 of them without out-edges: 0 -> 1 (w 7), 0 -> 3 (w 2), 3 -> 3 (w 9).
+    let file = bcsr([1, 4, 3, 0], &[0, 2, 2, 2, 3, 1, 3, 3, 7, 2, 9]);
+    let g = load_bytes("g.bcsr", &file, &LoadOptions::default()).unwrap();
+    assert_eq!(g.num_vertices(), 4);
+    assert_eq!(edges(&g), vec![(0, 1, 7), (0, 3, 2), (3, 3, 9)]);
+    // The magic decides, not the name; gzip is read through.
+    let g = load_bytes("g.dat", &gzip(&file), &LoadOptions::default()).unwrap();
+    assert_eq!(edges(&g), vec![(0, 1, 7), (0, 3, 2), (3, 3, 9)]);
+    // The loading options apply as to any file.
+    let g = load_bytes("g.bcsr", &file, &opts(true, false, true)).unwrap();
+    assert_eq!(edges(&g), vec![(0, 1, 7), (0, 3, 2), (1, 0, 7), (3, 0, 2)]);
+}
+
+#[test]
+fn binary_csr_errors_say_what_is_wrong() {
+    let load = |bytes: &[u8]| error(load_bytes("g.bcsr", bytes, &LoadOptions::default()));
+    let good = [0, 2, 2, 2, 3, 1, 3, 3, 7, 2, 9];
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (bcsr([2, 4, 3, 0], &good), "version 2"),
+        (bcsr([1, 4, 3, 5], &good), "reserved word is 5"),
+        (bcsr([1, 4, 3, 0], &good[..10]), "needs 68"),
+        (
+            bcsr([1, 4, 3, 0], &[good.as_slice(), &[0]].concat()),
+            "needs 68",
+        ),
+        (
+            bcsr([1, 4, 3, 0], &[0, 2, 1, 2, 3, 1, 3, 3, 7, 2, 9]),
+            "offsets decrease at vertex 1",
+        ),
+        (
+            bcsr([1, 4, 3, 0], &[0, 2, 2, 2, 2, 1, 3, 3, 7, 2, 9]),
+            "offsets run from 0 to 2",
+        ),
+        (
+            bcsr([1, 4, 3, 0], &[0, 2, 2, 2, 3, 1, 4, 3, 7, 2, 9]),
+            "edge 1 targets vertex 4",
+        ),
+        (
+            bcsr([1, 4, 3, 0], &[0, 2, 2, 2, 3, 1, 3, 3, 7, 0, 9]),
+            "edge 1 has weight 0",
+        ),
+        (bcsr([1, 0, 0, 0], &[0]), "at least one vertex"),
+        (bcsr([1, 4, 0, 0], &[0, 0, 0, 0, 0]), "no edges"),
+        (b"WSIMBCSR\x01\0".to_vec(), "ends before"),
+        (b"0 1\n".to_vec(), "must start with the magic"),
+    ];
+    for (bytes, want) in cases {
+        let e = load(&bytes);
+        assert!(e.to_string().contains(want), "{e} (wanted {want:?})");
+    }
+    // A gzip file has no length to check up front: its end is found where it falls.
+    let short = gzip(&bcsr([1, 4, 3, 0], &good[..10]));
+    assert!(load(&short).to_string().contains("ends before"));
+    let long = gzip(&bcsr([1, 4, 3, 0], &[good.as_slice(), &[0]].concat()));
+    assert!(load(&long).to_string().contains("bytes follow the weights"));
+    // The header is checked against the ceilings before anything is allocated.
+    let huge = bcsr([1, 4, 4_000_000_000, 0], &[]);
+    assert!(load(&huge).to_string().contains("--max-edges"));
+}
+
 /// Up to 12 vertices, up to 40 edges with weights in 1..=1000 (duplicates and self-loops
 /// likely).
 fn small_graph() -> impl Strategy<Value = Graph> {
@@ -392,7 +463,7 @@ proptest! {
     fn write_then_load_round_trips(g in small_graph()) {
         prop_assume!(g.num_edges() > 0);
         let dir = tempfile::tempdir().unwrap();
-        for name in ["g.mtx", "g.mtx.gz", "g.txt", "g.el.gz"] {
+        for name in ["g.mtx", "g.mtx.gz", "g.txt", "g.el.gz", "g.bcsr", "g.bcsr.gz"] {
             let path = dir.path().join(name);
             g.write(&path).unwrap();
             let back = Graph::load(&path, &LoadOptions::default()).unwrap();

@@ -168,7 +168,11 @@ pub fn exec(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
             jobs,
         } => {
             jobs.apply()?;
-            for (experiment, outputs) in places.load()? {
+            let loaded = places.load()?;
+            for (experiment, _) in &loaded {
+                experiment.runs_in_wsim()?;
+            }
+            for (experiment, outputs) in loaded {
                 let started = std::time::Instant::now();
                 let done = experiment.execute(&outputs, shard, true)?;
                 let of = shard.map_or(String::new(), |s| {
@@ -197,7 +201,11 @@ pub fn exec(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
             }
         }
         ExperimentCommand::Collect { places } => {
-            for (experiment, outputs) in places.load()? {
+            let loaded = places.load()?;
+            for (experiment, _) in &loaded {
+                experiment.runs_in_wsim()?;
+            }
+            for (experiment, outputs) in loaded {
                 failed |= write_outputs(&experiment, &outputs, &mut undrawn)?;
             }
         }
@@ -220,7 +228,11 @@ pub fn exec(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
         } => {
             places.one_file_with(output.is_some(), "--output")?;
             let wsim = std::env::current_exe().context("cannot find this wsim's path")?;
-            for (experiment, outputs) in places.load()? {
+            let loaded = places.load()?;
+            for (experiment, _) in &loaded {
+                experiment.runs_in_wsim()?;
+            }
+            for (experiment, outputs) in loaded {
                 let mut spec = experiment.slurm.clone();
                 spec.cpus_per_task = cpus_per_task.or(spec.cpus_per_task);
                 spec.mem = mem.clone().or(spec.mem);

@@ -62,6 +62,7 @@ enum PlotKind {
 enum PartsArg {
     Slots,
     Phases,
+    Stalls,
 }
 
 pub fn exec(args: PlotArgs) -> anyhow::Result<ExitCode> {
@@ -128,6 +129,7 @@ fn table_figure(args: &PlotArgs, out: &std::path::Path) -> anyhow::Result<()> {
         parts: args.parts.map(|p| match p {
             PartsArg::Slots => Parts::Slots,
             PartsArg::Phases => Parts::Phases,
+            PartsArg::Stalls => Parts::Stalls,
         }),
         x_label: args.x_label.clone(),
         y_label: args.y_label.clone(),

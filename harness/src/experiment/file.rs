@@ -25,6 +25,8 @@ pub(super) struct Spec {
     /// `key=value` overrides of the configuration, for every run.
     #[serde(default)]
     pub set: Vec<String>,
+    /// None with `[external]`.
+    #[serde(default)]
     pub programs: Vec<ProgramsSpec>,
     #[serde(default)]
     pub graphs: Vec<GraphSpec>,
@@ -37,6 +39,20 @@ pub(super) struct Spec {
     pub slurm: SlurmSpec,
     /// The readings the runs are repeated under (docs/EXPERIMENTS.md, "Readings").
     pub readings: Option<ReadingsSpec>,
+    /// A table measured outside wsim (docs/EXPERIMENTS.md, "External experiments").
+    pub external: Option<ExternalSpec>,
+}
+
+/// `[external]`: the experiment's table is measured by another program (a real GPU's, say)
+/// and kept in the repository; wsim draws and reports it but runs nothing.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ExternalSpec {
+    /// The command that measures the table, from the repository's root, for people and
+    /// for `wsim experiment run`'s refusal to name.
+    pub command: String,
+    /// What it needs and measures on (a GPU, a toolkit), in a sentence.
+    pub needs: Option<String>,
 }
 
 /// `[readings]`: a readings file and the readings of it to run.
@@ -296,9 +312,31 @@ pub(super) fn read(path: &Path, profile: Option<&str>) -> anyhow::Result<(Spec, 
             )));
         }
     }
-    if spec.programs.is_empty() {
+    if let Some(external) = &spec.external {
+        // Its table comes from elsewhere: nothing may say what wsim would run.
+        let runs_something = [
+            ("[[programs]]", !spec.programs.is_empty()),
+            ("[[graphs]]", !spec.graphs.is_empty()),
+            ("[[axes]]", !spec.axes.is_empty()),
+            ("[readings]", spec.readings.is_some()),
+            ("config", spec.config.is_some()),
+            ("set", !spec.set.is_empty()),
+        ];
+        if let Some((key, _)) = runs_something.iter().find(|(_, given)| *given) {
+            bail!(at(format!(
+                "{key} in an [external] experiment: its table is measured by `{}`, not by \
+                 wsim's runs",
+                external.command
+            )));
+        }
+        if external.command.trim().is_empty() {
+            bail!(at(
+                "[external] command is empty: name what measures the table".into()
+            ));
+        }
+    } else if spec.programs.is_empty() {
         bail!(at(
-            "no [[programs]]: an experiment runs at least one program".into()
+            "no [[programs]]: an experiment runs at least one program (or says [external])".into()
         ));
     }
     let mut names = BTreeSet::new();

@@ -57,6 +57,9 @@ pub struct Experiment {
     pub left_out: Vec<(usize, Vec<String>)>,
     /// The readings the file runs under, the default first (none without `[readings]`).
     pub readings: Vec<Reading>,
+    /// `[external]`: what measures the table outside wsim, and what that needs (no runs
+    /// then).
+    pub external: Option<(String, Option<String>)>,
 }
 
 /// A named axis.
@@ -348,7 +351,15 @@ impl Experiment {
             kept_programs: Vec::new(),
             left_out: Vec::new(),
             readings,
+            external: (spec.external.as_ref()).map(|e| (e.command.clone(), e.needs.clone())),
         };
+        // An external table's columns are its own: the plots meet them when drawn.
+        if experiment.external.is_some() {
+            for plot in &experiment.plots {
+                plot.check().map_err(|e| at(format!("{e:#}")))?;
+            }
+            return Ok(experiment);
+        }
         // An axis may not take a column the table has already.
         let header = table::header(&experiment, &[]);
         for axis in experiment.axes.iter().filter(|a| a.own_column()) {
@@ -412,6 +423,24 @@ impl Experiment {
             earlier_rows,
             earlier_kept_as,
         })
+    }
+
+    /// An error for an `[external]` experiment, whose table another program measures:
+    /// `run`, `collect` and `slurm` have nothing to do for it.
+    pub fn runs_in_wsim(&self) -> anyhow::Result<()> {
+        match &self.external {
+            None => Ok(()),
+            Some((command, needs)) => {
+                bail!(
+                "{}: experiment `{}` is measured outside wsim, by `{command}`{} (its [external] \
+                 section); its table is kept in the repository, and `wsim experiment plot` and \
+                 `report` read it",
+                self.path.display(),
+                self.name,
+                needs.as_ref().map_or(String::new(), |n| format!(", which needs {n}"))
+            )
+            }
+        }
     }
 
     /// What names run `run`'s row in a table, whichever wsim measured it: its program,

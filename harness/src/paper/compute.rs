@@ -181,8 +181,18 @@ impl Filter {
             .map(Filter)
     }
 
-    fn columns(&self) -> impl Iterator<Item = &str> {
+    pub(super) fn columns(&self) -> impl Iterator<Item = &str> {
         self.0.iter().map(|(c, _)| c.as_str())
+    }
+
+    /// The rows of `table` it keeps; its columns must be the table's.
+    pub(super) fn select_in<'t>(&self, table: &'t Table) -> Vec<&'t Vec<Cell>> {
+        let view = View {
+            table,
+            path: Path::new(""),
+        };
+        let all: Vec<&Vec<Cell>> = table.rows.iter().collect();
+        self.select(&view, &all)
     }
 
     /// The same conditions with `column`'s values mapped by `map` (a reading's replace).

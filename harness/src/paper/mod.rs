@@ -13,6 +13,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 mod compute;
+mod rankings;
 
 use anyhow::{anyhow, bail, Context};
 use serde::Deserialize;
@@ -80,6 +81,9 @@ struct SectionFile {
     figures: Vec<String>,
     #[serde(default)]
     claims: Vec<ClaimFile>,
+    /// Tables of two experiments' orders of items (docs/EXPERIMENTS.md, "Rankings").
+    #[serde(default)]
+    rankings: Vec<rankings::RankingFile>,
 }
 
 #[derive(Deserialize)]
@@ -135,6 +139,7 @@ pub struct Section {
     pub text: String,
     pub figures: Vec<Figure>,
     pub claims: Vec<Claim>,
+    pub rankings: Vec<rankings::Ranking>,
 }
 
 /// A paper file, read and checked against the experiment files.
@@ -160,8 +165,8 @@ struct ExperimentFile {
     profiled: bool,
 }
 
-/// The experiments a paper may name: every experiment file (one with `[[programs]]`) in
-/// a directory, by name.
+/// The experiments a paper may name: every experiment file (one with `[[programs]]` or
+/// `[external]`) in a directory, by name.
 fn experiments(dir: &Path, paper: &Path) -> anyhow::Result<BTreeMap<String, ExperimentFile>> {
     let mut found = BTreeMap::new();
     let pattern = dir.join("*.toml");
@@ -179,7 +184,7 @@ fn experiments(dir: &Path, paper: &Path) -> anyhow::Result<BTreeMap<String, Expe
             .with_context(|| format!("cannot read {}", file.display()))?;
         let doc: toml::Table =
             toml::from_str(&text).with_context(|| format!("{}", file.display()))?;
-        if !doc.contains_key("programs") {
+        if !doc.contains_key("programs") && !doc.contains_key("external") {
             continue;
         }
         let name = match doc.get("name").and_then(toml::Value::as_str) {
@@ -286,11 +291,30 @@ impl Paper {
                     Err(e) => problems.push(format!("claim `{id}`: {e}")),
                 }
             }
+            let mut orders = Vec::new();
+            for (i, file) in section.rankings.into_iter().enumerate() {
+                let at = format!("section `{}`: rankings[{i}]", section.title);
+                for side in [&file.left, &file.right] {
+                    if !known.contains_key(&side.experiment) {
+                        problems.push(format!(
+                            "{at}: unknown experiment `{}` (the experiments in {}: {})",
+                            side.experiment,
+                            dir.display(),
+                            names()
+                        ));
+                    }
+                }
+                match rankings::Ranking::new(file) {
+                    Ok(r) => orders.push(r),
+                    Err(e) => problems.push(format!("{at}: {e}")),
+                }
+            }
             sections.push(Section {
                 title: section.title,
                 text: section.text,
                 figures,
                 claims,
+                rankings: orders,
             });
         }
         let profiles = file
@@ -304,6 +328,21 @@ impl Paper {
                 problems.push(format!("profiles[{i}] = {p:?} is not a profile's name"));
             } else if profiles[..i].contains(p) {
                 problems.push(format!("profiles[{i}]: `{p}` is named twice"));
+            }
+        }
+        for section in &sections {
+            for (i, r) in section.rankings.iter().enumerate() {
+                for side in [&r.file.left, &r.file.right] {
+                    if !profiles.contains(&side.profile) {
+                        problems.push(format!(
+                            "section `{}`: rankings[{i}]: profile `{}` is not one the report \
+                             reads ({})",
+                            section.title,
+                            side.profile,
+                            profiles.join(", ")
+                        ));
+                    }
+                }
             }
         }
         if let Some(headline) = &file.headline {
@@ -346,6 +385,12 @@ impl Paper {
                     .iter()
                     .filter_map(|c| c.measure.as_ref().map(|(e, _)| e.as_str())),
             );
+            for r in &section.rankings {
+                names.extend([
+                    r.file.left.experiment.as_str(),
+                    r.file.right.experiment.as_str(),
+                ]);
+            }
         }
         names
     }
@@ -743,6 +788,15 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
         if !section.claims.is_empty() {
             page.push_str(&claims_table(paper, &section.claims, &values));
         }
+        for ranking in &section.rankings {
+            let side = |s: &rankings::Side| side_table(&tables, s);
+            let text =
+                rankings::markdown(ranking, side(&ranking.file.left), side(&ranking.file.right))
+                    .with_context(|| {
+                        format!("{}: section `{}`", paper.path.display(), section.title)
+                    })?;
+            page.push_str(&text);
+        }
         // Every profile's figure that was drawn, the last profile's (the paper's size)
         // first: a full profile run for some graphs only does not hide the quick
         // profile's figure of them all.
@@ -793,6 +847,13 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
         .with_context(|| format!("cannot write {}", places.out.display()))?;
     written.insert(0, places.out.clone());
     Ok(written)
+}
+
+/// A ranking side's table, if its profile ran.
+fn side_table<'t>(tables: &'t Tables, s: &rankings::Side) -> Option<(&'t Path, &'t Table)> {
+    (tables.iter())
+        .find(|((e, p), _)| *e == s.experiment && *p == s.profile)
+        .map(|(_, (path, table, _))| (path.as_path(), table))
 }
 
 fn absolute(path: &Path) -> anyhow::Result<PathBuf> {

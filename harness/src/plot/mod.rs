@@ -37,7 +37,8 @@ pub struct PlotSpec {
     /// speedup: the `series` value the others are compared with (`metric` is a time:
     /// speedup = baseline's / theirs).
     pub baseline: Option<String>,
-    /// breakdown: `slots` (issue slots by reason) or `phases` (warp time by phase).
+    /// breakdown: `slots` (issue slots by reason), `phases` (warp time by phase) or
+    /// `stalls` (a GPU profiler's warp cycles per issued instruction by stall reason).
     pub parts: Option<Parts>,
     /// breakdown: each bar's parts as shares of its total, as they are, or divided by a
     /// baseline row's total (or part).
@@ -82,6 +83,9 @@ pub enum Kind {
 pub enum Parts {
     Slots,
     Phases,
+    /// `stall_REASON` columns: warp cycles per issued instruction by stall reason, as
+    /// Nsight Compute's warp-state statistics give them (an `[external]` table's).
+    Stalls,
 }
 
 /// How a breakdown's bars are scaled.
@@ -237,7 +241,7 @@ impl PlotSpec {
             }
             Kind::Breakdown if self.parts.is_none() => {
                 bail!(at(
-                    "a breakdown plot needs `parts` (\"slots\" or \"phases\")"
+                    "a breakdown plot needs `parts` (\"slots\", \"phases\" or \"stalls\")"
                 ))
             }
             Kind::Breakdown if self.scale == Scale::Relative && self.relative_to.is_empty() => {
@@ -335,17 +339,20 @@ impl PlotSpec {
                     let columns = match parts {
                         Parts::Slots => "slots_*",
                         Parts::Phases => "phase_*_warp_cycles",
+                        Parts::Stalls => "stall_*",
                     };
                     return Err(self.nothing_to_draw(columns));
                 }
                 let what = match parts {
                     Parts::Slots => "issue slots",
                     Parts::Phases => "warp time",
+                    Parts::Stalls => "warp cycles per issued instruction",
                 };
                 let labels = Labels {
                     title: self.title.clone().unwrap_or_else(|| match parts {
                         Parts::Slots => "issue slots by reason".into(),
                         Parts::Phases => "warp time by phase".into(),
+                        Parts::Stalls => "warp stalls by reason".into(),
                     }),
                     x: x_label,
                     y: self.y_label.clone().unwrap_or_else(|| match self.scale {
@@ -353,6 +360,7 @@ impl PlotSpec {
                         Scale::Cycles => match parts {
                             Parts::Slots => "issue slots (cycles x slots)".into(),
                             Parts::Phases => "warp time (warp cycles)".into(),
+                            Parts::Stalls => "warp cycles per issued instruction".into(),
                         },
                         Scale::Relative => format!(
                             "{what} relative to {}'s {} (x)",
@@ -371,6 +379,7 @@ impl PlotSpec {
                 let title = match parts {
                     Parts::Slots => "slot reason",
                     Parts::Phases => "phase",
+                    Parts::Stalls => "stall reason",
                 };
                 let legend = Legend::parts(Some(title.into()), stacks.parts.clone());
                 draw::figure(&path, (width, 520), &caption, &legend, |area| {
@@ -674,6 +683,7 @@ impl PlotSpec {
                                 match parts {
                                     Parts::Slots => "slot reason",
                                     Parts::Phases => "phase",
+                                    Parts::Stalls => "stall reason",
                                 }
                             )
                         })?;
@@ -775,6 +785,7 @@ fn finite(cell: &Cell) -> Option<f64> {
 fn part_name(parts: Parts, column: &str) -> Option<String> {
     match parts {
         Parts::Slots => column.strip_prefix("slots_").map(String::from),
+        Parts::Stalls => column.strip_prefix("stall_").map(String::from),
         Parts::Phases => column
             .strip_prefix("phase_")
             .and_then(|c| c.strip_suffix("_warp_cycles"))
@@ -799,7 +810,7 @@ fn phase_names(table: &Table, row: &[Cell]) -> Vec<(String, String)> {
 /// A part's legend: the slot reason; `phase N`, with the phase's name when every row that
 /// names it gives it the same name.
 fn part_label(table: &Table, rows: &[&Vec<Cell>], parts: Parts, part: &str) -> String {
-    if parts == Parts::Slots {
+    if parts != Parts::Phases {
         return part.to_string();
     }
     let mut names: Vec<String> = rows
@@ -823,6 +834,7 @@ fn part_label(table: &Table, rows: &[&Vec<Cell>], parts: Parts, part: &str) -> S
 fn part_column(table: &Table, parts: Parts, row: &[Cell], name: &str) -> Option<usize> {
     match parts {
         Parts::Slots => table.column(&format!("slots_{name}")),
+        Parts::Stalls => table.column(&format!("stall_{name}")),
         Parts::Phases => {
             let number = if name.bytes().all(|b| b.is_ascii_digit()) {
                 name.to_string()
