@@ -241,7 +241,7 @@ fn failed_runs_are_kept_with_their_error_and_statistics() {
     assert_eq!(out.status.code(), Some(1), "a failed run fails the command");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("1 run(s) did not succeed")
+        err.contains("1 run did not succeed")
             && err.contains("#1 vecadd: failed (run exceeded run.max_cycles = 20000)"),
         "{err}"
     );
@@ -646,7 +646,7 @@ fn profiles_substitute_typed_and_textual_values_into_their_own_outputs() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
             err.contains(&format!(
-                "experiment profiled (profile {name}): 1 runs: 0 cached, 1 run"
+                "experiment profiled (profile {name}): 1 run: 0 cached, 1 run"
             )),
             "{err}"
         );
@@ -679,7 +679,7 @@ fn profiles_substitute_typed_and_textual_values_into_their_own_outputs() {
         ],
     );
     succeeded(&out);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("1 runs: 1 cached, 0 run"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 run: 1 cached, 0 run"));
     // The Slurm script's tasks read the file under the same profile.
     let out = wsim_in(
         dir.path(),
@@ -1226,7 +1226,7 @@ fn a_plot_that_cannot_be_drawn_keeps_neither_the_other_plots_nor_the_next_file_f
         stderr.contains("first.toml: plot `speedup`: the baseline `SparseWeaver` is not a value"),
         "{stderr}"
     );
-    assert!(stderr.contains("1 plot(s) could not be drawn"), "{stderr}");
+    assert!(stderr.contains("1 plot could not be drawn"), "{stderr}");
     let results = dir.path().join("results");
     for file in [
         "first/first.csv",

@@ -76,6 +76,7 @@ const ERROR_PROGRAMS: &[&str] = &[
     "errors/iteration_flood",
     "errors/phase_flood",
     "errors/launch_flood",
+    "errors/stack_overflow",
 ];
 
 /// Kernels that need a graph written into their memory: tests/weaver.rs runs them.

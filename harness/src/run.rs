@@ -323,6 +323,7 @@ pub fn execute(request: RunRequest) -> Finished {
     if options.profile {
         machine.profile_pcs();
     }
+    machine.stop_when(crate::interrupt::flag());
     let started = Instant::now();
     let result = simulate(&mut machine, &mut options);
     let seconds = started.elapsed().as_secs_f64();
@@ -371,7 +372,9 @@ pub fn run(request: RunRequest) -> RunRecord {
 /// a run that could not be set up), calling `finished` with each record's index as it
 /// finishes; the records in the items' order. `what` names the batch on its progress bar
 /// (`progress`: drawn when stderr is a terminal), which counts the runs that did not
-/// succeed.
+/// succeed. Once a stop is asked for ([`crate::interrupt`]), no further run starts and the
+/// batch is an [`crate::interrupt::Interrupted`] error, `finished` having had each run that
+/// went to its end (never one that was stopped).
 pub fn run_many<T: Sync>(
     items: &[T],
     what: &str,
@@ -389,19 +392,38 @@ pub fn run_many<T: Sync>(
         .par_iter()
         .enumerate()
         .map(|(k, item)| {
+            // Once stopped (SIGINT), no run starts and a stopped one is not handed on.
+            if crate::interrupt::requested() {
+                return Ok(None);
+            }
             let record = match request(item) {
                 Ok(request) => run(request),
                 Err(record) => *record,
             };
+            if record
+                .report
+                .as_ref()
+                .is_some_and(|r| r.status == Status::Interrupted)
+            {
+                return Ok(None);
+            }
             if record.verdict() != Verdict::Ok {
                 let n = failed.fetch_add(1, Ordering::Relaxed) + 1;
                 bar.set_message(format!("({n} failed)"));
             }
             bar.suspend(|| finished(k, &record))?;
             bar.inc(1);
-            Ok(record)
+            Ok(Some(record))
         })
-        .collect::<anyhow::Result<Vec<RunRecord>>>();
+        .collect::<anyhow::Result<Vec<Option<RunRecord>>>>();
     bar.finish_and_clear();
-    records
+    let records = records?;
+    if records.iter().any(Option::is_none) {
+        return Err(crate::interrupt::Interrupted {
+            finished: records.iter().flatten().count(),
+            runs: records.len(),
+        }
+        .into());
+    }
+    Ok(records.into_iter().flatten().collect())
 }

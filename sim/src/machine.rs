@@ -2,6 +2,8 @@
 //! the loop that runs a program from its entry until every warp has exited.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use wsim_isa::{SfuKind, Unit};
 
@@ -138,6 +140,8 @@ pub struct Machine {
     launching: u32,
     /// The timeline being recorded, if asked for.
     timeline: Option<Recorder>,
+    /// Set by the host (a signal handler) to stop the run at the next cycle.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl Machine {
@@ -226,6 +230,7 @@ impl Machine {
             open_launch: None,
             launching: 0,
             timeline: None,
+            stop: None,
         })
     }
 
@@ -238,6 +243,13 @@ impl Machine {
         for core in &mut self.cores {
             core.record_timeline(options.warps, now);
         }
+    }
+
+    /// Stop the run at the start of the next simulated cycle once `flag` is set (a host's
+    /// SIGINT): [`Machine::run`] then returns [`ErrorKind::Stopped`], and
+    /// [`Machine::summary`] has the statistics up to that cycle. One load per cycle.
+    pub fn stop_when(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = Some(flag);
     }
 
     /// Charge every issue slot and instruction to its PC ([`crate::profile`]); the
@@ -432,6 +444,13 @@ impl Machine {
             if now >= next_observation {
                 observe(self.progress());
                 next_observation = now.saturating_add(every);
+            }
+            if self
+                .stop
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+            {
+                return Err(SimError::new(ErrorKind::Stopped));
             }
             if now >= max {
                 return Err(SimError::new(ErrorKind::MaxCycles {
@@ -722,7 +741,11 @@ impl Machine {
                 if !warp.is_live() {
                     continue;
                 }
-                let pc = warp.stack.pc();
+                // A warp at a barrier has executed it: name the barrier, not the PC after it.
+                let pc = match warp.wait {
+                    WarpWait::Barrier { .. } => warp.stack.pc().wrapping_sub(4),
+                    WarpWait::Ready => warp.stack.pc(),
+                };
                 let place = (self.shared.program.place_of(pc))
                     .map(|p| format!(" in {p}"))
                     .unwrap_or_default();

@@ -9,7 +9,8 @@ use std::sync::Arc;
 use anyhow::Context;
 use clap::Args;
 use wsim_harness::run::{self, Program, RunOptions, RunRequest, Verdict};
-use wsim_harness::{exit, terminal, trace};
+use wsim_harness::{exit, interrupt, terminal, trace};
+use wsim_sim::report::Status;
 use wsim_workloads::graph_run;
 
 use crate::args::{GraphArgs, MachineArgs, TraceArgs};
@@ -106,18 +107,23 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    out.write(terminal::summary(report).as_bytes());
     if let Some(error) = &record.error {
-        out.write(terminal::failed(report).as_bytes());
         out.write(profile.as_bytes());
+        out.write(terminal::guide(report).as_bytes());
         out.finish();
+        if report.status == Status::Interrupted {
+            stderr_line!("wsim: {name}: {error}");
+            return Ok(ExitCode::from(interrupt::exit_status()));
+        }
         stderr_line!("wsim: error: {name}: {error}");
         return Ok(ExitCode::from(exit::SIMULATION_FAILED));
     }
-    out.write(terminal::summary(report).as_bytes());
     if let (Some(placed), Some(graph)) = (&finished.placed, &report.graph) {
         out.write(graph_run::describe(placed, graph).as_bytes());
     }
     out.write(profile.as_bytes());
+    out.write(terminal::guide(report).as_bytes());
     out.finish();
     if let Some(e) = annotate_error {
         return Err(e);

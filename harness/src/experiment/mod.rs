@@ -607,7 +607,7 @@ impl Experiment {
                  (wsim experiment run, or every shard)",
                 self.path.display(),
                 missing.len(),
-                self.runs.len(),
+                crate::count(self.runs.len(), "run is", "runs are"),
                 outputs.cache.display(),
                 self.describe(first)
             );
