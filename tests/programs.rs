@@ -27,6 +27,7 @@ const KERNELS: &[&str] = &[
     "phase_names",
     "store_stream",
     "store_fill",
+    "args",
 ];
 
 /// ISA self-tests: single-threaded, started on core 0 only.

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
+use wsim_sim::instruction_trace::{InstructionTrace, TraceFilter};
 use wsim_sim::report::{HostTime, Report, Status};
 use wsim_sim::timeline::{Timeline, TimelineOptions};
 use wsim_sim::{Config, Machine, Progress, RunSummary, SimError};
@@ -54,6 +55,11 @@ pub struct RunOptions {
     /// Which of a graph's arrays are laid out: every run but a test of the walked
     /// layout takes the default, `Fitting`.
     pub layout: Layout,
+    /// Trace the instructions issued that the filter keeps (`--trace-instructions`).
+    pub instructions: Option<TraceFilter>,
+    /// The program's arguments (`wsim run prog.elf -- ARG...`), after its name: into the
+    /// `wsim_args` block it declares (`wsim_workloads::args_image`).
+    pub args: Vec<String>,
 }
 
 /// One run asked for.
@@ -231,6 +237,8 @@ pub struct Finished {
     pub placed: Option<Placed>,
     /// The timeline, when [`RunOptions::timeline`] asked for one.
     pub timeline: Option<Timeline>,
+    /// The instructions traced, when [`RunOptions::instructions`] asked for them.
+    pub instructions: Option<InstructionTrace>,
 }
 
 impl Finished {
@@ -241,6 +249,7 @@ impl Finished {
             result: None,
             placed: None,
             timeline: None,
+            instructions: None,
         }
     }
 }
@@ -314,11 +323,17 @@ pub fn execute(request: RunRequest) -> Finished {
         },
         None => None,
     };
+    if let Err(e) = wsim_workloads::args_image::place(&mut machine, &name, &options.args) {
+        return Finished::not_set_up(&name, format!("{e:#}"));
+    }
     if let Some(prepare) = options.prepare.take() {
         prepare(&mut machine);
     }
     if let Some(timeline) = options.timeline {
         machine.record_timeline(timeline);
+    }
+    if let Some(filter) = options.instructions.take() {
+        machine.trace_instructions(filter);
     }
     if options.profile {
         machine.profile_pcs();
@@ -350,6 +365,7 @@ pub fn execute(request: RunRequest) -> Finished {
         }
     };
     let timeline = machine.timeline();
+    let instructions = machine.instruction_trace();
     Finished {
         record: RunRecord {
             name,
@@ -360,6 +376,7 @@ pub fn execute(request: RunRequest) -> Finished {
         result: Some(result),
         placed,
         timeline,
+        instructions,
     }
 }
 

@@ -12,6 +12,7 @@ use crate::core::pipeline::{MemoryPort, PortKind, PortRequest, Refusal, Retry};
 use crate::core::warp::WarpWait;
 use crate::core::{Core, Effect};
 use crate::error::{ErrorKind, SimError, SimResult};
+use crate::instruction_trace::{InstructionTrace, TraceFilter};
 use crate::limits;
 use crate::loader::{self, Symbol};
 use crate::mem::hierarchy::{
@@ -252,6 +253,18 @@ impl Machine {
         self.stop = Some(flag);
     }
 
+    /// Record each instruction issued that `filter` keeps, up to its limit
+    /// ([`crate::instruction_trace`]); [`Machine::instruction_trace`] hands them over.
+    pub fn trace_instructions(&mut self, filter: TraceFilter) {
+        self.shared.instructions = Some(InstructionTrace::new(filter));
+    }
+
+    /// The instructions traced so far (after the run, or after it failed); `None` if no
+    /// trace was asked for.
+    pub fn instruction_trace(&mut self) -> Option<InstructionTrace> {
+        self.shared.instructions.take()
+    }
+
     /// Charge every issue slot and instruction to its PC ([`crate::profile`]); the
     /// summary's `profile` has them, summed over the cores and folded to functions and
     /// source lines.
@@ -271,6 +284,11 @@ impl Machine {
     pub fn instruction_at(&self, pc: u32) -> (String, Option<String>) {
         let program = &self.shared.program;
         (program.text_of(pc, &self.shared.mem), program.line_of(pc))
+    }
+
+    /// Where `pc` is in the program's terms: `function+offset (file:line)`.
+    pub fn place_of(&self, pc: u32) -> Option<String> {
+        self.shared.program.place_of(pc)
     }
 
     /// The timeline recorded so far (after the run, or after it failed), closed at the

@@ -4,6 +4,7 @@
 
 use crate::config::Config;
 use crate::error::{ErrorKind, SimError, SimResult};
+use crate::instruction_trace::InstructionTrace;
 use crate::limits;
 use crate::mem::Memory;
 use crate::memory_map::MemoryMap;
@@ -93,6 +94,8 @@ pub struct Shared {
     reservations: Vec<(u32, u32)>,
     /// The distinct values written to the phase CSR, at most [`limits::PHASES`].
     phases: Vec<u32>,
+    /// The instructions issued, when traced (`Machine::trace_instructions`).
+    pub instructions: Option<InstructionTrace>,
 }
 
 impl Shared {
@@ -108,6 +111,7 @@ impl Shared {
             tohost,
             reservations: Vec::new(),
             phases: vec![0],
+            instructions: None,
         }
     }
 

@@ -57,6 +57,10 @@ pub struct RunArgs {
     annotate: Vec<String>,
     /// The program: a 32-bit RISC-V ELF executable.
     elf: PathBuf,
+    /// The program's arguments, after `--`: into the `wsim_args` block it declares
+    /// (WSIM_ARGS in programs/runtime/wsim_args.h), argv[0] being its file name.
+    #[arg(last = true, value_name = "ARG")]
+    args: Vec<String>,
 }
 
 pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
@@ -74,6 +78,8 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
             timeline: args.trace.options(),
             profile: args.profile_pc || args.profile_top.is_some() || !args.annotate.is_empty(),
             progress: true,
+            instructions: args.trace.instructions(),
+            args: args.args.clone(),
             ..RunOptions::default()
         },
     };
@@ -89,6 +95,13 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
     if let (Some(path), Some(timeline)) = (&args.trace.trace, &finished.timeline) {
         trace::write(path, timeline, report, &name)?;
+    }
+    if let (Some(path), Some(trace), Some(machine)) = (
+        &args.trace.trace_instructions,
+        &finished.instructions,
+        &finished.machine,
+    ) {
+        trace::write_instructions(path, trace, machine, &name)?;
     }
     if let Some(path) = &args.json {
         std::fs::write(path, report.to_json())
