@@ -193,9 +193,71 @@ pub struct TraceArgs {
     /// Also a track per warp in the timeline: its life, barrier waits and Weaver waits.
     #[arg(long, requires = "trace")]
     pub trace_warps: bool,
+    /// Write each warp instruction issued to FILE, a line each: cycle, core, warp, PC,
+    /// active lanes, the instruction, its function and source line (docs/OBSERVING.md).
+    #[arg(long, value_name = "FILE")]
+    pub trace_instructions: Option<PathBuf>,
+    /// The instruction trace: only these cores, e.g. `0` or `0-2`.
+    #[arg(long, value_name = "A[-B]", requires = "trace_instructions", value_parser = range::<u32>)]
+    pub trace_cores: Option<(u32, u32)>,
+    /// The instruction trace: only these warps of each core, e.g. `0-3`.
+    #[arg(long, value_name = "A[-B]", requires = "trace_instructions", value_parser = range::<u32>)]
+    pub trace_warps_of: Option<(u32, u32)>,
+    /// The instruction trace: only PCs in this range, e.g. `0x80000200-0x800002b8`.
+    #[arg(long, value_name = "A[-B]", requires = "trace_instructions", value_parser = range::<u32>)]
+    pub trace_pcs: Option<(u32, u32)>,
+    /// The instruction trace: only instructions issued in these cycles, e.g. `1000-2000`.
+    #[arg(long, value_name = "A[-B]", requires = "trace_instructions", value_parser = range::<u64>)]
+    pub trace_cycles: Option<(u64, u64)>,
+    /// The instruction trace: at most N instructions (those past it are counted, and a
+    /// warning says how many).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 100_000,
+        requires = "trace_instructions"
+    )]
+    pub trace_limit: usize,
+}
+
+/// `A` or `A-B` (inclusive), decimal or `0x` hex: an instruction trace's range.
+fn range<T>(text: &str) -> Result<(T, T), String>
+where
+    T: TryFrom<u64> + PartialOrd + Copy,
+{
+    let number = |s: &str| -> Result<T, String> {
+        let s = s.trim();
+        let v = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+            Some(hex) => u64::from_str_radix(hex, 16),
+            None => s.parse(),
+        };
+        v.ok()
+            .and_then(|v| T::try_from(v).ok())
+            .ok_or_else(|| format!("`{s}` is not a number in range"))
+    };
+    let (a, b) = match text.split_once('-') {
+        Some((a, b)) => (number(a)?, number(b)?),
+        None => (number(text)?, number(text)?),
+    };
+    if b < a {
+        return Err(format!("{text}: the range ends before it starts"));
+    }
+    Ok((a, b))
 }
 
 impl TraceArgs {
+    /// Which instructions to trace, if an instruction trace was asked for.
+    pub fn instructions(&self) -> Option<wsim_sim::instruction_trace::TraceFilter> {
+        self.trace_instructions.as_ref()?;
+        Some(wsim_sim::instruction_trace::TraceFilter {
+            cores: self.trace_cores,
+            warps: self.trace_warps_of,
+            pcs: self.trace_pcs,
+            cycles: self.trace_cycles,
+            limit: self.trace_limit,
+        })
+    }
+
     /// What the machine should record, if a trace was asked for.
     pub fn options(&self) -> Option<TimelineOptions> {
         (self.trace.as_ref())

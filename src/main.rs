@@ -16,6 +16,7 @@ mod commands;
 mod logging;
 
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 use wsim_harness::exit;
@@ -37,7 +38,11 @@ use commands::{config, disasm, experiment, graph, plot, regress, run, sweep, tab
   3  run: the simulation failed (illegal instruction, bad access, deadlock, run.max_cycles)
   4  run: a graph program's result differs from the host reference
   5  regress check: a stale baseline (its program, configuration or graph changed
-     since it was recorded) and nothing worse"
+     since it was recorded) and nothing worse
+  130, 143  stopped by SIGINT (Ctrl-C) or SIGTERM (128 + the signal): run writes its
+     report and --json up to the cycle it stopped at, status `interrupted`; sweep,
+     experiment and regress keep the runs that finished (an experiment's cache has
+     them) and start no other; a second signal ends wsim at once"
 )]
 struct Cli {
     /// Log more on stderr: -v what each stage did and how long it took, -vv the engine's
@@ -86,8 +91,9 @@ enum Command {
         #[command(subcommand)]
         command: experiment::ExperimentCommand,
     },
-    /// Draw one run's issue slots by reason per core and per phase (stacked bars, SVG)
-    /// from its JSON report (`wsim run --json`).
+    /// Draw a figure (SVG, and a PDF beside it) of a table of runs (a sweep's `--csv`, an
+    /// experiment's table: lines, speedups or breakdowns), or of one run's issue slots by
+    /// reason per core and per phase from its JSON report (`wsim run --json`).
     Plot(plot::PlotArgs),
     /// The documentation's measured tables (Markdown) from experiment tables and run
     /// reports: KERNELS.md's schedule tables, GCN.md's designs (docs/KERNELS.md).
@@ -97,9 +103,30 @@ enum Command {
     },
 }
 
+/// SIGINT and SIGTERM stop the runs at their next cycle (`wsim_harness::interrupt`); a
+/// second one ends the process at once.
+fn stop_on_signals() {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::flag;
+    let stop = wsim_harness::interrupt::flag();
+    for signal in [SIGINT, SIGTERM] {
+        let code = 128 + signal;
+        let registered = flag::register_conditional_shutdown(signal, code, Arc::clone(&stop))
+            .and_then(|_| flag::register(signal, Arc::clone(&stop)))
+            .and_then(|_| {
+                let slot = wsim_harness::interrupt::signal_slot();
+                flag::register_usize(signal, slot, signal as usize)
+            });
+        if let Err(e) = registered {
+            tracing::warn!("signal {signal} will end wsim without its statistics: {e}");
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     logging::init(cli.verbose, cli.quiet);
+    stop_on_signals();
     let result = match cli.command {
         Command::Run(args) => run::exec(args),
         Command::Config { command } => config::exec(command),
@@ -113,6 +140,10 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        Err(err) if err.is::<wsim_harness::interrupt::Interrupted>() => {
+            stderr_line!("wsim: {err:#}");
+            ExitCode::from(wsim_harness::interrupt::exit_status())
+        }
         Err(err) => {
             stderr_line!("wsim: error: {err:#}");
             ExitCode::from(exit::CANNOT_RUN)

@@ -47,13 +47,15 @@ fn an_error_names_the_function_and_source_line() {
             .ends_with("\n  in _start+0x8 (errors/misaligned.S:6)"),
         "{e}"
     );
-    // Each warp of a deadlock or a run stopped at run.max_cycles, in assembly and in C.
+    // Each warp of a deadlock or a run stopped at run.max_cycles, in assembly and in C; a
+    // warp at a barrier at the barrier's own PC (0x18; the assembler gives `.insn` lines
+    // the line before), not the next instruction's (0x1c).
     let e = error_of("errors/deadlock", &[]);
     let ErrorKind::Deadlock { warps } = &e.kind else {
         panic!("{e}")
     };
     assert!(
-        warps[0].contains("in _start+0x1c (errors/deadlock.S:10)"),
+        warps[0].contains("(pc 0x80000018 in _start+0x18 (errors/deadlock.S:10)"),
         "{e}"
     );
     let e = error_of("vecadd", &["run.max_cycles=20000"]);
@@ -83,6 +85,49 @@ fn null_pointer_is_unmapped() {
         "{e}"
     );
     assert!(e.to_string().contains("null"), "{e}");
+}
+
+/// A guard below every thread's stack: hart 0 storing past its 4 KiB stack lands in hart
+/// 1's, which the memory map allows (stacks above one's own are reachable), or below every
+/// stack; either is reported as an overflow, not a silent write or a wild pointer.
+#[test]
+fn a_store_below_a_threads_own_stack_is_a_stack_overflow() {
+    let e = error_of("errors/stack_overflow", &[]);
+    assert!(
+        matches!(
+            e.kind,
+            ErrorKind::StackOverflow {
+                what: "store",
+                addr: 0xFDFF_EFFC,
+                hart: 0,
+                stack: (0xFDFF_F000, 0xFE00_0000),
+                owner: Some(1),
+            }
+        ),
+        "{e}"
+    );
+    let text = e.to_string();
+    assert!(
+        text.contains("in hart 1's stack: a stack overflow?")
+            && text.contains("in _start+0x10 (errors/stack_overflow.S:11)"),
+        "{text}"
+    );
+    let alone = [
+        "gpu.clusters=1",
+        "gpu.cores_per_cluster=1",
+        "gpu.warps_per_core=1",
+        "gpu.threads_per_warp=1",
+    ];
+    let e = error_of("errors/stack_overflow", &alone);
+    assert!(
+        matches!(e.kind, ErrorKind::StackOverflow { owner: None, .. }),
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .contains("below every stack: a stack overflow?"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -241,7 +241,7 @@ fn failed_runs_are_kept_with_their_error_and_statistics() {
     assert_eq!(out.status.code(), Some(1), "a failed run fails the command");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("1 run(s) did not succeed")
+        err.contains("1 run did not succeed")
             && err.contains("#1 vecadd: failed (run exceeded run.max_cycles = 20000)"),
         "{err}"
     );
@@ -646,7 +646,7 @@ fn profiles_substitute_typed_and_textual_values_into_their_own_outputs() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
             err.contains(&format!(
-                "experiment profiled (profile {name}): 1 runs: 0 cached, 1 run"
+                "experiment profiled (profile {name}): 1 run: 0 cached, 1 run"
             )),
             "{err}"
         );
@@ -679,7 +679,7 @@ fn profiles_substitute_typed_and_textual_values_into_their_own_outputs() {
         ],
     );
     succeeded(&out);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("1 runs: 1 cached, 0 run"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 run: 1 cached, 0 run"));
     // The Slurm script's tasks read the file under the same profile.
     let out = wsim_in(
         dir.path(),
@@ -1226,7 +1226,7 @@ fn a_plot_that_cannot_be_drawn_keeps_neither_the_other_plots_nor_the_next_file_f
         stderr.contains("first.toml: plot `speedup`: the baseline `SparseWeaver` is not a value"),
         "{stderr}"
     );
-    assert!(stderr.contains("1 plot(s) could not be drawn"), "{stderr}");
+    assert!(stderr.contains("1 plot could not be drawn"), "{stderr}");
     let results = dir.path().join("results");
     for file in [
         "first/first.csv",
@@ -1636,4 +1636,92 @@ fn readings_repeat_the_runs_of_their_scope_after_todays() {
         ),
         "readings to run are \"all\" or a list of reading names, not \"every\"",
     );
+}
+
+/// A `[[programs]]` entry's `graphs` scopes the file's graphs to its programs (`[]`: they
+/// run bare); a program that is not a graph program (or not a GCN program) but would be
+/// given a graph or a graph program's arguments is refused as the file is read, before
+/// any run: the file's mistake is never cached as every run's error.
+#[test]
+fn graphs_are_scoped_per_entry_and_a_kernel_given_a_graph_is_refused_before_any_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let hello = program("hello");
+    let pr = common::programs_dir().join("graph/pr_vm_pull.elf");
+    let body = |pr_extra: &str, hello_extra: &str| {
+        format!(
+            "[[programs]]\nfiles = ['{}']\niterations = 1\n{pr_extra}\
+             [[programs]]\nfiles = ['{}']\n{hello_extra}\
+             [[graphs]]\nname = 'a'\nspec = 'gen:rmat:scale=4,ef=4'\n\
+             [[graphs]]\nname = 'b'\nspec = 'gen:rmat:scale=5,ef=4'\n",
+            pr.display(),
+            hello.display()
+        )
+    };
+    let out_dir = dir.path().join("out");
+    let refused = |file: &Path, expected: &str| {
+        let out = wsim(&[
+            "experiment",
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out_dir.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(expected), "{expected}: {err}");
+        assert!(
+            !out_dir.join("cache").exists(),
+            "nothing ran, nothing cached"
+        );
+    };
+    let file = experiment(dir.path(), "scoped", &body("", ""));
+    refused(
+        &file,
+        "programs[1]: hello is not a graph program (it has no `wsim_graph` descriptor), yet \
+         its runs would be given the graphs a, b",
+    );
+    let file = experiment(
+        dir.path(),
+        "scoped",
+        &body("features = 16\n", "graphs = []\n"),
+    );
+    refused(
+        &file,
+        "programs[0]: pr_vm_pull is not a GCN program (it has no `wsim_gcn` descriptor), yet \
+         its runs would be given features",
+    );
+    let file = experiment(
+        dir.path(),
+        "scoped",
+        &body("graphs = ['a', 'c']\n", "graphs = []\n"),
+    );
+    refused(
+        &file,
+        "programs[0].graphs: no graph `c` (the file's graphs: a, b)",
+    );
+
+    let file = experiment(
+        dir.path(),
+        "scoped",
+        &body("graphs = ['b']\n", "graphs = []\n"),
+    );
+    let ((cached, ran), out) = run(&file, &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!((cached, ran), (0, 2));
+    let rows = table(&out_dir.join("scoped.csv"));
+    let runs: Vec<(&str, &str, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["program"].as_str(),
+                r["graph"].as_str(),
+                r["verdict"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(runs, [("pr_vm_pull", "b", "ok"), ("hello", "", "ok")]);
 }

@@ -515,3 +515,41 @@ fn a_report_by_default_leaves_the_projects_docs_alone() {
         .join("results/figures/tiny/quick/speedup.svg")
         .is_file());
 }
+
+/// An experiment file without profiles writes its one table to `results/NAME/NAME.csv`:
+/// the report reads it (in every profile's column), copies its figure and the figure's
+/// PDF once; a tree with no table at all is an error, not a page of "not run".
+#[test]
+fn an_experiment_without_profiles_is_read_from_its_one_table() {
+    let dir = tempfile::tempdir().unwrap();
+    tree(dir.path(), CLAIMS);
+    let results = dir.path().join("results/tiny");
+    std::fs::rename(results.join("quick/tiny.csv"), results.join("tiny.csv")).unwrap();
+    std::fs::rename(
+        results.join("quick/speedup.svg"),
+        results.join("speedup.svg"),
+    )
+    .unwrap();
+    write(&results.join("speedup.pdf"), "%PDF-1.7\n");
+    std::fs::remove_dir(results.join("quick")).unwrap();
+    let page = page(dir.path());
+    assert!(
+        page.contains("| SparseWeaver over VM (`overall`) | 10, 12 | 2.50x | 6.00x | 6.00x |"),
+        "{page}"
+    );
+    assert!(
+        page.contains("![speedup (tiny)](../docs/figures/tiny/speedup.svg)")
+            || page.contains("![speedup (tiny)](figures/tiny/speedup.svg)"),
+        "{page}"
+    );
+    assert!(dir.path().join("docs/figures/tiny/speedup.pdf").exists());
+
+    std::fs::remove_file(results.join("tiny.csv")).unwrap();
+    let out = report(dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no experiment's table was found (looked for results/tiny/tiny.csv)"),
+        "{err}"
+    );
+}

@@ -175,3 +175,214 @@ fn an_experiments_table_draws_as_speedups_and_grouped_breakdowns() {
         );
     }
 }
+
+/// A table of runs as a sweep writes it (program, its --vary keys, graph, ...), made up:
+/// no simulation needed to draw it.
+fn made_up(dir: &std::path::Path, name: &str, text: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// `wsim plot` of `csv` with `options`: the SVG's texts and the SVG itself.
+fn drawn(csv: &std::path::Path, options: &[&str]) -> (Vec<String>, String) {
+    let svg = csv.with_extension("svg");
+    let mut args = vec!["plot", csv.to_str().unwrap()];
+    args.extend(options);
+    succeeded(&wsim(&args));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let outside = wsim_harness::plot::draw::text_outside(&svg).unwrap();
+    assert!(outside.is_empty(), "{outside:?}");
+    (texts(&text), text)
+}
+
+const RATIOS: &str = "\
+program,memory.dram.clock_ratio,core.fetch_ahead,memory.l2.size,graph,config_hash,wsim_version,cycles,phase_2_cycles,verdict
+p,1,false,8192,,h,0.1.0 (aaa),100,300,ok
+p,4,false,1048576,,h,0.1.0 (aaa),80,250,ok
+p,1,true,8192,,h,0.1.0 (aaa),90,280,ok
+p,4,true,1048576,,h,0.1.0 (aaa),,,failed
+";
+
+#[test]
+fn a_few_values_or_booleans_along_x_are_categories_and_a_failed_run_is_marked() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = made_up(dir.path(), "ratios.csv", RATIOS);
+    let (shown, svg) = drawn(
+        &csv,
+        &[
+            "--x",
+            "memory.dram.clock_ratio",
+            "--series",
+            "core.fetch_ahead",
+        ],
+    );
+    // A tick at 1 and at 4, and none between.
+    for tick in ["1", "4"] {
+        assert!(shown.iter().any(|t| t == tick), "{tick}: {shown:?}");
+    }
+    for between in ["1.5", "2", "2.5", "3", "3.5"] {
+        assert!(!shown.iter().any(|t| t == between), "{between}: {shown:?}");
+    }
+    // The failed run: crossed, and the caption says what the cross is.
+    assert!(
+        shown
+            .iter()
+            .any(|t| t.contains("× marks 1 run that did not succeed")),
+        "{shown:?}"
+    );
+    assert!(svg.matches("<line").count() > 0, "{svg}");
+    let (shown, _) = drawn(
+        &csv,
+        &[
+            "--x",
+            "core.fetch_ahead",
+            "--series",
+            "memory.dram.clock_ratio",
+        ],
+    );
+    for tick in ["false", "true"] {
+        assert!(shown.iter().any(|t| t == tick), "{tick}: {shown:?}");
+    }
+    for between in ["0.2", "0.5", "0.8"] {
+        assert!(!shown.iter().any(|t| t == between), "{between}: {shown:?}");
+    }
+}
+
+#[test]
+fn sizes_read_as_sizes_in_legends_and_core_cycles_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = made_up(
+        dir.path(),
+        "speedup.csv",
+        "program,memory.l2.size,graph,config_hash,wsim_version,cycles,verdict\n\
+         p,8192,g,h,0.1.0 (aaa),100,ok\np,1048576,g,h,0.1.0 (aaa),50,ok\n",
+    );
+    let (shown, _) = drawn(
+        &csv,
+        &[
+            "--kind",
+            "speedup",
+            "--x",
+            "graph",
+            "--series",
+            "memory.l2.size",
+            "--baseline",
+            "8192",
+        ],
+    );
+    assert!(shown.iter().any(|t| t == "1 MiB"), "the legend: {shown:?}");
+    assert!(
+        shown.iter().any(|t| t.starts_with("speedup over 8 KiB")),
+        "{shown:?}"
+    );
+    assert!(!shown.iter().any(|t| t.contains("1048576")), "{shown:?}");
+    // A phase's cycles are summed over cores: its axis says core-cycles.
+    let csv = made_up(dir.path(), "phase.csv", RATIOS);
+    let (shown, _) = drawn(
+        &csv,
+        &[
+            "--x",
+            "memory.dram.clock_ratio",
+            "--series",
+            "core.fetch_ahead",
+            "--metric",
+            "phase_2_cycles",
+        ],
+    );
+    assert!(
+        shown.iter().any(|t| t == "phase_2_cycles (core-cycles)"),
+        "{shown:?}"
+    );
+}
+
+#[test]
+fn a_figures_size_type_caption_and_legend_names_are_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = made_up(dir.path(), "opts.csv", RATIOS);
+    let long_title =
+        "A title far longer than the figure is wide, which must wrap onto lines of its own";
+    let (shown, svg) = drawn(
+        &csv,
+        &[
+            "--x",
+            "memory.dram.clock_ratio",
+            "--series",
+            "core.fetch_ahead",
+            "--width",
+            "500",
+            "--height",
+            "400",
+            "--font-size",
+            "12",
+            "--no-caption",
+            "--legend",
+            "true=ahead",
+            "--title",
+            long_title,
+        ],
+    );
+    assert!(
+        svg.starts_with("<svg width=\"500\" height=\"400\""),
+        "{svg}"
+    );
+    assert!(shown.iter().any(|t| t == "ahead"), "{shown:?}");
+    assert!(
+        !shown.iter().any(|t| t.contains("wsim 0.1.0")),
+        "no caption: {shown:?}"
+    );
+    // The title wrapped: no line holds it whole.
+    assert!(!shown.iter().any(|t| t == long_title), "{shown:?}");
+    let pdf = csv.with_extension("pdf");
+    assert!(pdf.exists());
+    let out = wsim(&["plot", csv.to_str().unwrap(), "--font-size", "200"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("font_size = 200 is out of its range"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn series_measured_by_different_builds_are_named_with_their_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = made_up(
+        dir.path(),
+        "builds.csv",
+        "program,graph,schedule,config_hash,wsim_version,cycles,verdict\n\
+         p,A,VM,h,0.1.0 (aaaaaaaaaaaa),100,ok\np,A,SparseWeaver,h,0.1.0 (bbbbbbbbbbbb),50,ok\n\
+         p,B,VM,h,0.1.0 (aaaaaaaaaaaa),90,ok\np,B,SparseWeaver,h,0.1.0 (bbbbbbbbbbbb),30,ok\n",
+    );
+    let (shown, _) = drawn(
+        &csv,
+        &[
+            "--kind",
+            "speedup",
+            "--x",
+            "graph",
+            "--series",
+            "schedule",
+            "--baseline",
+            "VM",
+        ],
+    );
+    assert!(
+        shown
+            .iter()
+            .any(|t| t == "SparseWeaver (wsim bbbbbbbbbbbb)"),
+        "{shown:?}"
+    );
+    // The build most series share names no entry; the caption says it.
+    assert!(
+        !shown.iter().any(|t| t.starts_with("VM (wsim")),
+        "{shown:?}"
+    );
+    assert!(
+        shown
+            .iter()
+            .any(|t| t
+                == "measured by 2 wsim builds: aaaaaaaaaaaa, but SparseWeaver by bbbbbbbbbbbb"),
+        "{shown:?}"
+    );
+}

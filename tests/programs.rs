@@ -27,6 +27,7 @@ const KERNELS: &[&str] = &[
     "phase_names",
     "store_stream",
     "store_fill",
+    "args",
 ];
 
 /// ISA self-tests: single-threaded, started on core 0 only.
@@ -76,6 +77,7 @@ const ERROR_PROGRAMS: &[&str] = &[
     "errors/iteration_flood",
     "errors/phase_flood",
     "errors/launch_flood",
+    "errors/stack_overflow",
 ];
 
 /// Kernels that need a graph written into their memory: tests/weaver.rs runs them.

@@ -7,6 +7,7 @@
 pub mod doc_tables;
 pub mod experiment;
 pub mod files;
+pub mod interrupt;
 pub mod paper;
 pub mod plot;
 pub mod profile;
@@ -42,6 +43,11 @@ pub mod exit {
     /// `regress check`: a baseline is stale (its program, configuration or graph
     /// changed since it was recorded, or it never was), and nothing failed.
     pub const STALE: u8 = 5;
+}
+
+/// `n` and its noun: `1 run`, `2 runs`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Whether `text` matches `pattern`: `*` any run of characters, `?` any one, `[...]` one of

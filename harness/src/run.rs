@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
+use wsim_sim::instruction_trace::{InstructionTrace, TraceFilter};
 use wsim_sim::report::{HostTime, Report, Status};
 use wsim_sim::timeline::{Timeline, TimelineOptions};
 use wsim_sim::{Config, Machine, Progress, RunSummary, SimError};
@@ -54,6 +55,11 @@ pub struct RunOptions {
     /// Which of a graph's arrays are laid out: every run but a test of the walked
     /// layout takes the default, `Fitting`.
     pub layout: Layout,
+    /// Trace the instructions issued that the filter keeps (`--trace-instructions`).
+    pub instructions: Option<TraceFilter>,
+    /// The program's arguments (`wsim run prog.elf -- ARG...`), after its name: into the
+    /// `wsim_args` block it declares (`wsim_workloads::args_image`).
+    pub args: Vec<String>,
 }
 
 /// One run asked for.
@@ -231,6 +237,8 @@ pub struct Finished {
     pub placed: Option<Placed>,
     /// The timeline, when [`RunOptions::timeline`] asked for one.
     pub timeline: Option<Timeline>,
+    /// The instructions traced, when [`RunOptions::instructions`] asked for them.
+    pub instructions: Option<InstructionTrace>,
 }
 
 impl Finished {
@@ -241,6 +249,7 @@ impl Finished {
             result: None,
             placed: None,
             timeline: None,
+            instructions: None,
         }
     }
 }
@@ -314,15 +323,22 @@ pub fn execute(request: RunRequest) -> Finished {
         },
         None => None,
     };
+    if let Err(e) = wsim_workloads::args_image::place(&mut machine, &name, &options.args) {
+        return Finished::not_set_up(&name, format!("{e:#}"));
+    }
     if let Some(prepare) = options.prepare.take() {
         prepare(&mut machine);
     }
     if let Some(timeline) = options.timeline {
         machine.record_timeline(timeline);
     }
+    if let Some(filter) = options.instructions.take() {
+        machine.trace_instructions(filter);
+    }
     if options.profile {
         machine.profile_pcs();
     }
+    machine.stop_when(crate::interrupt::flag());
     let started = Instant::now();
     let result = simulate(&mut machine, &mut options);
     let seconds = started.elapsed().as_secs_f64();
@@ -349,6 +365,7 @@ pub fn execute(request: RunRequest) -> Finished {
         }
     };
     let timeline = machine.timeline();
+    let instructions = machine.instruction_trace();
     Finished {
         record: RunRecord {
             name,
@@ -359,6 +376,7 @@ pub fn execute(request: RunRequest) -> Finished {
         result: Some(result),
         placed,
         timeline,
+        instructions,
     }
 }
 
@@ -371,7 +389,9 @@ pub fn run(request: RunRequest) -> RunRecord {
 /// a run that could not be set up), calling `finished` with each record's index as it
 /// finishes; the records in the items' order. `what` names the batch on its progress bar
 /// (`progress`: drawn when stderr is a terminal), which counts the runs that did not
-/// succeed.
+/// succeed. Once a stop is asked for ([`crate::interrupt`]), no further run starts and the
+/// batch is an [`crate::interrupt::Interrupted`] error, `finished` having had each run that
+/// went to its end (never one that was stopped).
 pub fn run_many<T: Sync>(
     items: &[T],
     what: &str,
@@ -389,19 +409,38 @@ pub fn run_many<T: Sync>(
         .par_iter()
         .enumerate()
         .map(|(k, item)| {
+            // Once stopped (SIGINT), no run starts and a stopped one is not handed on.
+            if crate::interrupt::requested() {
+                return Ok(None);
+            }
             let record = match request(item) {
                 Ok(request) => run(request),
                 Err(record) => *record,
             };
+            if record
+                .report
+                .as_ref()
+                .is_some_and(|r| r.status == Status::Interrupted)
+            {
+                return Ok(None);
+            }
             if record.verdict() != Verdict::Ok {
                 let n = failed.fetch_add(1, Ordering::Relaxed) + 1;
                 bar.set_message(format!("({n} failed)"));
             }
             bar.suspend(|| finished(k, &record))?;
             bar.inc(1);
-            Ok(record)
+            Ok(Some(record))
         })
-        .collect::<anyhow::Result<Vec<RunRecord>>>();
+        .collect::<anyhow::Result<Vec<Option<RunRecord>>>>();
     bar.finish_and_clear();
-    records
+    let records = records?;
+    if records.iter().any(Option::is_none) {
+        return Err(crate::interrupt::Interrupted {
+            finished: records.iter().flatten().count(),
+            runs: records.len(),
+        }
+        .into());
+    }
+    Ok(records.into_iter().flatten().collect())
 }

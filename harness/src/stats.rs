@@ -444,10 +444,10 @@ impl Stat {
     /// Its unit, for plots' axis labels (none for words and plain counts of things).
     pub fn unit(self) -> Option<&'static str> {
         Some(match self {
-            Stat::Cycles
-            | Stat::GroupCycles(_)
-            | Stat::PhaseCycles(_)
-            | Stat::PhaseWarpCycles(_) => "cycles",
+            Stat::Cycles | Stat::GroupCycles(_) => "cycles",
+            // Summed over cores: a phase can hold more of them than the run has cycles.
+            Stat::PhaseCycles(_) => "core-cycles",
+            Stat::PhaseWarpCycles(_) => "warp cycles",
             Stat::WarpInstructions | Stat::ThreadInstructions | Stat::PhaseInstructions(_) => {
                 "instructions"
             }
@@ -505,7 +505,7 @@ impl Stat {
             Stat::IterationRecords => "the iterations the program marked with CSR 0x7C6 (records)".into(),
             Stat::Launches => "the kernel launches the program made (vx_wspawn; records)".into(),
             Stat::PhaseNames => "the program's names of its phases (`0=runtime 1=init ...`)".into(),
-            Stat::PhaseCycles(_) => "core-cycles in phase N, summed over cores (cycles)".into(),
+            Stat::PhaseCycles(_) => "core-cycles in phase N, summed over cores (core-cycles)".into(),
             Stat::PhaseWarpCycles(_) => "warp time in phase N, each warp's own phase (warp cycles)".into(),
             Stat::PhaseInstructions(_) => "warp instructions in phase N (instructions)".into(),
             Stat::Verdict => "ok, exit_nonzero, mismatch, failed (simulation) or error (set-up)".into(),
@@ -577,6 +577,7 @@ impl Stat {
                 match r.status {
                     Status::Ok => "ok",
                     Status::Failed => "failed",
+                    Status::Interrupted => "interrupted",
                 }
                 .to_string(),
             ),

@@ -7,16 +7,27 @@ use std::fmt::Write as _;
 use wsim_sim::mem::cache::WritePolicy;
 use wsim_sim::mem::dram::DramConfig;
 use wsim_sim::mem::hierarchy::{CacheLevel, HierarchyStats};
-use wsim_sim::report::Report;
+use wsim_sim::report::{Report, Status};
 use wsim_sim::stats::{FsmState, Iteration, LaunchRecord, SlotReason};
 
-/// The summary of a run that went to its end.
+/// The summary of a run: its exit status, or how it failed (the first line of the error)
+/// or that it was interrupted, then its statistics (up to the failure or interruption).
 pub fn summary<W>(r: &Report<W>) -> String {
     let t = &r.total;
     let g = &r.config.gpu;
     let mut s = String::new();
     let _ = writeln!(s, "--- wsim: {} ---", r.program);
-    let _ = writeln!(s, "{:<22}{}", "exit status", r.exit_code);
+    let first = (r.error.as_deref().unwrap_or_default().lines().next()).unwrap_or_default();
+    let _ = match r.status {
+        Status::Ok => writeln!(s, "{:<22}{}", "exit status", r.exit_code),
+        Status::Failed => writeln!(s, "{:<22}FAILED at cycle {}: {first}", "status", r.cycles),
+        Status::Interrupted => writeln!(
+            s,
+            "{:<22}INTERRUPTED at cycle {} (SIGINT or SIGTERM): the statistics below are \
+             partial, up to that cycle",
+            "status", r.cycles
+        ),
+    };
     let _ = writeln!(
         s,
         "{:<22}{} clusters x {} cores x {} warps x {} threads, {} issue slot(s)/core, config {}",
@@ -112,7 +123,10 @@ fn phases<W>(s: &mut String, r: &Report<W>) {
         let _ = writeln!(
             s,
             "phases (warp time follows each warp's own phase, exact; the other columns and \
-             the slots below follow the core's phase, the last any of its warps wrote):"
+             the slots below follow the core's phase, the last any of its warps wrote; \
+             core-cycles are summed over the {} cores, so they add up to {} x the run's cycles):",
+            r.cores.len(),
+            r.cores.len()
         );
         let labels: Vec<String> = r.phases.keys().map(|&p| r.phase_label(p)).collect();
         let width = labels.iter().map(String::len).max().unwrap_or(0).max(4);
@@ -156,16 +170,15 @@ fn phases<W>(s: &mut String, r: &Report<W>) {
     }
 }
 
-/// The summary of a run whose simulation failed: its status and the first line of the
-/// error below the title, then the statistics up to the failure.
-pub fn failed<W>(r: &Report<W>) -> String {
-    let text = summary(r);
-    let (title, rest) = text.split_once('\n').unwrap_or((&text, ""));
-    let reason = r.error.as_deref().unwrap_or_default();
-    let first = reason.lines().next().unwrap_or_default();
+/// The report's last line: where its terms are explained, and what to run next.
+pub fn guide<W>(r: &Report<W>) -> String {
+    let next = if r.profile.is_some() {
+        "--annotate FUNCTION for a function's instructions"
+    } else {
+        "--profile-pc for where the stalls are (functions, source lines, instructions)"
+    };
     format!(
-        "{title}\n{:<22}FAILED at cycle {}: {first}\n{rest}",
-        "status", r.cycles
+        "reading this report: docs/OBSERVING.md, \"Reading the report\"; next: wsim run {next}\n"
     )
 }
 
@@ -332,7 +345,12 @@ fn weaver<W>(s: &mut String, r: &Report<W>) {
         "  {:<20}{} reads, {} writes, {} memory line requests (EGHW)",
         "table accesses", w.table_reads, w.table_writes, w.memory_requests
     );
-    let _ = writeln!(s, "  FSM cycles by state (visits):");
+    let _ = writeln!(
+        s,
+        "  FSM cycles by state, summed over the {} units (one per core, so a state can exceed \
+         the run's cycles) (visits):",
+        r.cores.len()
+    );
     for state in FsmState::ALL {
         let _ = writeln!(
             s,
@@ -360,7 +378,7 @@ fn memory<W>(s: &mut String, r: &Report<W>) {
         }
         let _ = writeln!(
             s,
-            "{:<22}{:>6.1}% hits of {} accesses, {} mshr merges, refused accesses: {} mshr full, {} bank, {} port, {} queue",
+            "{:<22}{:>6.1}% hits of {} accesses, {} mshr merges, refused attempts (each retry counts): {} mshr full, {} bank, {} port, {} queue",
             level.name(),
             100.0 * c.hit_rate(),
             c.accesses,
@@ -386,6 +404,17 @@ fn memory<W>(s: &mut String, r: &Report<W>) {
             d.avg_latency(),
             d.avg_queue_occupancy()
         );
+    }
+    // Every store that reaches a write-through last level goes on to DRAM.
+    if let Some((level, WritePolicy::WriteThrough)) = r.write_policy.iter().last() {
+        if d.writes > 0 {
+            let _ = writeln!(
+                s,
+                "{:<22}the {level} writes through: each store reaching it is a DRAM write, so \
+                 writes can outnumber reads",
+                ""
+            );
+        }
     }
     // Traffic still queued at exit is not in the cycle count: say so when there is some.
     if m.dram_unfinished > 0 {

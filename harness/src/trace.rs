@@ -3,18 +3,22 @@
 //! per core (its phases, counters, and with `--trace-warps` a track per warp) and one for
 //! the machine (iterations, when the program marks them; machine-wide counters; the Weaver
 //! unit's wait only for a machine with it). Time is in cycles: the viewer's microsecond is
-//! one cycle (the format has no other unit; its `displayTimeUnit` is left out).
+//! one cycle (the format has no other unit; its `displayTimeUnit` is left out). And the
+//! instruction trace (`--trace-instructions FILE`) as text, a line per instruction issued.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use anyhow::Context;
 use serde::Serialize;
 use serde_json::{json, Value};
+use wsim_sim::instruction_trace::InstructionTrace;
 use wsim_sim::report::Report;
 use wsim_sim::stats::SlotReason;
 use wsim_sim::timeline::{Sample, SliceKind, Timeline, TimelineOptions};
+use wsim_sim::Machine;
 
 /// Samples kept at most (the interval doubles beyond) and slices kept at most: with
 /// 6 cores, about 4 MB of counters and 10 MB of slices at worst.
@@ -210,4 +214,85 @@ fn write_events<W>(
         }
     }
     out.write_all(b"]}\n")
+}
+
+/// The instruction trace (`--trace-instructions`) as text: a header saying what it holds,
+/// then a line per warp instruction issued: cycle, core, warp, PC, active lanes, the
+/// instruction and its function and source line (as the machine's image has them after
+/// the run).
+pub fn write_instructions(
+    path: &Path,
+    trace: &InstructionTrace,
+    machine: &Machine,
+    program: &str,
+) -> anyhow::Result<()> {
+    let file =
+        std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+    let mut out = BufWriter::new(file);
+    write_instruction_lines(&mut out, trace, machine, program)
+        .and_then(|()| out.flush())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    if trace.left_out > 0 {
+        tracing::warn!(
+            "the instruction trace keeps its first {} instructions: {} more were left out \
+             (--trace-limit, or narrow it with --trace-cores, --trace-warps-of, --trace-pcs, \
+             --trace-cycles)",
+            trace.filter.limit,
+            trace.left_out
+        );
+    }
+    Ok(())
+}
+
+fn write_instruction_lines(
+    out: &mut impl Write,
+    trace: &InstructionTrace,
+    machine: &Machine,
+    program: &str,
+) -> std::io::Result<()> {
+    let f = &trace.filter;
+    let range = |r: Option<(u32, u32)>, hex: bool| match r {
+        None => "all".to_string(),
+        Some((a, b)) if hex => format!("{a:#x}-{b:#x}"),
+        Some((a, b)) => format!("{a}-{b}"),
+    };
+    let cycles = f.cycles.map_or("all".into(), |(a, b)| format!("{a}-{b}"));
+    writeln!(
+        out,
+        "# wsim instruction trace of {program}: cores {}, warps {}, pcs {}, cycles {cycles}; \
+         {} instructions{}",
+        range(f.cores, false),
+        range(f.warps, false),
+        range(f.pcs, true),
+        trace.records.len(),
+        if trace.left_out > 0 {
+            format!(
+                ", {} more left out past the limit of {}",
+                trace.left_out, f.limit
+            )
+        } else {
+            String::new()
+        }
+    )?;
+    writeln!(
+        out,
+        "# {:>10} {:>4} {:>4} {:>8} {:>10}  instruction  (function+offset, source line)",
+        "cycle", "core", "warp", "pc", "lanes"
+    )?;
+    let mut texts: BTreeMap<u32, String> = BTreeMap::new();
+    for r in &trace.records {
+        let text = texts.entry(r.pc).or_insert_with(|| {
+            let (instruction, _) = machine.instruction_at(r.pc);
+            match machine.place_of(r.pc) {
+                Some(place) => format!("{instruction}  ({place})"),
+                None => instruction,
+            }
+        });
+        writeln!(
+            out,
+            "  {:>10} {:>4} {:>4} {:08x} {:#010x}  {text}",
+            r.cycle, r.core, r.warp, r.pc, r.lanes
+        )?;
+    }
+    Ok(())
 }

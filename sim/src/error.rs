@@ -35,6 +35,15 @@ pub enum ErrorKind {
         addr: u32,
         reason: &'static str,
     },
+    /// A lane's access below its own stack: into another thread's stack, or below every
+    /// stack (`owner` none); `stack`: the lane's own `[bottom, top)`.
+    StackOverflow {
+        what: &'static str,
+        addr: u32,
+        hart: u32,
+        stack: (u64, u64),
+        owner: Option<u32>,
+    },
     /// No live warp can ever go on: each waits on a barrier that cannot complete, or on
     /// something else that will not come (each warp's line names it).
     Deadlock {
@@ -45,6 +54,8 @@ pub enum ErrorKind {
         cycles: u64,
         warps: Vec<String>,
     },
+    /// The host stopped the run before its end ([`crate::Machine::stop_when`]: a SIGINT).
+    Stopped,
     /// Anything else a program can do wrong (a bad JOIN, an ecall nobody handles, ...).
     Program(String),
 }
@@ -85,6 +96,28 @@ impl fmt::Display for SimError {
             }
             ErrorKind::Unmapped { what, addr, reason } => {
                 write!(f, "{what} at unmapped address {addr:#010x} ({reason})")?
+            }
+            ErrorKind::Stopped => f.write_str(
+                "interrupted: stopped before its end (SIGINT or SIGTERM); the statistics are \
+                 partial, up to the cycle it stopped at",
+            )?,
+            ErrorKind::StackOverflow {
+                what,
+                addr,
+                hart,
+                stack,
+                owner,
+            } => {
+                let whose = owner.map_or("below every stack".to_string(), |o| {
+                    format!("in hart {o}'s stack")
+                });
+                write!(
+                    f,
+                    "{what} at {addr:#010x}, below this thread's own stack (hart {hart}: \
+                     [{:#x}, {:#x})), {whose}: a stack overflow? (each thread has stack.size \
+                     bytes: docs/CONFIG.md, [stack])",
+                    stack.0, stack.1
+                )?
             }
             ErrorKind::Deadlock { warps } => {
                 write!(

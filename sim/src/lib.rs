@@ -8,6 +8,7 @@ pub mod config;
 pub mod core;
 pub mod counts;
 pub mod error;
+pub mod instruction_trace;
 pub mod limits;
 pub mod loader;
 pub mod machine;

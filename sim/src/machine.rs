@@ -2,6 +2,8 @@
 //! the loop that runs a program from its entry until every warp has exited.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use wsim_isa::{SfuKind, Unit};
 
@@ -10,6 +12,7 @@ use crate::core::pipeline::{MemoryPort, PortKind, PortRequest, Refusal, Retry};
 use crate::core::warp::WarpWait;
 use crate::core::{Core, Effect};
 use crate::error::{ErrorKind, SimError, SimResult};
+use crate::instruction_trace::{InstructionTrace, TraceFilter};
 use crate::limits;
 use crate::loader::{self, Symbol};
 use crate::mem::hierarchy::{
@@ -138,6 +141,8 @@ pub struct Machine {
     launching: u32,
     /// The timeline being recorded, if asked for.
     timeline: Option<Recorder>,
+    /// Set by the host (a signal handler) to stop the run at the next cycle.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl Machine {
@@ -226,6 +231,7 @@ impl Machine {
             open_launch: None,
             launching: 0,
             timeline: None,
+            stop: None,
         })
     }
 
@@ -238,6 +244,25 @@ impl Machine {
         for core in &mut self.cores {
             core.record_timeline(options.warps, now);
         }
+    }
+
+    /// Stop the run at the start of the next simulated cycle once `flag` is set (a host's
+    /// SIGINT): [`Machine::run`] then returns [`ErrorKind::Stopped`], and
+    /// [`Machine::summary`] has the statistics up to that cycle. One load per cycle.
+    pub fn stop_when(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = Some(flag);
+    }
+
+    /// Record each instruction issued that `filter` keeps, up to its limit
+    /// ([`crate::instruction_trace`]); [`Machine::instruction_trace`] hands them over.
+    pub fn trace_instructions(&mut self, filter: TraceFilter) {
+        self.shared.instructions = Some(InstructionTrace::new(filter));
+    }
+
+    /// The instructions traced so far (after the run, or after it failed); `None` if no
+    /// trace was asked for.
+    pub fn instruction_trace(&mut self) -> Option<InstructionTrace> {
+        self.shared.instructions.take()
     }
 
     /// Charge every issue slot and instruction to its PC ([`crate::profile`]); the
@@ -259,6 +284,11 @@ impl Machine {
     pub fn instruction_at(&self, pc: u32) -> (String, Option<String>) {
         let program = &self.shared.program;
         (program.text_of(pc, &self.shared.mem), program.line_of(pc))
+    }
+
+    /// Where `pc` is in the program's terms: `function+offset (file:line)`.
+    pub fn place_of(&self, pc: u32) -> Option<String> {
+        self.shared.program.place_of(pc)
     }
 
     /// The timeline recorded so far (after the run, or after it failed), closed at the
@@ -432,6 +462,13 @@ impl Machine {
             if now >= next_observation {
                 observe(self.progress());
                 next_observation = now.saturating_add(every);
+            }
+            if self
+                .stop
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+            {
+                return Err(SimError::new(ErrorKind::Stopped));
             }
             if now >= max {
                 return Err(SimError::new(ErrorKind::MaxCycles {
@@ -722,7 +759,11 @@ impl Machine {
                 if !warp.is_live() {
                     continue;
                 }
-                let pc = warp.stack.pc();
+                // A warp at a barrier has executed it: name the barrier, not the PC after it.
+                let pc = match warp.wait {
+                    WarpWait::Barrier { .. } => warp.stack.pc().wrapping_sub(4),
+                    WarpWait::Ready => warp.stack.pc(),
+                };
                 let place = (self.shared.program.place_of(pc))
                     .map(|p| format!(" in {p}"))
                     .unwrap_or_default();

@@ -47,6 +47,8 @@ pub enum Status {
     Ok,
     /// The run stopped on an error: the statistics are those up to the failure.
     Failed,
+    /// The host stopped the run before its end (a SIGINT): the statistics are partial.
+    Interrupted,
 }
 
 /// One core's statistics.
@@ -198,7 +200,10 @@ impl<W: Serialize> Report<W> {
 
     /// The report of a run that stopped on `error` (its statistics up to the failure).
     pub fn failed(mut self, error: &crate::SimError) -> Self {
-        self.status = Status::Failed;
+        self.status = match error.kind {
+            crate::error::ErrorKind::Stopped => Status::Interrupted,
+            _ => Status::Failed,
+        };
         self.error = Some(error.to_string());
         self
     }

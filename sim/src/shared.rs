@@ -4,6 +4,7 @@
 
 use crate::config::Config;
 use crate::error::{ErrorKind, SimError, SimResult};
+use crate::instruction_trace::InstructionTrace;
 use crate::limits;
 use crate::mem::Memory;
 use crate::memory_map::MemoryMap;
@@ -22,6 +23,11 @@ pub struct Geometry {
     pub exit: u32,
     /// What loads and stores may touch.
     pub map: MemoryMap,
+    /// The stacks: `[stack_bottom, stack_top)`, hart `h`'s the `2^stack_log2` bytes below
+    /// `stack_top - h * 2^stack_log2`.
+    pub stack_bottom: u64,
+    pub stack_top: u64,
+    pub stack_log2: u32,
 }
 
 impl Geometry {
@@ -36,7 +42,26 @@ impl Geometry {
             console: c.io.console,
             exit: c.io.exit,
             map,
+            // Validation keeps the stacks above the null guard and `stack.size` a power of
+            // two.
+            stack_bottom: c.stack_region().0.max(0) as u64,
+            stack_top: c.stack_region().1,
+            stack_log2: c.stack.size.trailing_zeros(),
         }
+    }
+
+    /// The hart whose stack holds `addr`, if any.
+    #[inline]
+    pub fn stack_owner(&self, addr: u32) -> Option<u32> {
+        let a = u64::from(addr);
+        (self.stack_bottom <= a && a < self.stack_top)
+            .then(|| ((self.stack_top - 1 - a) >> self.stack_log2) as u32)
+    }
+
+    /// Hart `hart`'s stack `[bottom, top)`.
+    pub fn stack_of(&self, hart: u32) -> (u64, u64) {
+        let top = self.stack_top - (u64::from(hart) << self.stack_log2);
+        (top - (1 << self.stack_log2), top)
     }
 
     /// Mask of the lanes a warp has.
@@ -69,6 +94,8 @@ pub struct Shared {
     reservations: Vec<(u32, u32)>,
     /// The distinct values written to the phase CSR, at most [`limits::PHASES`].
     phases: Vec<u32>,
+    /// The instructions issued, when traced (`Machine::trace_instructions`).
+    pub instructions: Option<InstructionTrace>,
 }
 
 impl Shared {
@@ -84,6 +111,7 @@ impl Shared {
             tohost,
             reservations: Vec::new(),
             phases: vec![0],
+            instructions: None,
         }
     }
 

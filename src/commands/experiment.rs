@@ -8,12 +8,12 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
-use wsim_harness::exit;
 use wsim_harness::experiment::slurm::{self, Resources};
 use wsim_harness::experiment::{Experiment, Outputs, Shard};
 use wsim_harness::paper;
 use wsim_harness::stats::Cell;
 use wsim_harness::table::Table;
+use wsim_harness::{count, exit};
 
 use crate::args::JobsArgs;
 
@@ -184,13 +184,13 @@ pub fn exec(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
                     )
                 });
                 stderr_line!(
-                    "experiment {}{}: {} runs{of}: {} cached, {} run in {:.1} s",
+                    "experiment {}{}: {}{of}: {} cached, {} run in {:.1} s",
                     experiment.name,
                     experiment
                         .profile
                         .as_ref()
                         .map_or(String::new(), |p| format!(" (profile {p})")),
-                    done.selected,
+                    count(done.selected, "run", "runs"),
                     done.cached,
                     done.ran,
                     started.elapsed().as_secs_f64()
@@ -271,7 +271,10 @@ pub fn exec(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
         }
     }
     if undrawn > 0 {
-        anyhow::bail!("{undrawn} plot(s) could not be drawn (said above)");
+        anyhow::bail!(
+            "{} could not be drawn (said above)",
+            count(undrawn, "plot", "plots")
+        );
     }
     Ok(if failed {
         ExitCode::from(exit::FAILED)
@@ -363,8 +366,8 @@ fn failures(experiment: &Experiment, table: &Table) -> bool {
         return false;
     }
     stderr_line!(
-        "wsim: {} run(s) did not succeed in experiment {} (kept in the table):",
-        bad.len(),
+        "wsim: {} not succeed in experiment {} (kept in the table):",
+        count(bad.len(), "run did", "runs did"),
         experiment.name
     );
     for b in &bad {

@@ -49,6 +49,23 @@ pub struct PlotArgs {
     /// The y axis's label [default: the metric with its unit].
     #[arg(long, value_name = "TEXT")]
     y_label: Option<String>,
+    /// A table's figure: its width in pixels [default: 900, a column's width].
+    #[arg(long, value_name = "PIXELS")]
+    width: Option<u32>,
+    /// Its height in pixels [default: 540].
+    #[arg(long, value_name = "PIXELS")]
+    height: Option<u32>,
+    /// The axis labels' font size; the title's is a fifth larger, the rest a tenth
+    /// smaller [default: 17].
+    #[arg(long, value_name = "SIZE")]
+    font_size: Option<u32>,
+    /// No caption lines under the chart (programs, rows, configuration, wsim).
+    #[arg(long)]
+    no_caption: bool,
+    /// A legend entry shown by another name (repeatable), e.g. `--legend SparseWeaver=SW`;
+    /// a schedule keeps its colour.
+    #[arg(long, value_name = "VALUE=NAME")]
+    legend: Vec<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -77,6 +94,17 @@ pub fn exec(args: PlotArgs) -> anyhow::Result<ExitCode> {
     if is_table {
         table_figure(&args, &out)?;
     } else {
+        let given = args.width.is_some()
+            || args.height.is_some()
+            || args.font_size.is_some()
+            || args.no_caption
+            || !args.legend.is_empty();
+        if given {
+            bail!(
+                "--width, --height, --font-size, --no-caption and --legend are options of a \
+                 table's figure (a .csv); a run's report (.json) is drawn one way"
+            );
+        }
         plot::run(&args.input, &out)?;
     }
     println!("wrote {}", out.display());
@@ -107,6 +135,13 @@ fn table_figure(args: &PlotArgs, out: &std::path::Path) -> anyhow::Result<()> {
             .with_context(|| format!("--where {item}: expected COLUMN=VALUE"))?;
         spec.keep_where(column.trim(), value.trim());
     }
+    let mut legend = std::collections::BTreeMap::new();
+    for item in &args.legend {
+        let (value, name) = item
+            .split_once('=')
+            .with_context(|| format!("--legend {item}: expected VALUE=NAME"))?;
+        legend.insert(value.trim().to_string(), name.trim().to_string());
+    }
     let kind = match args.kind {
         PlotKind::Line => Kind::Line,
         PlotKind::Speedup => Kind::Speedup,
@@ -133,6 +168,11 @@ fn table_figure(args: &PlotArgs, out: &std::path::Path) -> anyhow::Result<()> {
         }),
         x_label: args.x_label.clone(),
         y_label: args.y_label.clone(),
+        width: args.width,
+        height: args.height,
+        font_size: args.font_size,
+        caption: Some(!args.no_caption),
+        legend,
         ..spec
     };
     let dir = out.parent().filter(|d| !d.as_os_str().is_empty());

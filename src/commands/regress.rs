@@ -61,21 +61,31 @@ pub fn exec(command: RegressCommand) -> anyhow::Result<ExitCode> {
                 progress: true,
             };
             let recording = baseline.record(&options)?;
-            out.write_all(recording.check.table().as_bytes())?;
             if !recording.refused.is_empty() {
+                out.write_all(recording.check.table().as_bytes())?;
                 stderr_line!(
-                    "wsim: nothing recorded: {} run(s) could not run, failed or did not verify: {}",
-                    recording.refused.len(),
+                    "wsim: nothing recorded: {} not run, failed or did not verify: {}",
+                    wsim_harness::count(recording.refused.len(), "run could", "runs could"),
                     recording.refused.join(", ")
                 );
                 return Ok(ExitCode::from(exit::CANNOT_RUN));
             }
+            // The check after a record compares each run with itself: only what changed
+            // says anything.
+            let runs = recording.check.runs.len();
+            let changed = &recording.changed;
             writeln!(
                 out,
-                "recorded {} run(s) in {}: {} changed",
-                recording.check.runs.len(),
+                "recorded {} in {}: {} changed{}, {} as recorded before",
+                wsim_harness::count(runs, "run", "runs"),
                 file.display(),
-                recording.changed.len()
+                changed.len(),
+                if changed.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", changed.join(", "))
+                },
+                runs - changed.len()
             )?;
             Ok(ExitCode::SUCCESS)
         }

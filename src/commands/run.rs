@@ -9,7 +9,8 @@ use std::sync::Arc;
 use anyhow::Context;
 use clap::Args;
 use wsim_harness::run::{self, Program, RunOptions, RunRequest, Verdict};
-use wsim_harness::{exit, terminal, trace};
+use wsim_harness::{exit, interrupt, terminal, trace};
+use wsim_sim::report::Status;
 use wsim_workloads::graph_run;
 
 use crate::args::{GraphArgs, MachineArgs, TraceArgs};
@@ -56,6 +57,10 @@ pub struct RunArgs {
     annotate: Vec<String>,
     /// The program: a 32-bit RISC-V ELF executable.
     elf: PathBuf,
+    /// The program's arguments, after `--`: into the `wsim_args` block it declares
+    /// (WSIM_ARGS in programs/runtime/wsim_args.h), argv[0] being its file name.
+    #[arg(last = true, value_name = "ARG")]
+    args: Vec<String>,
 }
 
 pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
@@ -73,6 +78,8 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
             timeline: args.trace.options(),
             profile: args.profile_pc || args.profile_top.is_some() || !args.annotate.is_empty(),
             progress: true,
+            instructions: args.trace.instructions(),
+            args: args.args.clone(),
             ..RunOptions::default()
         },
     };
@@ -88,6 +95,13 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
     if let (Some(path), Some(timeline)) = (&args.trace.trace, &finished.timeline) {
         trace::write(path, timeline, report, &name)?;
+    }
+    if let (Some(path), Some(trace), Some(machine)) = (
+        &args.trace.trace_instructions,
+        &finished.instructions,
+        &finished.machine,
+    ) {
+        trace::write_instructions(path, trace, machine, &name)?;
     }
     if let Some(path) = &args.json {
         std::fs::write(path, report.to_json())
@@ -106,18 +120,23 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    out.write(terminal::summary(report).as_bytes());
     if let Some(error) = &record.error {
-        out.write(terminal::failed(report).as_bytes());
         out.write(profile.as_bytes());
+        out.write(terminal::guide(report).as_bytes());
         out.finish();
+        if report.status == Status::Interrupted {
+            stderr_line!("wsim: {name}: {error}");
+            return Ok(ExitCode::from(interrupt::exit_status()));
+        }
         stderr_line!("wsim: error: {name}: {error}");
         return Ok(ExitCode::from(exit::SIMULATION_FAILED));
     }
-    out.write(terminal::summary(report).as_bytes());
     if let (Some(placed), Some(graph)) = (&finished.placed, &report.graph) {
         out.write(graph_run::describe(placed, graph).as_bytes());
     }
     out.write(profile.as_bytes());
+    out.write(terminal::guide(report).as_bytes());
     out.finish();
     if let Some(e) = annotate_error {
         return Err(e);

@@ -5,8 +5,10 @@
 //! JSON report ([`record`]). The run side ([`graph_run`], [`gcn_run`]) loads a run's input
 //! from plain options ([`options`]) once for any number of machines, places it and checks
 //! the result against the host references of `wsim-graph`. The engine (`wsim-sim`) knows
-//! none of it.
+//! none of it. A program's arguments (`wsim run prog.elf -- ARG...`) go into the block
+//! it declares the same way ([`args_image`]).
 
+pub mod args_image;
 pub mod gcn_image;
 pub mod gcn_run;
 pub mod graph_image;

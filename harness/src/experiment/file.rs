@@ -86,6 +86,9 @@ pub(super) struct ProgramsSpec {
     /// `key=value` overrides for these programs' runs (on top of the file's `set`).
     #[serde(default)]
     pub set: Vec<String>,
+    /// The `[[graphs]]` (by name) these programs run on [default: every one]; `[]`: none,
+    /// the programs run bare (kernels that are not graph programs).
+    pub graphs: Option<Vec<String>>,
 }
 
 /// A graph and its loading options (those of `wsim run --graph`).
@@ -131,6 +134,39 @@ fn source<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Source>, D::E
 }
 
 impl ProgramsSpec {
+    /// The indices of the graphs (of `graphs`, the file's) these programs run on: `None`
+    /// for a run without a graph. A name that is no graph is an error.
+    pub fn graph_choices(
+        &self,
+        graphs: &[Graph],
+        entry: usize,
+    ) -> anyhow::Result<Vec<Option<usize>>> {
+        let Some(names) = &self.graphs else {
+            return Ok(if graphs.is_empty() {
+                vec![None]
+            } else {
+                (0..graphs.len()).map(Some).collect()
+            });
+        };
+        if names.is_empty() {
+            return Ok(vec![None]);
+        }
+        names
+            .iter()
+            .map(|name| match graphs.iter().position(|g| &g.name == name) {
+                Some(g) => Ok(Some(g)),
+                None => bail!(
+                    "programs[{entry}].graphs: no graph `{name}` (the file's graphs: {})",
+                    graphs
+                        .iter()
+                        .map(|g| g.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            })
+            .collect()
+    }
+
     pub fn arguments(&self) -> Arguments {
         Arguments {
             source: match self.source {
@@ -469,6 +505,66 @@ fn config_axes(spec: &Spec) -> Vec<Axis> {
             })
         })
         .collect()
+}
+
+/// What runs of a program would give it that only a graph program (`wsim_graph`), or a GCN
+/// program (`wsim_gcn` too), takes: an error naming the entry and the program when the ELF
+/// `elf` declares no such descriptor, found as the file is read rather than cached as every
+/// run's error. `graphs`: the graphs the entry runs on; `axes`: the program arguments the
+/// axes sweep. An ELF that does not parse is left to its runs to report.
+pub(super) fn check_workload(
+    spec: &Spec,
+    program: &Program,
+    elf: &[u8],
+    graphs: &[&str],
+) -> anyhow::Result<()> {
+    use wsim_workloads::{gcn_image, graph_image};
+    let given = spec.programs[program.entry].arguments();
+    let swept: Vec<Argument> = spec.axes.iter().filter_map(|a| a.argument).collect();
+    let has = |argument: Argument| given.get(argument).is_some() || swept.contains(&argument);
+    let mut graph_only: Vec<String> = Vec::new();
+    if !graphs.is_empty() {
+        graph_only.push(format!("the graphs {}", graphs.join(", ")));
+    }
+    if given.source_hub || has(Argument::Source) {
+        graph_only.push("a source".into());
+    }
+    if has(Argument::Iterations) {
+        graph_only.push("iterations".into());
+    }
+    let gcn_only: Vec<&str> = [
+        Argument::Features,
+        Argument::InputFeatures,
+        Argument::InputNnz,
+    ]
+    .into_iter()
+    .filter(|&a| has(a))
+    .map(Argument::name)
+    .collect();
+    if graph_only.is_empty() && gcn_only.is_empty() {
+        return Ok(());
+    }
+    let Ok(image) = wsim_sim::loader::parse(elf) else {
+        return Ok(());
+    };
+    let refuse = |symbol: &str, what: String, kind: &str| {
+        anyhow::anyhow!(
+            "programs[{}]: {} is not a {kind} program (it has no `{symbol}` descriptor), yet \
+             its runs would be given {what}: give its entry `graphs = []` and none of a graph \
+             program's options, or list it in an entry of its own",
+            program.entry,
+            program.name
+        )
+    };
+    if image.symbol(graph_image::SYMBOL).is_none() {
+        let mut what = graph_only;
+        what.extend(gcn_only.iter().map(|a| a.to_string()));
+        return Err(refuse(graph_image::SYMBOL, what.join(", "), "graph"));
+    }
+    if !gcn_only.is_empty() && image.symbol(gcn_image::SYMBOL).is_none() {
+        return Err(refuse(gcn_image::SYMBOL, gcn_only.join(", "), "GCN"));
+    }
+    Ok(())
 }
 
 /// The programs the entries match, in entry order and by path within an entry; a pattern

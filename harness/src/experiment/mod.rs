@@ -233,11 +233,10 @@ impl Experiment {
             .map(|g| cache::graph_identity(&g.spec, &g.resolved, &g.flags))
             .collect::<anyhow::Result<Vec<String>>>()
             .map_err(|e| at(format!("{e:#}")))?;
-        let graph_choices: Vec<Option<usize>> = if graphs.is_empty() {
-            vec![None]
-        } else {
-            (0..graphs.len()).map(Some).collect()
-        };
+        let graph_choices: Vec<Vec<Option<usize>>> = (spec.programs.iter().enumerate())
+            .map(|(k, entry)| entry.graph_choices(&graphs, k))
+            .collect::<anyhow::Result<_>>()
+            .map_err(|e| at(format!("{e:#}")))?;
         let elves = programs
             .iter()
             .map(|program| {
@@ -251,6 +250,12 @@ impl Experiment {
                 Ok(Arc::new(elf))
             })
             .collect::<anyhow::Result<Vec<Arc<Vec<u8>>>>>()?;
+        for (program, elf) in programs.iter().zip(&elves) {
+            let names: Vec<&str> = (graph_choices[program.entry].iter().flatten())
+                .map(|&g| graphs[g].name.as_str())
+                .collect();
+            file::check_workload(&spec, program, elf, &names).map_err(|e| at(format!("{e:#}")))?;
+        }
         // Readings outermost: the default reading's runs keep the numbers they have without
         // readings, and each other reading repeats the programs of its scope.
         let under: Vec<Option<&Reading>> = if readings.is_empty() {
@@ -299,7 +304,7 @@ impl Experiment {
                     );
                     arguments.push(given);
                 }
-                for &graph in &graph_choices {
+                for &graph in &graph_choices[program.entry] {
                     for ((values, config), arguments) in combos.iter().zip(&configs).zip(&arguments)
                     {
                         let inputs = Inputs {
@@ -632,11 +637,11 @@ impl Experiment {
             .collect();
         if let Some(first) = missing.first() {
             bail!(
-                "{}: {} of {} runs are not in {} yet (the first: {}); run them \
+                "{}: {} of {} not in {} yet (the first: {}); run them \
                  (wsim experiment run, or every shard)",
                 self.path.display(),
                 missing.len(),
-                self.runs.len(),
+                crate::count(self.runs.len(), "run is", "runs are"),
                 outputs.cache.display(),
                 self.describe(first)
             );

@@ -325,7 +325,11 @@ impl Paper {
         }
         for (i, p) in profiles.iter().enumerate() {
             if p.is_empty() || p.contains(['/', '\\', '\0']) || p == "." || p == ".." {
-                problems.push(format!("profiles[{i}] = {p:?} is not a profile's name"));
+                problems.push(format!(
+                    "profiles[{i}] = {p:?} is not a profile's name (an experiment file without \
+                     profiles needs none: its one table, RESULTS/EXPERIMENT/EXPERIMENT.csv, is \
+                     read in every profile's column)"
+                ));
             } else if profiles[..i].contains(p) {
                 problems.push(format!("profiles[{i}]: `{p}` is named twice"));
             }
@@ -526,18 +530,27 @@ pub struct Places {
 }
 
 impl Places {
-    fn table(&self, experiment: &str, profile: &str) -> PathBuf {
-        self.results
-            .join(experiment)
-            .join(profile)
-            .join(format!("{experiment}.csv"))
+    /// An experiment's outputs in `profile`: `RESULTS/EXPERIMENT/PROFILE/`; for a file
+    /// without profiles (`profiled` false) with nothing there, its one
+    /// `RESULTS/EXPERIMENT/` (where `wsim experiment run` writes it), read for every
+    /// profile. The second is whether it is that one.
+    fn dir(&self, experiment: &str, profile: &str, profiled: bool) -> (PathBuf, bool) {
+        let under = self.results.join(experiment).join(profile);
+        if profiled || under.exists() {
+            (under, false)
+        } else {
+            (self.results.join(experiment), true)
+        }
     }
 
-    fn plot(&self, figure: &Figure, profile: &str) -> PathBuf {
-        self.results
-            .join(&figure.experiment)
-            .join(profile)
-            .join(format!("{}.svg", figure.plot))
+    fn table(&self, experiment: &str, profile: &str, profiled: bool) -> PathBuf {
+        (self.dir(experiment, profile, profiled).0).join(format!("{experiment}.csv"))
+    }
+
+    /// A figure's SVG in `profile`, and whether it is the one of every profile.
+    fn plot(&self, figure: &Figure, profile: &str, profiled: bool) -> (PathBuf, bool) {
+        let (dir, every) = self.dir(&figure.experiment, profile, profiled);
+        (dir.join(format!("{}.svg", figure.plot)), every)
     }
 }
 
@@ -674,8 +687,10 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
     let mut tables: Tables = BTreeMap::new();
     let mut problems = Vec::new();
     for experiment in paper.experiments() {
+        let file = &paper.files[experiment];
         for profile in &paper.profiles {
-            let path = places.table(experiment, profile);
+            let profile_name = file.profiled.then_some(profile.as_str());
+            let path = places.table(experiment, profile, file.profiled);
             if !path.exists() {
                 continue;
             }
@@ -686,8 +701,6 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
                 Some(r) => table.with_default("reading", &r.default_reading().name),
                 None => table,
             };
-            let file = &paper.files[experiment];
-            let profile_name = file.profiled.then_some(profile.as_str());
             let readings = match crate::experiment::readings_of(&file.path, profile_name) {
                 Ok(r) => r,
                 Err(e) => {
@@ -723,6 +736,24 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
                 (path, table, names),
             );
         }
+    }
+    // A page of nothing but "not run" is a mistake (no run yet, another --results).
+    if tables.is_empty() {
+        let looked: Vec<String> = (paper.experiments().into_iter())
+            .flat_map(|e| {
+                let profiled = paper.files[e].profiled;
+                (paper.profiles.iter()).map(move |p| places.table(e, p, profiled))
+            })
+            .map(|p| p.display().to_string())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        bail!(
+            "{}: no experiment's table was found (looked for {}): run the experiments first \
+             (wsim experiment run), or give --results their outputs' directory",
+            paper.path.display(),
+            looked.join(", ")
+        );
     }
     // Every claim's value in every profile that ran, or every problem at once.
     let mut values: BTreeMap<(&str, &str), Value> = BTreeMap::new();
@@ -801,10 +832,15 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
         // first: a full profile run for some graphs only does not hide the quick
         // profile's figure of them all.
         for figure in &section.figures {
-            let drawn: Vec<(&str, PathBuf)> = (paper.profiles.iter().rev())
-                .map(|p| (p.as_str(), places.plot(figure, p)))
-                .filter(|(_, path)| path.exists())
-                .collect();
+            // A file without profiles has one figure, whatever the profile.
+            let profiled = paper.files[&figure.experiment].profiled;
+            let mut drawn: Vec<(&str, PathBuf, bool)> = Vec::new();
+            for p in paper.profiles.iter().rev() {
+                let (path, every) = places.plot(figure, p, profiled);
+                if path.exists() && !drawn.iter().any(|d| d.1 == path) {
+                    drawn.push((p.as_str(), path, every));
+                }
+            }
             if drawn.is_empty() {
                 let _ = write!(
                     page,
@@ -812,10 +848,12 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
                     figure.plot, figure.experiment
                 );
             }
-            for (profile, source) in drawn {
-                let target = (places.figures.join(&figure.experiment))
-                    .join(profile)
-                    .join(format!("{}.svg", figure.plot));
+            for (profile, source, every) in drawn {
+                let mut target = places.figures.join(&figure.experiment);
+                if !every {
+                    target.push(profile);
+                }
+                target.push(format!("{}.svg", figure.plot));
                 if let Some(dir) = target.parent() {
                     std::fs::create_dir_all(dir)
                         .with_context(|| format!("cannot create {}", dir.display()))?;
@@ -825,14 +863,28 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
                 })?;
                 let link = pathdiff::diff_paths(absolute(&target)?, &out_dir)
                     .ok_or_else(|| anyhow!("no relative path to {}", target.display()))?;
+                let (short, long) = if every {
+                    (String::new(), String::new())
+                } else {
+                    (format!(", {profile}"), format!(", profile {profile}"))
+                };
                 let _ = write!(
                     page,
-                    "\n![{plot} ({experiment}, {profile})]({link})\n\n*{plot}: experiment \
-                     {experiment}, profile {profile}.*\n",
+                    "\n![{plot} ({experiment}{short})]({link})\n\n*{plot}: experiment \
+                     {experiment}{long}.*\n",
                     plot = figure.plot,
                     experiment = figure.experiment,
                     link = link.to_string_lossy().replace('\\', "/"),
                 );
+                // The PDF beside the SVG, for a paper.
+                let pdf = source.with_extension("pdf");
+                if pdf.exists() {
+                    let copy = target.with_extension("pdf");
+                    std::fs::copy(&pdf, &copy).with_context(|| {
+                        format!("cannot copy {} to {}", pdf.display(), copy.display())
+                    })?;
+                    written.push(copy);
+                }
                 written.push(target);
             }
         }

@@ -16,7 +16,7 @@ use wsim_workloads::record::GraphRun;
 
 use crate::stats::{Cell, Stat};
 use crate::table::Table;
-use draw::{GroupedBars, Labels, Legend, Lines, StackedBars};
+use draw::{GroupedBars, Labels, Legend, Lines, StackedBars, Style, XAxis};
 
 /// What an experiment file's `[[plots]]` entry asks for (or `wsim plot`'s options).
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -60,6 +60,19 @@ pub struct PlotSpec {
     /// Axis labels instead of the column names and units.
     pub x_label: Option<String>,
     pub y_label: Option<String>,
+    /// The figure's width and height in pixels [default: 900 x 540, a column's width].
+    pub width: Option<u32>,
+    pub height: Option<u32>,
+    /// The axis labels' font size; the title's is a fifth larger, the rest a tenth smaller
+    /// [default: 17].
+    pub font_size: Option<u32>,
+    /// Caption lines under the chart: the programs, the `where`, the experiment, the
+    /// configuration, graphs and wsim [default: true].
+    pub caption: Option<bool>,
+    /// Legend entries shown by other names: `{ value = "name" }` (a series' value, a slot
+    /// reason, a phase as the legend writes it); a schedule keeps its colour.
+    #[serde(default)]
+    pub legend: BTreeMap<String, String>,
 }
 
 fn cycles() -> String {
@@ -230,9 +243,22 @@ impl PlotSpec {
             .collect()
     }
 
-    /// Check what a kind needs.
+    /// Check what a kind needs, and the figure's size.
     pub fn check(&self) -> anyhow::Result<()> {
         let at = |what: &str| format!("plot `{}`: {what}", self.name);
+        for (key, value, range) in [
+            ("width", self.width, 200..=8000),
+            ("height", self.height, 150..=8000),
+            ("font_size", self.font_size, 6..=72),
+        ] {
+            if let Some(v) = value.filter(|v| !range.contains(v)) {
+                bail!(at(&format!(
+                    "{key} = {v} is out of its range {}..={}",
+                    range.start(),
+                    range.end()
+                )));
+            }
+        }
         match self.kind {
             Kind::Speedup if self.series.is_none() || self.baseline.is_none() => {
                 bail!(at(
@@ -298,38 +324,59 @@ impl PlotSpec {
             );
         }
         let path = dir.join(format!("{}.svg", self.name));
-        let caption = self.caption(table, &rows, axes);
-        let x_bytes = self.kind == Kind::Line && holds_bytes(&self.x, axes);
-        let x_label = self.x_label.clone().unwrap_or_else(|| {
-            let label = labelled(&self.x, axes);
-            if x_bytes {
-                format!("{label}, log2 scale")
-            } else {
-                label
-            }
-        });
+        let caption = self.caption_lines(table, &rows, axes);
+        let style = self.style();
+        let x_bytes = holds_bytes(&self.x, axes);
+        let x_label = self
+            .x_label
+            .clone()
+            .unwrap_or_else(|| labelled(&self.x, axes));
         let series_title = self.series.as_deref().map(|s| labelled(s, axes));
+        // A series of sizes is named as sizes; each series with the wsim that measured it
+        // when the rows come from several.
+        let series_bytes = self.series.as_deref().is_some_and(|s| holds_bytes(s, axes));
+        let builds = builds(table, &rows, self.series.as_deref());
+        let shown = |value: &str| {
+            let mut name = sized(value, series_bytes);
+            // A series another build measured than most is named with its builds.
+            if let Some(theirs) = builds.as_ref().and_then(|b| b.others.get(value)) {
+                name.push_str(&format!(" (wsim {})", theirs.join(", ")));
+            }
+            name
+        };
         match self.kind {
             Kind::Speedup => {
-                let bars = self.speedups(table, &rows)?;
+                let mut bars = self.speedups(table, &rows)?;
+                if x_bytes {
+                    for g in &mut bars.groups {
+                        *g = sized(g, true);
+                    }
+                }
                 let baseline = self.baseline.as_deref().unwrap_or_default();
                 let series = self.series.as_deref().unwrap_or_default();
+                let title = self.title.clone().unwrap_or_else(|| {
+                    format!(
+                        "speedup over {series} {} ({})",
+                        sized(baseline, series_bytes),
+                        self.metric
+                    )
+                });
                 let labels = Labels {
-                    title: self.title.clone().unwrap_or_else(|| {
-                        format!("speedup over {series} {baseline} ({})", self.metric)
-                    }),
+                    title: String::new(),
                     x: x_label,
                     y: self.y_label.clone().unwrap_or_else(|| {
                         format!(
-                            "speedup over {baseline} (x: {baseline}'s {} / the run's)",
+                            "speedup over {} (x: its {} / the run's)",
+                            sized(baseline, series_bytes),
                             self.metric
                         )
                     }),
                 };
-                let legend = Legend::series(series_title, bars.series.clone());
-                let width = (160 + 16 * bars.groups.len() * bars.series.len()).max(900) as u32;
-                draw::figure(&path, (width, 520), &caption, &legend, |area| {
-                    draw::grouped_bars(area, &labels, &bars, &legend.colours)
+                let mut legend = Legend::series(series_title, bars.series.clone());
+                legend.entries = bars.series.iter().map(|v| shown(v)).collect();
+                legend.rename(&self.legend);
+                draw::figure(&path, &style, &title, &caption, &legend, |area| {
+                    draw::grouped_bars(area, &style, &labels, &bars, &legend.colours)
                 })?;
             }
             Kind::Breakdown => {
@@ -343,17 +390,32 @@ impl PlotSpec {
                     };
                     return Err(self.nothing_to_draw(columns));
                 }
+                let mut stacks = stacks;
+                for bar in &mut stacks.bars {
+                    *bar = sized(
+                        bar,
+                        if self.series.is_some() {
+                            series_bytes
+                        } else {
+                            x_bytes
+                        },
+                    );
+                }
+                for (group, _) in &mut stacks.groups {
+                    *group = sized(group, x_bytes);
+                }
                 let what = match parts {
                     Parts::Slots => "issue slots",
                     Parts::Phases => "warp time",
                     Parts::Stalls => "warp cycles per issued instruction",
                 };
+                let title = self.title.clone().unwrap_or_else(|| match parts {
+                    Parts::Slots => "issue slots by reason".into(),
+                    Parts::Phases => "warp time by phase".into(),
+                    Parts::Stalls => "warp stalls by reason".into(),
+                });
                 let labels = Labels {
-                    title: self.title.clone().unwrap_or_else(|| match parts {
-                        Parts::Slots => "issue slots by reason".into(),
-                        Parts::Phases => "warp time by phase".into(),
-                        Parts::Stalls => "warp stalls by reason".into(),
-                    }),
+                    title: String::new(),
                     x: x_label,
                     y: self.y_label.clone().unwrap_or_else(|| match self.scale {
                         Scale::Share => format!("share of {what} (%)"),
@@ -369,62 +431,70 @@ impl PlotSpec {
                         ),
                     }),
                 };
-                let widest = stacks
-                    .bars
-                    .iter()
-                    .map(|b| b.chars().count())
-                    .max()
-                    .unwrap_or(0);
-                let width = (200 + (7 * widest + 12).max(40) * stacks.bars.len()).max(800) as u32;
-                let title = match parts {
+                let legend_title = match parts {
                     Parts::Slots => "slot reason",
                     Parts::Phases => "phase",
                     Parts::Stalls => "stall reason",
                 };
-                let legend = Legend::parts(Some(title.into()), stacks.parts.clone());
-                draw::figure(&path, (width, 520), &caption, &legend, |area| {
-                    draw::stacked_bars(area, &labels, &stacks)
+                let mut legend = Legend::parts(Some(legend_title.into()), stacks.parts.clone());
+                legend.rename(&self.legend);
+                draw::figure(&path, &style, &title, &caption, &legend, |area| {
+                    draw::stacked_bars(area, &style, &labels, &stacks)
                 })?;
             }
             Kind::Line => {
-                let mut lines = self.lines(table, &rows)?;
+                // Sizes on a log2 axis; a few values (booleans, a small set of numbers) as
+                // categories, so that no tick falls between two of them.
+                let lines = self.lines(table, &rows, x_bytes)?;
                 if lines.series.is_empty() {
                     return Err(self.nothing_to_draw(&self.metric));
                 }
-                if x_bytes && lines.categories.is_none() {
-                    lines.scale = draw::Scale::Log2Bytes;
-                }
-                let sizes = self.series.as_deref().is_some_and(|s| holds_bytes(s, axes));
-                let entries: Vec<String> = (lines.series.iter())
-                    .map(|(n, _)| match n.parse::<f64>() {
-                        Ok(v) if sizes => draw::bytes(v),
-                        _ => n.clone(),
-                    })
-                    .collect();
+                let mut legend = Legend::series(
+                    series_title,
+                    lines.series.iter().map(|(n, _)| n.clone()).collect(),
+                );
+                legend.entries = lines.series.iter().map(|(n, _)| shown(n)).collect();
+                legend.rename(&self.legend);
+                let x_label = if lines.x == XAxis::Log2Bytes && self.x_label.is_none() {
+                    format!("{x_label}, log2 scale")
+                } else {
+                    x_label
+                };
+                let title = self
+                    .title
+                    .clone()
+                    .unwrap_or_else(|| format!("{} by {}", self.metric, self.x));
                 let labels = Labels {
-                    title: self
-                        .title
-                        .clone()
-                        .unwrap_or_else(|| format!("{} by {}", self.metric, self.x)),
+                    title: String::new(),
                     x: x_label,
                     y: self
                         .y_label
                         .clone()
                         .unwrap_or_else(|| labelled(&self.metric, axes)),
                 };
-                let legend = Legend::series(series_title, entries);
-                draw::figure(&path, (900, 520), &caption, &legend, |area| {
-                    draw::lines(area, &labels, &lines, &legend.colours)
+                draw::figure(&path, &style, &title, &caption, &legend, |area| {
+                    draw::lines(area, &style, &labels, &lines, &legend.colours)
                 })?;
             }
         }
         Ok(path)
     }
 
+    /// The figure's size, type and caption as the plot asks (the defaults otherwise).
+    fn style(&self) -> Style {
+        let d = Style::default();
+        Style {
+            width: self.width.unwrap_or(d.width),
+            height: self.height.unwrap_or(d.height),
+            font: self.font_size.map_or(d.font, f64::from),
+            caption: self.caption.unwrap_or(d.caption),
+        }
+    }
+
     /// The caption's lines: the programs and the `where` that picked the rows; what the
     /// rows are ([`provenance`]); and, when a swept `memory.l1d.size` reaches programs with
     /// the Weaver unit, that they get half of it.
-    fn caption(&self, table: &Table, rows: &[&Vec<Cell>], axes: &Columns) -> Vec<String> {
+    fn caption_lines(&self, table: &Table, rows: &[&Vec<Cell>], axes: &Columns) -> Vec<String> {
         let programs = distinct(table, rows, "program");
         let mut first = vec![match programs.len() {
             1..=4 => format!("program {}", programs.join(", ")),
@@ -437,6 +507,24 @@ impl PlotSpec {
             first.push(format!("where {}", filter.join(", ")));
         }
         let mut lines = vec![first.join(" · "), provenance(table, rows)];
+        let failed = rows.iter().filter(|r| !succeeded(table, r)).count();
+        if failed > 0 {
+            lines.push(format!(
+                "× marks {} that did not succeed (its verdict in the table): no value",
+                crate::count(failed, "run", "runs")
+            ));
+        }
+        if let Some(builds) = builds(table, rows, self.series.as_deref()) {
+            let others: Vec<String> = (builds.others.iter())
+                .map(|(v, b)| format!("{v} by {}", b.join(", ")))
+                .collect();
+            lines.push(format!(
+                "measured by {} wsim builds: {}, but {}",
+                distinct(table, rows, "wsim_version").len(),
+                builds.common,
+                others.join("; ")
+            ));
+        }
         let swept_l1d = std::iter::once(self.x.as_str())
             .chain(self.series.as_deref())
             .find(|c| is_l1d_size(c, axes));
@@ -512,6 +600,7 @@ impl PlotSpec {
         let mut groups: Vec<String> = Vec::new();
         let mut series: Vec<String> = Vec::new();
         let mut value: BTreeMap<(String, String), Option<f64>> = BTreeMap::new();
+        let mut failed: BTreeMap<(String, String), bool> = BTreeMap::new();
         for r in rows {
             let (rx, rs) = (r[x].to_string(), r[s].to_string());
             if !groups.contains(&rx) {
@@ -520,8 +609,10 @@ impl PlotSpec {
             if !series.contains(&rs) {
                 series.push(rs.clone());
             }
-            // A run that failed has no time to compare: its bar is left out.
-            let v = finite(&r[m]).filter(|v| *v > 0.0 && r[col("verdict")].matches("ok"));
+            // A run that failed has no time to compare: its bar is left out, and crossed.
+            let ok = succeeded(table, r);
+            failed.insert((rx.clone(), rs.clone()), !ok);
+            let v = finite(&r[m]).filter(|v| *v > 0.0 && ok);
             if value.insert((rx.clone(), rs.clone()), v).is_some() {
                 bail!(
                     "plot `{}`: several runs have {}={} and {}={}: narrow the rows with `where`",
@@ -557,6 +648,16 @@ impl PlotSpec {
                     .collect()
             })
             .collect();
+        // A bar is missing for a failure when its run or its group's baseline failed.
+        let mut crossed: Vec<Vec<bool>> = groups
+            .iter()
+            .map(|g| {
+                let base = failed.get(&(g.clone(), baseline.to_string())) == Some(&true);
+                (series.iter())
+                    .map(|sv| base || failed.get(&(g.clone(), sv.clone())) == Some(&true))
+                    .collect()
+            })
+            .collect();
         let geomean: Vec<Option<f64>> = (0..series.len())
             .map(|k| {
                 let speedups: Vec<f64> = values.iter().filter_map(|g| g[k]).collect();
@@ -566,6 +667,7 @@ impl PlotSpec {
         if groups.len() > 1 {
             groups.push("geomean".into());
             values.push(geomean);
+            crossed.push(vec![false; series.len()]);
         }
         if !values.iter().flatten().any(Option::is_some) {
             return Err(self.nothing_to_draw(&self.metric));
@@ -576,10 +678,14 @@ impl PlotSpec {
         for group in &mut values {
             group.remove(b);
         }
+        for group in &mut crossed {
+            group.remove(b);
+        }
         Ok(GroupedBars {
             groups,
             series,
             values,
+            failed: crossed,
             reference: Some(1.0),
         })
     }
@@ -702,6 +808,7 @@ impl PlotSpec {
             }
         }
         Ok(StackedBars {
+            failed: rows.iter().map(|r| !succeeded(table, r)).collect(),
             bars: rows
                 .iter()
                 .map(|r| r[series.unwrap_or(x)].to_string())
@@ -725,27 +832,48 @@ impl PlotSpec {
             .join(", ")
     }
 
-    fn lines(&self, table: &Table, rows: &[&Vec<Cell>]) -> anyhow::Result<Lines> {
+    /// The lines of `rows`; `sizes`: x holds sizes in bytes, placed on a log2 scale
+    /// however few.
+    fn lines(&self, table: &Table, rows: &[&Vec<Cell>], sizes: bool) -> anyhow::Result<Lines> {
+        /// At most this many distinct numbers along x are drawn as categories.
+        const FEW: usize = 8;
         let col = |name: &str| table.column(name).expect("checked");
         let (x, m) = (col(&self.x), col(&self.metric));
         let s = self.series.as_deref().map(col);
         let numeric = rows.iter().all(|r| finite(&r[x]).is_some());
+        // Names in the order of their first row; a few numbers in their order.
         let mut categories: Vec<String> = Vec::new();
-        let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
         for r in rows {
-            let Some(y) = finite(&r[m]) else { continue };
-            let xv = match finite(&r[x]) {
-                Some(v) if numeric => v,
-                _ => {
-                    let label = r[x].to_string();
-                    let k = categories.iter().position(|c| *c == label);
-                    k.unwrap_or_else(|| {
-                        categories.push(label);
-                        categories.len() - 1
-                    }) as f64
-                }
+            let label = r[x].to_string();
+            if !categories.contains(&label) {
+                categories.push(label);
+            }
+        }
+        if numeric {
+            categories.sort_by(|a, b| {
+                let n = |t: &String| t.parse::<f64>().unwrap_or(f64::NAN);
+                n(a).total_cmp(&n(b))
+            });
+        }
+        let categorical = !numeric || (categories.len() <= FEW && !sizes);
+        let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+        let mut failed: Vec<(String, f64)> = Vec::new();
+        for r in rows {
+            let xv = if categorical {
+                categories
+                    .iter()
+                    .position(|c| *c == r[x].to_string())
+                    .expect("listed") as f64
+            } else {
+                finite(&r[x]).expect("numeric")
             };
             let name = s.map_or_else(|| self.metric.clone(), |s| r[s].to_string());
+            let Some(y) = finite(&r[m]).filter(|_| succeeded(table, r)) else {
+                if !succeeded(table, r) {
+                    failed.push((name, xv));
+                }
+                continue;
+            };
             match series.iter_mut().find(|(n, _)| *n == name) {
                 Some((_, points)) if points.iter().any(|p| p.0 == xv) => bail!(
                     "plot `{}`: several runs have {}={}{}: a line has one point per x; narrow \
@@ -765,12 +893,81 @@ impl PlotSpec {
         for (_, points) in &mut series {
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
         }
+        // A failed run of a series that has no point at all still names its line.
+        for (name, _) in &failed {
+            if !series.iter().any(|(n, _)| n == name) {
+                series.push((name.clone(), Vec::new()));
+            }
+        }
+        let failed = (failed.into_iter())
+            .filter_map(|(name, x)| Some((series.iter().position(|(n, _)| *n == name)?, x)))
+            .collect();
         Ok(Lines {
             series,
-            categories: (!numeric).then_some(categories),
-            scale: draw::Scale::Linear,
+            failed,
+            x: if categorical {
+                XAxis::Categories(categories)
+            } else if sizes {
+                XAxis::Log2Bytes
+            } else {
+                XAxis::Linear
+            },
         })
     }
+}
+
+/// Whether a row's run succeeded (`verdict` ok; a table without the column: yes).
+fn succeeded(table: &Table, row: &[Cell]) -> bool {
+    table.cell(row, "verdict").is_none_or(|v| v.matches("ok"))
+}
+
+/// A value as a figure names it: a size in bytes as `16 KiB` when `bytes`.
+fn sized(value: &str, bytes: bool) -> String {
+    match value.parse::<f64>() {
+        Ok(v) if bytes => draw::bytes(v),
+        _ => value.to_string(),
+    }
+}
+
+/// The wsim builds of rows from several: the one that measured the most series (on a tie,
+/// the first row's), and each other series' builds (their commits).
+struct Builds {
+    common: String,
+    others: BTreeMap<String, Vec<String>>,
+}
+
+/// The builds of `rows` by `series` value, when they come from several (none otherwise).
+fn builds(table: &Table, rows: &[&Vec<Cell>], series: Option<&str>) -> Option<Builds> {
+    let s = table.column(series?)?;
+    let v = table.column("wsim_version")?;
+    if distinct(table, rows, "wsim_version").len() < 2 {
+        return None;
+    }
+    let mut by: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut order: Vec<String> = Vec::new();
+    for r in rows {
+        let version = r[v].to_string();
+        // `0.1.0 (fdc6bb22a3a8)`: the commit names the build.
+        let build = (version
+            .split_once('(')
+            .and_then(|(_, c)| c.strip_suffix(')')))
+        .unwrap_or(&version)
+        .to_string();
+        if !order.contains(&build) {
+            order.push(build.clone());
+        }
+        let builds = by.entry(r[s].to_string()).or_default();
+        if !builds.contains(&build) {
+            builds.push(build);
+        }
+    }
+    let alone = |b: &String| by.values().filter(|v| v.as_slice() == [b.clone()]).count();
+    let common = (order.iter().rev())
+        .max_by_key(|b| alone(b))
+        .cloned()
+        .unwrap_or_default();
+    by.retain(|_, b| b.as_slice() != [common.clone()]);
+    Some(Builds { common, others: by })
 }
 
 /// A cell's value if it is a number a chart can place: empty cells (a statistic the run
@@ -920,6 +1117,7 @@ pub fn run(report_path: &Path, out: &Path) -> anyhow::Result<()> {
         parts: reasons.clone(),
         percent: true,
         groups: Vec::new(),
+        failed: Vec::new(),
     };
     let per_phase = StackedBars {
         bars: report.phases.keys().map(|p| p.to_string()).collect(),
@@ -927,6 +1125,7 @@ pub fn run(report_path: &Path, out: &Path) -> anyhow::Result<()> {
         parts: reasons.clone(),
         percent: true,
         groups: Vec::new(),
+        failed: Vec::new(),
     };
     let mut caption = format!(
         "{} · {} cycles · config {}",
@@ -935,25 +1134,34 @@ pub fn run(report_path: &Path, out: &Path) -> anyhow::Result<()> {
     if let Some(graph) = &report.graph {
         caption.push_str(&format!(" · graph {}", graph.spec));
     }
-    if report.status == wsim_sim::report::Status::Failed {
-        caption.push_str(" · FAILED (statistics up to the failure)");
+    match report.status {
+        wsim_sim::report::Status::Ok => {}
+        wsim_sim::report::Status::Failed => {
+            caption.push_str(" · FAILED (statistics up to the failure)")
+        }
+        wsim_sim::report::Status::Interrupted => {
+            caption.push_str(" · INTERRUPTED (partial statistics)")
+        }
     }
-    let width = (300 + 30 * (per_core.bars.len() + per_phase.bars.len())).max(1000) as u32;
+    let style = Style {
+        width: 1000,
+        ..Style::default()
+    };
     let legend = Legend::parts(Some("slot reason".into()), reasons);
-    draw::figure(out, (width, 520), &[caption], &legend, |area| {
+    draw::figure(out, &style, "", &[caption], &legend, |area| {
         let panels = draw::panels(area, 2);
         let core_labels = Labels {
             title: "issue slots per core".into(),
             x: "core".into(),
             y: "share of the core's issue slots (%)".into(),
         };
-        draw::stacked_bars(&panels[0], &core_labels, &per_core)?;
+        draw::stacked_bars(&panels[0], &style, &core_labels, &per_core)?;
         let phase_labels = Labels {
             title: "issue slots per phase (all cores)".into(),
             x: "phase".into(),
             y: "share of the phase's issue slots (%)".into(),
         };
-        draw::stacked_bars(&panels[1], &phase_labels, &per_phase)
+        draw::stacked_bars(&panels[1], &style, &phase_labels, &per_phase)
     })
 }
 
@@ -1018,13 +1226,13 @@ mod tests {
         let t = table("program,a,b,graph,cycles\np,1,1,,10\np,1,2,,20\n");
         let p = spec("kind = 'line'\nx = 'a'");
         let rows = p.rows(&t);
-        let e = p.lines(&t, &rows).unwrap_err().to_string();
+        let e = p.lines(&t, &rows, false).unwrap_err().to_string();
         assert!(
             e.contains("several runs have a=1: a line has one point per x"),
             "{e}"
         );
         let p = spec("kind = 'line'\nx = 'a'\nseries = 'b'");
-        assert_eq!(p.lines(&t, &rows).unwrap().series.len(), 2);
+        assert_eq!(p.lines(&t, &rows, false).unwrap().series.len(), 2);
     }
 
     #[test]

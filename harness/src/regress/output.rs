@@ -135,9 +135,9 @@ impl Check {
         };
         let _ = writeln!(
             out,
-            "{}{with}: {} runs: {} ok, {} failed, {} stale, {} could not run ({:.1} s, wsim {VERSION} {REVISION})",
+            "{}{with}: {}: {} ok, {} failed, {} stale, {} could not run ({:.1} s, wsim {VERSION} {REVISION})",
             self.baseline.display(),
-            self.runs.len(),
+            crate::count(self.runs.len(), "run", "runs"),
             count(Verdict::Ok),
             count(Verdict::Failed),
             count(Verdict::Stale),

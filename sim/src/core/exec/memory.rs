@@ -48,6 +48,7 @@ impl Core {
         };
         for l in lanes(mask) {
             let addr = self.warps[w].x(i.rs1, l).wrapping_add(i.imm as u32);
+            self.stack_guard(w, l, addr, &Access::Load, sh)?;
             let raw = self.load_data(w, addr, width, sh, rec)?;
             let v = match (width, signed) {
                 (1, true) => raw as u8 as i8 as u32,
@@ -86,6 +87,7 @@ impl Core {
             } else {
                 warp.x(i.rs2, l)
             };
+            self.stack_guard(w, l, addr, &Access::Store, sh)?;
             if let Some(code) = self.store_data(w, addr, width, v, sh, rec)? {
                 rec.effect = Effect::Exit(code);
                 return Ok(Next::Advance);
@@ -161,6 +163,40 @@ impl Core {
     pub(super) fn hart(&self, w: usize, l: usize, sh: &Shared) -> u32 {
         let g = &sh.geometry;
         (self.id * g.warps + w as u32) * g.threads + l as u32
+    }
+
+    /// The guard below every thread's stack: lane `l` of warp `w` reaching below its own
+    /// stack, into another thread's (which the memory map allows) or just below every stack
+    /// (which it does not), has overflowed it rather than followed a wild pointer. Stacks
+    /// above its own stay reachable: `wsim_spawn`'s argument may live on `main`'s.
+    #[inline]
+    fn stack_guard(
+        &self,
+        w: usize,
+        l: usize,
+        addr: u32,
+        access: &Access,
+        sh: &Shared,
+    ) -> ExecResult<()> {
+        let g = &sh.geometry;
+        let a = u64::from(addr);
+        if a >= g.stack_top || a + (1 << g.stack_log2) < g.stack_bottom {
+            return Ok(());
+        }
+        let hart = self.hart(w, l, sh);
+        let owner = match g.stack_owner(addr) {
+            Some(owner) if owner > hart => Some(owner),
+            None if g.map.check(addr, 1, access.name()).is_err() => None,
+            _ => return Ok(()),
+        };
+        Err(SimError::new(ErrorKind::StackOverflow {
+            what: access.name(),
+            addr,
+            hart,
+            stack: g.stack_of(hart),
+            owner,
+        })
+        .into())
     }
 
     /// Whether warp `w` performs misaligned loads and stores rather than faulting: when it

@@ -30,6 +30,7 @@ use super::exec::{Effect, Executed};
 use super::Core;
 use crate::config::Config;
 use crate::error::{ErrorKind, SimError, SimResult, Site};
+use crate::instruction_trace::Issued;
 use crate::shared::Shared;
 use crate::stats::SlotReason;
 use coalescer::Coalescer;
@@ -434,6 +435,15 @@ impl Core {
             p.issued(w, pc, lanes.count_ones());
         }
         let core = self.id;
+        if let Some(trace) = &mut sh.instructions {
+            trace.issued(Issued {
+                cycle: now,
+                core,
+                warp: w as u32,
+                pc,
+                lanes,
+            });
+        }
         let site = |instr: String| Site {
             core,
             warp: w as u32,
