@@ -572,6 +572,12 @@ fn wsim_plot_draws_one_runs_issue_slots_per_core_and_phase() {
         String::from_utf8_lossy(&plotted.stderr)
     );
     let svg = text(&dir.path().join("pr.svg"));
+    // The figure's words, with caption lines wrapped to its width joined again.
+    let words = (svg.split('<'))
+        .filter_map(|tag| tag.split_once('>').map(|(_, text)| text.trim()))
+        .filter(|text| !text.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
     for label in [
         "issue slots per core",
         "issue slots per phase (all cores)",
@@ -580,7 +586,7 @@ fn wsim_plot_draws_one_runs_issue_slots_per_core_and_phase() {
         "scoreboard_memory",
         "graph gen:rmat:scale=8,ef=8",
     ] {
-        assert!(svg.contains(label), "pr.svg lacks {label}");
+        assert!(words.contains(label), "pr.svg lacks {label}: {words}");
     }
     // A bar per core (tiny: 2) and per phase (the graph framework's 7), each a stack.
     let report: serde_json::Value = serde_json::from_str(&text(&json)).unwrap();
@@ -758,7 +764,7 @@ fn several_files_run_in_turn_each_into_its_own_outputs() {
     succeeded(&out);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("experiment first: 1 runs") && err.contains("experiment second: 1 runs"),
+        err.contains("experiment first: 1 run:") && err.contains("experiment second: 1 run:"),
         "{err}"
     );
     for (name, program) in [("first", "hello"), ("second", "vecadd")] {
