@@ -407,7 +407,7 @@ fn failures_and_runs_that_cannot_start() {
     let out = wsim(&["regress", "record", missing.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
-        text(&out).contains("nothing recorded: 1 run(s) could not run"),
+        text(&out).contains("nothing recorded: 1 run could not run"),
         "{}",
         text(&out)
     );
