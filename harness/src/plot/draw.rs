@@ -215,6 +215,22 @@ fn shrunk(lines: &[String], size: f64, width: f64) -> f64 {
     }
 }
 
+/// `texts` wrapped to `width` pixels at `size`, or at a smaller size (down to half) so that
+/// their lines take at most `room` pixels across them: the lines and their size. A small
+/// figure keeps room for its chart however long its title, caption or labels are.
+fn fitted(texts: &[String], size: f64, width: f64, room: f64) -> (Vec<String>, f64) {
+    let width = width.max(1.0);
+    let mut at = size;
+    loop {
+        let lines: Vec<String> = texts.iter().flat_map(|t| wrap(t, at, width)).collect();
+        let fit = shrunk(&lines, at, width);
+        if lines.len() as f64 * line_height(fit) <= room || at <= size / 2.0 {
+            return (lines, fit);
+        }
+        at *= 0.9;
+    }
+}
+
 /// What every figure has around its data.
 #[derive(Clone, Debug, Default)]
 pub struct Labels {
@@ -328,21 +344,19 @@ fn draw_figure(
     // The title, wrapped to the width.
     let mut below_title = PAD as i32;
     if !title.is_empty() {
-        let lines = wrap(title, style.title(), inner);
-        let size = shrunk(&lines, style.title(), inner);
+        let (lines, size) = fitted(
+            &[title.to_string()],
+            style.title(),
+            inner,
+            f64::from(height) / 5.0,
+        );
         below_title = write_lines(&root, &lines, ((width / 2) as i32, PAD as i32), size, |f| {
             f.color(&BLACK).pos(Pos::new(HPos::Center, VPos::Top))
         })? + PAD as i32 / 2;
     }
     // The caption, each line wrapped to the width.
-    let caption: Vec<String> = if style.caption {
-        (caption.iter())
-            .flat_map(|line| wrap(line, style.small(), inner))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let caption_size = shrunk(&caption, style.small(), inner);
+    let shown = if style.caption { caption } else { &[] };
+    let (caption, caption_size) = fitted(shown, style.small(), inner, f64::from(height) / 4.0);
     let caption_height = (caption.len() as f64 * line_height(caption_size) + PAD) as u32;
     let grey = RGBColor(80, 80, 80);
     write_lines(
@@ -585,12 +599,21 @@ fn slot_names(names: &[String], style: &Style, slot: f64, room: f64) -> SlotName
     }
 }
 
-/// The y axis's label, wrapped to the `height` pixels of the axis (and shrunk, if a word
-/// is longer): its lines and their size.
-fn y_label(label: &str, style: &Style, height: f64) -> (Vec<String>, f64) {
-    let lines = wrap(label, style.font, height * 0.95);
-    let size = shrunk(&lines, style.font, height * 0.95);
-    (lines, size)
+/// The y axis's label, wrapped to the `height` pixels of the axis (and smaller, if a word
+/// is longer or its lines would take more than a quarter of the area's `width`): its
+/// lines and their size.
+fn y_label(label: &str, style: &Style, height: f64, width: f64) -> (Vec<String>, f64) {
+    fitted(&[label.to_string()], style.font, height * 0.95, width / 4.0)
+}
+
+/// The size of the x axis's label, at most `style.font`, that fits the plotting width
+/// left of an area `width` pixels wide beside the y axis's `y_area`.
+fn x_label_size(label: &str, style: &Style, width: f64, y_area: u32) -> f64 {
+    shrunk(
+        &[label.to_string()],
+        style.font,
+        width - f64::from(y_area) - 24.0,
+    )
 }
 
 /// The room left of the axis: its tick labels and the label's lines.
@@ -640,13 +663,17 @@ fn slots_chart<'a, 'b>(
     top: f64,
     names_height: f64,
 ) -> anyhow::Result<SlotsChart<'a, 'b>> {
-    let height = f64::from(area.dim_in_pixel().1);
+    let (width_px, height) = (
+        f64::from(area.dim_in_pixel().0),
+        f64::from(area.dim_in_pixel().1),
+    );
     let x_area = names_height + line_height(style.font) + 12.0;
-    let y = y_label(&labels.y, style, height - x_area - 24.0);
+    let y = y_label(&labels.y, style, height - x_area - 24.0, width_px);
+    let y_room = y_area(style, &y);
     let mut chart = ChartBuilder::on(area)
         .margin(12)
         .x_label_area_size(x_area as u32)
-        .y_label_area_size(y_area(style, &y))
+        .y_label_area_size(y_room)
         .build_cartesian_2d(0.0..width, 0.0..top)
         .map_err(failed)?;
     chart
@@ -656,7 +683,10 @@ fn slots_chart<'a, 'b>(
         .x_desc(&labels.x)
         .x_labels(0)
         .label_style(("sans-serif", style.small()))
-        .axis_desc_style(("sans-serif", style.font))
+        .axis_desc_style((
+            "sans-serif",
+            x_label_size(&labels.x, style, width_px, y_room),
+        ))
         .y_label_formatter(&compact)
         .draw()
         .map_err(failed)?;
@@ -910,11 +940,13 @@ pub fn lines(
         .map_or(line_height(style.small()), |n| n.height)
         + line_height(style.font)
         + 12.0;
-    let y = y_label(&labels.y, style, height - x_area - 24.0);
+    let width_px = f64::from(area.dim_in_pixel().0);
+    let y = y_label(&labels.y, style, height - x_area - 24.0, width_px);
+    let y_room = y_area(style, &y);
     let mut chart = ChartBuilder::on(&area)
         .margin(12)
         .x_label_area_size(x_area as u32)
-        .y_label_area_size(y_area(style, &y))
+        .y_label_area_size(y_room)
         .build_cartesian_2d(x_range, 0.0..ceiling(max))
         .map_err(failed)?;
     let own_ticks = if ticks.is_some() { 0 } else { 10 };
@@ -924,7 +956,10 @@ pub fn lines(
         .x_desc(&labels.x)
         .x_labels(own_ticks)
         .label_style(("sans-serif", style.small()))
-        .axis_desc_style(("sans-serif", style.font))
+        .axis_desc_style((
+            "sans-serif",
+            x_label_size(&labels.x, style, width_px, y_room),
+        ))
         .x_label_formatter(&compact)
         .y_label_formatter(&compact)
         .draw()
