@@ -282,24 +282,79 @@ fn public_fields(code: &str, name: &str) -> Vec<String> {
         .collect()
 }
 
-/// The core owns its state (issue 33 item 4): `Core` has no public field, so the machine
-/// drives it through its methods (a cycle, a completion, a global barrier's release) and
-/// never writes a warp, the pipeline or the core's sleep itself; nor does machine.rs name
-/// them.
+/// The code of the machine's files (sim/src/machine/), each with its path.
+fn machine_files() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    rust_files(&root().join("sim/src/machine"), &mut files);
+    assert!(!files.is_empty(), "no file in sim/src/machine");
+    files
+        .iter()
+        .map(|f| {
+            let name = f.strip_prefix(root()).unwrap().display().to_string();
+            (name, code(&std::fs::read_to_string(f).unwrap()))
+        })
+        .collect()
+}
+
+/// The core owns its state: `Core` has no public field, so the machine drives it through
+/// its methods (a cycle, a completion, a global barrier's release) and never writes a
+/// warp, the pipeline or the core's sleep itself; nor does the machine name them.
 #[test]
 fn the_machine_writes_no_field_of_a_core() {
     let core = code(&std::fs::read_to_string(root().join("sim/src/core/mod.rs")).unwrap());
     assert_eq!(public_fields(&core, "Core"), Vec::<String>::new());
-    let machine = code(&std::fs::read_to_string(root().join("sim/src/machine.rs")).unwrap());
-    for word in [
-        ".warps[",
-        ".pipe",
-        "sleep_until",
-        ".wait =",
-        ".trace",
-        ".effects",
-    ] {
-        assert!(!machine.contains(word), "sim/src/machine.rs names `{word}`");
+    for (name, machine) in machine_files() {
+        for word in [
+            ".warps[",
+            ".pipe",
+            "sleep_until",
+            ".wait =",
+            ".trace",
+            ".effects",
+        ] {
+            assert!(!machine.contains(word), "{name} names `{word}`");
+        }
+    }
+}
+
+/// The machine names none of a warp's or the pipeline's internals: of the core it uses
+/// `Core` and `Effect`, and of the pipeline only the memory port it implements onto the
+/// hierarchy (`MemoryPort` and the vocabulary of its requests); what a warp waits on
+/// reaches the deadlock report as the core's own description (`Core::describe_waits`).
+#[test]
+fn the_machine_names_no_warp_or_pipeline_internals() {
+    const PORT: [&str; 5] = ["MemoryPort", "PortKind", "PortRequest", "Refusal", "Retry"];
+    for (name, machine) in machine_files() {
+        for (start, _) in machine.match_indices("crate::core") {
+            let path: String = machine[start..]
+                .chars()
+                .take_while(|&c| c != ';')
+                .filter(|c| !c.is_whitespace())
+                .collect();
+            // `crate::core::{A, B}` or `crate::core::A`.
+            let (module, names): (&str, Vec<&str>) = match path.split_once("::{") {
+                Some((module, names)) => (module, names.trim_end_matches('}').split(',').collect()),
+                None => {
+                    let (module, name) = path.rsplit_once("::").unwrap();
+                    (module, vec![name])
+                }
+            };
+            let allowed: &[&str] = match module {
+                "crate::core" => &["Core", "Effect"],
+                "crate::core::pipeline" => &PORT,
+                _ => &[],
+            };
+            for n in names.iter().filter(|n| !n.is_empty()) {
+                assert!(
+                    allowed.contains(n),
+                    "{name} uses `{module}::{n}`: the machine names no warp or pipeline \
+                     internals (ask the core through a method)"
+                );
+            }
+        }
+        for word in ["warp.", "WarpWait", "stack.", ".barriers()", ".warps()"] {
+            assert!(!machine.contains(word), "{name} names `{word}`");
+        }
     }
 }
 

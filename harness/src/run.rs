@@ -346,7 +346,7 @@ pub fn execute(request: RunRequest) -> Finished {
     let summary = match &result {
         Ok(summary) => summary,
         Err(_) => {
-            up_to_failure = machine.summary(None);
+            up_to_failure = machine.summary();
             &up_to_failure
         }
     };

@@ -13,7 +13,7 @@ pub mod simt_stack;
 pub mod warp;
 pub mod weaver;
 
-pub use barriers::Barriers;
+use barriers::Barriers;
 pub use exec::{Effect, Executed};
 use local_memory::LocalMemory;
 use pipeline::Pipeline;
@@ -39,10 +39,9 @@ pub struct Core {
     /// machine has not yet seen (it cuts the iteration records).
     iteration: u32,
     iteration_mark: Option<u32>,
-    /// Counters flushed since the machine last took them (the current iteration's share,
-    /// and the current launch's).
-    iteration_counters: CoreCounters,
-    launch_counters: CoreCounters,
+    /// Counters flushed since the machine last took them: its intervals' share
+    /// (`Core::take_interval_counters`).
+    interval_counters: CoreCounters,
     pipe: Pipeline,
     /// The core cannot change state before this cycle unless a memory completion or a
     /// barrier release wakes it (0: awake).
@@ -88,8 +87,7 @@ impl Core {
             stats: CoreStats::default(),
             iteration: 0,
             iteration_mark: None,
-            iteration_counters: CoreCounters::default(),
-            launch_counters: CoreCounters::default(),
+            interval_counters: CoreCounters::default(),
             pipe: Pipeline::new(config),
             sleep_until: 0,
             weaver: weaver.then(|| WeaverUnit::new(config)),
@@ -108,16 +106,6 @@ impl Core {
     /// Global core id.
     pub fn id(&self) -> u32 {
         self.id
-    }
-
-    /// The warps, for reports (what each waits on, where it is).
-    pub fn warps(&self) -> &[Warp] {
-        &self.warps
-    }
-
-    /// The local barriers in progress, for the deadlock report.
-    pub fn barriers(&self) -> &Barriers {
-        &self.barriers
     }
 
     /// The local (shared) memory.
@@ -178,15 +166,11 @@ impl Core {
         self.iteration_mark.take()
     }
 
-    /// The counters flushed since the last iteration cut (call [`Core::flush_counters`]
-    /// first), leaving none.
-    pub fn take_iteration_counters(&mut self) -> CoreCounters {
-        std::mem::take(&mut self.iteration_counters)
-    }
-
-    /// The counters flushed since the last launch cut, leaving none.
-    pub fn take_launch_counters(&mut self) -> CoreCounters {
-        std::mem::take(&mut self.launch_counters)
+    /// The counters flushed since the machine last took them (call
+    /// [`Core::flush_counters`] first), leaving none: what the core did in the machine's
+    /// open intervals since its last cut.
+    pub fn take_interval_counters(&mut self) -> CoreCounters {
+        std::mem::take(&mut self.interval_counters)
     }
 
     /// Warp instructions so far (the current phase's counters included).
@@ -287,8 +271,7 @@ impl Core {
         let spent = now - std::mem::replace(&mut warp.phase_since, now);
         if spent > 0 {
             self.stats.phase(warp.phase).warp_cycles += spent;
-            self.iteration_counters.warp_cycles += spent;
-            self.launch_counters.warp_cycles += spent;
+            self.interval_counters.warp_cycles += spent;
         }
     }
 
@@ -330,12 +313,75 @@ impl Core {
         }
     }
 
-    /// Fold the current phase's counters into the statistics (and the iteration's).
+    /// Fold the current phase's counters into the statistics (and the intervals' share).
     pub fn flush_counters(&mut self) {
         self.settle();
         let counters = std::mem::take(&mut self.counters);
         self.stats.phase(self.phase).merge(&counters);
-        self.iteration_counters.merge(&counters);
-        self.launch_counters.merge(&counters);
+        self.interval_counters.merge(&counters);
+    }
+    /// Each live warp, one line each: where it is (`place` names a PC's function and line)
+    /// and what it waits on (`global`: a global barrier's count and the warps arrived, from
+    /// the machine's table). For the deadlock and `max_cycles` reports.
+    pub fn describe_waits(
+        &self,
+        place: impl Fn(u32) -> Option<String>,
+        global: impl Fn(u32) -> (u32, usize),
+    ) -> Vec<String> {
+        let mut lines = Vec::new();
+        for (w, warp) in self.warps.iter().enumerate() {
+            if !warp.is_live() {
+                continue;
+            }
+            // A warp at a barrier has executed it: name the barrier, not the PC after it.
+            let pc = match warp.wait {
+                WarpWait::Barrier { .. } => warp.stack.pc().wrapping_sub(4),
+                WarpWait::Ready => warp.stack.pc(),
+            };
+            let place = place(pc).map(|p| format!(" in {p}")).unwrap_or_default();
+            let state = match warp.wait {
+                WarpWait::Barrier { id } if id & 0x8000_0000 != 0 => {
+                    let (count, arrived) = global(id);
+                    format!("global barrier {id:#x}: {arrived} of {count} warps arrived")
+                }
+                WarpWait::Barrier { id } => {
+                    let (count, arrived) = self.barriers.get(id).unwrap_or_default();
+                    format!(
+                        "local barrier {id}: {} of {count} warps arrived",
+                        arrived.count_ones()
+                    )
+                }
+                WarpWait::Ready => self
+                    .refused_wait(w)
+                    .unwrap_or_else(|| "nothing (ready to issue)".into()),
+            };
+            lines.push(format!(
+                "core {} warp {w} (pc {pc:#010x}{place}, lanes {:#x}): waits on {state}",
+                self.id,
+                warp.stack.mask()
+            ));
+        }
+        lines
+    }
+
+    /// Log each local barrier in progress: who arrived, who did not and why (a deadlock's).
+    pub fn log_barriers(&self) {
+        let all = &self.warps;
+        for (id, count, arrived) in self.barriers.iter() {
+            let warps = |live: bool| -> Vec<usize> {
+                (0..all.len())
+                    .filter(|&w| arrived >> w & 1 == 0 && all[w].is_live() == live)
+                    .collect()
+            };
+            tracing::info!(
+                core = self.id,
+                barrier = id,
+                count,
+                arrived = ?(0..32).filter(|w| arrived >> w & 1 != 0).collect::<Vec<_>>(),
+                elsewhere = ?warps(true),
+                not_running = ?warps(false),
+                "deadlock: local barrier short of warps"
+            );
+        }
     }
 }

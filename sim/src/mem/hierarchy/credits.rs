@@ -120,6 +120,7 @@ impl Credits {
         }
     }
 
+    #[inline]
     fn queue_of(&mut self, r: Receiver) -> &mut Waiting {
         let i = r.index();
         if i >= self.waiting.len() {

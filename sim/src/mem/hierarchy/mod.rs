@@ -489,6 +489,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
 
     /// The earliest cycle after `now` at which [`Self::tick`] has something to do (None:
     /// nothing in flight).
+    #[inline]
     pub fn next_event(&self, now: u64) -> Option<u64> {
         let after = now + 1;
         let ready = (!self.ready.is_empty()).then_some(after);

@@ -7,16 +7,17 @@ use std::sync::Arc;
 
 use wsim_isa::{SfuKind, Unit};
 
+mod intervals;
+
 use crate::config::{Config, StartCores, WeaverMode, WeaverPresence};
 use crate::core::pipeline::{MemoryPort, PortKind, PortRequest, Refusal, Retry};
-use crate::core::warp::WarpWait;
 use crate::core::{Core, Effect};
 use crate::error::{ErrorKind, SimError, SimResult};
 use crate::instruction_trace::{InstructionTrace, TraceFilter};
 use crate::limits;
 use crate::loader::{self, Symbol};
 use crate::mem::hierarchy::{
-    AccessKind, HierarchyStats, MemAccess, MemConfig, MemoryHierarchy, Reject,
+    AccessKind, Completion, HierarchyStats, MemAccess, MemConfig, MemoryHierarchy, Reject,
 };
 use crate::mem::Memory;
 use crate::memory_map::MemoryMap;
@@ -28,6 +29,7 @@ use crate::stats::{
     CoreCounters, CoreStats, Iteration, LaunchRecord, MemoryTally, Merge, ITERATION_END,
 };
 use crate::timeline::{Recorder, Timeline, TimelineOptions};
+use intervals::Intervals;
 
 /// How a run ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -131,14 +133,18 @@ pub struct Machine {
     phase_names: Vec<String>,
     /// Global barriers in progress: id -> (count, arrived (core, warp)).
     global_barriers: BTreeMap<u32, (u32, Vec<(usize, usize)>)>,
-    /// Closed iteration records, and the open one with the memory counts at its start.
-    iterations: Vec<Iteration>,
-    open_iteration: Option<(Iteration, MemoryTally)>,
-    /// Closed launch records, the open one with the memory counts at its start, and the
-    /// cores whose own launch runs (a launch record is open while any does).
-    launches: Vec<LaunchRecord>,
-    open_launch: Option<(LaunchRecord, MemoryTally)>,
+    /// The exit status a store to `tohost` or an exit gave: the run ends with the cycle.
+    ended: Option<u32>,
+    /// The iterations and launches so far.
+    intervals: Intervals,
+    /// The cores whose own launch runs (a launch record is open while any does), and
+    /// whether that changed in this cycle.
     launching: u32,
+    launch_changed: bool,
+    /// Buffers the loop reuses from cycle to cycle: the hierarchy's completions, a
+    /// core's effects.
+    completions: Vec<Completion>,
+    asked: Vec<(usize, Effect)>,
     /// The timeline being recorded, if asked for.
     timeline: Option<Recorder>,
     /// Set by the host (a signal handler) to stop the run at the next cycle.
@@ -225,11 +231,12 @@ impl Machine {
             image_end,
             phase_names,
             global_barriers: BTreeMap::new(),
-            iterations: Vec::new(),
-            open_iteration: None,
-            launches: Vec::new(),
-            open_launch: None,
+            ended: None,
+            intervals: Intervals::new(),
             launching: 0,
+            launch_changed: false,
+            completions: Vec::new(),
+            asked: Vec::new(),
             timeline: None,
             stop: None,
         })
@@ -437,107 +444,137 @@ impl Machine {
     pub fn run_observed(
         &mut self,
         every: u64,
-        observe: impl FnMut(Progress),
+        mut observe: impl FnMut(Progress),
     ) -> SimResult<RunSummary> {
-        self.simulate(every, observe).map_err(|mut e| {
-            if let Some(site) = &e.site {
-                e.place = self.shared.program.place_of(site.pc);
+        let mut next = every;
+        self.run_until(|m| {
+            let now = m.shared.cycle;
+            if now >= next {
+                observe(m.progress());
+                next = now.saturating_add(every);
             }
-            e
-        })
+            false
+        })?;
+        Ok(self.summary())
     }
 
-    fn simulate(&mut self, every: u64, mut observe: impl FnMut(Progress)) -> SimResult<RunSummary> {
-        let max = self.config.run.max_cycles;
-        let mut ended = None;
-        let mut done = Vec::new();
-        let mut effects = Vec::new();
-        let mut next_observation = every;
-        let mut launch_changed = false;
-        while ended.is_none() && self.cores.iter().any(Core::is_live) {
-            let now = self.shared.cycle;
-            if self.timeline.as_ref().is_some_and(|t| t.due(now)) {
-                self.sample_timeline(now);
+    /// Simulate until the run is over (`Ok(true)`) or `stop`, asked before each step, says
+    /// so (`Ok(false)`; the run can go on from there).
+    pub fn run_until(&mut self, mut stop: impl FnMut(&Machine) -> bool) -> SimResult<bool> {
+        while !self.is_over() {
+            if stop(self) {
+                return Ok(false);
             }
-            if now >= next_observation {
-                observe(self.progress());
-                next_observation = now.saturating_add(every);
+            self.step().map_err(|e| self.placed(e))?;
+        }
+        Ok(true)
+    }
+
+    /// The program ended the run, or no warp is left.
+    fn is_over(&self) -> bool {
+        self.ended.is_some() || !self.cores.iter().any(Core::is_live)
+    }
+
+    /// `e` with the place in the program of the instruction it names.
+    fn placed(&self, mut e: SimError) -> SimError {
+        if let Some(site) = &e.site {
+            e.place = self.shared.program.place_of(site.pc);
+        }
+        e
+    }
+
+    /// One simulated cycle: the memory hierarchy's, each core's and the machine's part of
+    /// it; then, if nothing changed, a jump to the next cycle at which something can.
+    fn step(&mut self) -> SimResult<()> {
+        let now = self.shared.cycle;
+        if self.timeline.as_ref().is_some_and(|t| t.due(now)) {
+            self.sample_timeline(now);
+        }
+        if (self.stop.as_ref()).is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return Err(SimError::new(ErrorKind::Stopped));
+        }
+        if now >= self.config.run.max_cycles {
+            return Err(SimError::new(ErrorKind::MaxCycles {
+                cycles: self.config.run.max_cycles,
+                warps: self.warp_states(),
+            }));
+        }
+        self.completions.clear();
+        self.memory.tick(now, &mut self.completions);
+        let mut progressed = !self.completions.is_empty();
+        for c in &self.completions {
+            self.cores[c.core as usize].complete(c.id, now);
+        }
+        // A core's completions commute: its instruction-cache hits after the rest.
+        for core in &mut self.cores {
+            progressed |= core.complete_hits(now);
+        }
+        for c in 0..self.cores.len() {
+            let core = &mut self.cores[c];
+            if core.asleep(now) {
+                core.skip(1);
+                continue;
             }
-            if self
-                .stop
-                .as_ref()
-                .is_some_and(|f| f.load(Ordering::Relaxed))
-            {
-                return Err(SimError::new(ErrorKind::Stopped));
+            if core.cycle(now, &mut self.shared, &mut Port(&mut self.memory))? {
+                progressed = true;
             }
-            if now >= max {
-                return Err(SimError::new(ErrorKind::MaxCycles {
-                    cycles: max,
-                    warps: self.warp_states(),
-                }));
+            core.take_effects(&mut self.asked);
+            self.apply_asked(c);
+        }
+        self.shared.cycle = now + 1;
+        self.end_cycle()?;
+        if !progressed && self.ended.is_none() {
+            self.skip_idle(now)?;
+        }
+        Ok(())
+    }
+
+    /// What core `c`'s warps asked of the machine, in order.
+    #[inline]
+    fn apply_asked(&mut self, c: usize) {
+        if self.asked.is_empty() {
+            return;
+        }
+        for k in 0..self.asked.len() {
+            let (w, effect) = self.asked[k];
+            self.apply(c, w, effect);
+        }
+        self.asked.clear();
+    }
+
+    /// What warp `w` of core `c` asked of the machine.
+    fn apply(&mut self, c: usize, w: usize, effect: Effect) {
+        match effect {
+            Effect::None => {}
+            Effect::Exit(code) => {
+                self.ended.get_or_insert(code);
             }
-            done.clear();
-            self.memory.tick(now, &mut done);
-            let mut progressed = !done.is_empty();
-            for c in &done {
-                self.cores[c.core as usize].complete(c.id, now);
-            }
-            // A core's completions commute: its instruction-cache hits after the rest.
-            for core in &mut self.cores {
-                progressed |= core.complete_hits(now);
-            }
-            for c in 0..self.cores.len() {
-                let core = &mut self.cores[c];
-                if core.asleep(now) {
-                    core.skip(1);
-                    continue;
-                }
-                if core.cycle(now, &mut self.shared, &mut Port(&mut self.memory))? {
-                    progressed = true;
-                }
-                core.take_effects(&mut effects);
-                for &(w, effect) in &effects {
-                    match effect {
-                        Effect::None => {}
-                        Effect::Exit(code) => ended = ended.or(Some(code)),
-                        Effect::GlobalBarrier { id, count } => self.arrive_global(c, w, id, count),
-                        Effect::Launch { started } => {
-                            self.launching = if started {
-                                self.launching + 1
-                            } else {
-                                self.launching - 1
-                            };
-                            launch_changed = true;
-                        }
-                    }
-                }
-                effects.clear();
-            }
-            self.shared.cycle = now + 1;
-            // Several cores marking in one cycle make one boundary (the last core's value).
-            let mark = (self.cores.iter_mut())
-                .filter_map(Core::take_iteration_mark)
-                .last();
-            if let Some(active) = mark {
-                self.cut_iteration((active != ITERATION_END).then_some(active));
-                if self.open_iteration.is_some() && self.iterations.len() == limits::ITERATIONS {
-                    self.open_iteration = None;
-                    return Err(SimError::new(ErrorKind::Program(format!(
-                        "the program marked iteration {} (CSR 0x7C6): a run keeps the records \
-                         of at most {} iterations (limits::ITERATIONS)",
-                        limits::ITERATIONS + 1,
-                        limits::ITERATIONS
-                    ))));
-                }
-            }
-            if std::mem::take(&mut launch_changed) {
-                self.cut_launch(self.launching > 0)?;
-            }
-            if !progressed && ended.is_none() {
-                self.skip_idle(now)?;
+            Effect::GlobalBarrier { id, count } => self.arrive_global(c, w, id, count),
+            Effect::Launch { started } => {
+                self.launching = if started {
+                    self.launching + 1
+                } else {
+                    self.launching - 1
+                };
+                self.launch_changed = true;
             }
         }
-        Ok(self.summary(ended))
+    }
+
+    /// The machine's part at the end of a cycle: the intervals the cores' iteration marks
+    /// and launches cut.
+    fn end_cycle(&mut self) -> SimResult<()> {
+        // Several cores marking in one cycle make one boundary (the last core's value).
+        let mark = (self.cores.iter_mut())
+            .filter_map(Core::take_iteration_mark)
+            .last();
+        if let Some(active) = mark {
+            self.cut_iteration((active != ITERATION_END).then_some(active))?;
+        }
+        if std::mem::take(&mut self.launch_changed) {
+            self.cut_launch(self.launching > 0)?;
+        }
+        Ok(())
     }
 
     /// Cycles and warp instructions so far (the counters not yet folded into the
@@ -551,14 +588,14 @@ impl Machine {
     }
 
     /// The statistics so far: after [`Machine::run`] failed, everything up to the failure.
-    /// `ended`: the exit code a store to `tohost` or an exit gave.
-    pub fn summary(&mut self, ended: Option<u32>) -> RunSummary {
-        self.cut_iteration(None);
-        if self.open_launch.is_some() {
+    pub fn summary(&mut self) -> RunSummary {
+        self.cut_iteration(None)
+            .expect("closing an iteration opens none");
+        if self.intervals.launches.is_open() {
             self.close_launch();
         }
         RunSummary {
-            exit_code: ended.or(self.shared.exit_word).unwrap_or(0),
+            exit_code: self.ended.or(self.shared.exit_word).unwrap_or(0),
             cycles: self.shared.cycle,
             slices: self.cores.first().map_or(0, Core::slices),
             cores: self.cores.iter().map(|c| c.stats().clone()).collect(),
@@ -567,8 +604,8 @@ impl Machine {
             weaver: self.weaver,
             l1d_size: effective_memory(&self.config, self.weaver).l1d.size,
             eghw_by_program: self.eghw_by_program,
-            iterations: std::mem::take(&mut self.iterations),
-            launches: std::mem::take(&mut self.launches),
+            iterations: self.intervals.iterations.take(),
+            launches: self.intervals.launches.take(),
             phase_names: self.phase_names.clone(),
             profile: self
                 .cores
@@ -581,51 +618,64 @@ impl Machine {
         }
     }
 
-    /// An iteration boundary at the end of the cycle just run: fold every core's counters
-    /// into the statistics, close the open iteration and open one that reports `next`.
-    fn cut_iteration(&mut self, next: Option<u32>) {
+    /// A cut at the end of the cycle just run: fold every core's counters into the
+    /// statistics and hand those flushed since the last cut to the open intervals; the
+    /// memory system's totals now.
+    fn cut(&mut self) -> MemoryTally {
         let now = self.shared.cycle;
         let mut counters = CoreCounters::default();
         for core in &mut self.cores {
             core.count_warp_phases(now);
             core.flush_counters();
-            counters.merge(&core.take_iteration_counters());
+            counters.merge(&core.take_interval_counters());
         }
-        let memory = MemoryTally::of(&self.memory.totals());
-        if let Some((open, at_start)) = self.open_iteration.take() {
+        self.intervals.add(&counters);
+        MemoryTally::of(&self.memory.totals())
+    }
+
+    /// An iteration boundary at the end of the cycle just run: close the open iteration
+    /// and open one that reports `next`.
+    fn cut_iteration(&mut self, next: Option<u32>) -> SimResult<()> {
+        let memory = self.cut();
+        let now = self.shared.cycle;
+        let iterations = &mut self.intervals.iterations;
+        if let Some(closed) = iterations.close(now, &memory) {
             tracing::debug!(
-                iteration = open.index,
-                active = open.active,
-                from = open.start_cycle,
+                iteration = closed.index,
+                active = closed.active,
+                from = closed.start_cycle,
                 to = now,
-                instructions = counters.instructions,
+                instructions = closed.counters.instructions,
                 "iteration ended"
             );
-            self.iterations.push(Iteration {
-                cycles: now - open.start_cycle,
-                counters,
-                memory: memory.since(&at_start),
-                ..open
-            });
         }
-        self.open_iteration = next.map(|active| {
-            let record = Iteration {
-                index: self.iterations.len() as u32,
-                active,
-                start_cycle: now,
-                ..Iteration::default()
-            };
-            (record, memory)
-        });
+        let Some(active) = next else {
+            return Ok(());
+        };
+        let record = Iteration {
+            index: iterations.len() as u32,
+            active,
+            start_cycle: now,
+            ..Iteration::default()
+        };
+        if iterations.open(record, memory) {
+            return Ok(());
+        }
+        Err(SimError::new(ErrorKind::Program(format!(
+            "the program marked iteration {} (CSR 0x7C6): a run keeps the records \
+             of at most {} iterations (limits::ITERATIONS)",
+            limits::ITERATIONS + 1,
+            limits::ITERATIONS
+        ))))
     }
 
     /// At the end of the cycle just run, a launch record opens (`running`: some core's
     /// launch runs) or closes; nothing changes if one was already open or closed (the
     /// cores' launches of one `wsim_spawn` overlap).
     fn cut_launch(&mut self, running: bool) -> SimResult<()> {
-        match (running, self.open_launch.is_some()) {
+        match (running, self.intervals.launches.is_open()) {
             (true, false) => {
-                if self.launches.len() == limits::LAUNCHES {
+                if self.intervals.launches.len() == limits::LAUNCHES {
                     return Err(SimError::new(ErrorKind::Program(format!(
                         "the program started launch {} (vx_wspawn): a run keeps the records \
                          of at most {} launches (limits::LAUNCHES)",
@@ -633,14 +683,14 @@ impl Machine {
                         limits::LAUNCHES
                     ))));
                 }
-                // What the cores did since the last launch belongs to none.
-                self.take_launch_counters();
+                // What the cores did since the last cut belongs to no launch.
+                let memory = self.cut();
                 let record = LaunchRecord {
-                    index: self.launches.len() as u32,
+                    index: self.intervals.launches.len() as u32,
                     start_cycle: self.shared.cycle,
                     ..LaunchRecord::default()
                 };
-                self.open_launch = Some((record, MemoryTally::of(&self.memory.totals())));
+                self.intervals.launches.open(record, memory);
             }
             (false, true) => self.close_launch(),
             _ => {}
@@ -650,28 +700,8 @@ impl Machine {
 
     /// Close the open launch record at the end of the cycle just run.
     fn close_launch(&mut self) {
-        let counters = self.take_launch_counters();
-        if let Some((open, at_start)) = self.open_launch.take() {
-            let memory = MemoryTally::of(&self.memory.totals());
-            self.launches.push(LaunchRecord {
-                cycles: self.shared.cycle - open.start_cycle,
-                counters,
-                memory: memory.since(&at_start),
-                ..open
-            });
-        }
-    }
-
-    /// Every core's counters flushed since the last launch cut, summed.
-    fn take_launch_counters(&mut self) -> CoreCounters {
-        let now = self.shared.cycle;
-        let mut counters = CoreCounters::default();
-        for core in &mut self.cores {
-            core.count_warp_phases(now);
-            core.flush_counters();
-            counters.merge(&core.take_launch_counters());
-        }
-        counters
+        let memory = self.cut();
+        self.intervals.launches.close(self.shared.cycle, &memory);
     }
 
     /// After cycle `now` changed nothing: jump to the next cycle at which something can.
@@ -720,23 +750,7 @@ impl Machine {
     /// (and in the log, each barrier's: who arrived, who did not and why).
     fn deadlock(&self) -> SimError {
         for core in &self.cores {
-            let all = core.warps();
-            for (id, count, arrived) in core.barriers().iter() {
-                let warps = |live: bool| -> Vec<usize> {
-                    (0..all.len())
-                        .filter(|&w| arrived >> w & 1 == 0 && all[w].is_live() == live)
-                        .collect()
-                };
-                tracing::info!(
-                    core = core.id(),
-                    barrier = id,
-                    count,
-                    arrived = ?(0..32).filter(|w| arrived >> w & 1 != 0).collect::<Vec<_>>(),
-                    elsewhere = ?warps(true),
-                    not_running = ?warps(false),
-                    "deadlock: local barrier short of warps"
-                );
-            }
+            core.log_barriers();
         }
         for (&id, (count, arrived)) in &self.global_barriers {
             tracing::info!(
@@ -753,49 +767,14 @@ impl Machine {
 
     /// Each live warp: where it is and what it waits on.
     fn warp_states(&self) -> Vec<String> {
-        let mut warps = Vec::new();
-        for core in &self.cores {
-            for (w, warp) in core.warps().iter().enumerate() {
-                if !warp.is_live() {
-                    continue;
-                }
-                // A warp at a barrier has executed it: name the barrier, not the PC after it.
-                let pc = match warp.wait {
-                    WarpWait::Barrier { .. } => warp.stack.pc().wrapping_sub(4),
-                    WarpWait::Ready => warp.stack.pc(),
-                };
-                let place = (self.shared.program.place_of(pc))
-                    .map(|p| format!(" in {p}"))
-                    .unwrap_or_default();
-                let state = match warp.wait {
-                    WarpWait::Barrier { id } if id & 0x8000_0000 != 0 => {
-                        let (count, arrived) =
-                            self.global_barriers.get(&id).cloned().unwrap_or_default();
-                        format!(
-                            "global barrier {:#x}: {} of {count} warps arrived",
-                            id,
-                            arrived.len()
-                        )
-                    }
-                    WarpWait::Barrier { id } => {
-                        let (count, arrived) = core.barriers().get(id).unwrap_or_default();
-                        format!(
-                            "local barrier {id}: {} of {count} warps arrived",
-                            arrived.count_ones()
-                        )
-                    }
-                    WarpWait::Ready => core
-                        .refused_wait(w)
-                        .unwrap_or_else(|| "nothing (ready to issue)".into()),
-                };
-                warps.push(format!(
-                    "core {} warp {w} (pc {pc:#010x}{place}, lanes {:#x}): waits on {state}",
-                    core.id(),
-                    warp.stack.mask()
-                ));
-            }
-        }
-        warps
+        let place = |pc| self.shared.program.place_of(pc);
+        let global = |id| {
+            (self.global_barriers.get(&id))
+                .map_or((0, 0), |(count, arrived)| (*count, arrived.len()))
+        };
+        (self.cores.iter())
+            .flat_map(|core| core.describe_waits(place, global))
+            .collect()
     }
 }
 
