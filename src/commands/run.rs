@@ -54,6 +54,12 @@ pub struct RunArgs {
     /// repeatable).
     #[arg(long, value_name = "FUNCTION")]
     annotate: Vec<String>,
+    /// Execute functionally: every warp to completion with the detailed model's
+    /// architectural results (exit status, memory, the graph's verification, instruction
+    /// counts, launches), no timing (no cycles, issue slots, caches or DRAM), many times
+    /// faster (docs/ARCHITECTURE.md, "The functional mode").
+    #[arg(long, conflicts_with_all = ["trace", "profile_pc", "profile_top", "annotate"])]
+    functional: bool,
     /// The program: a 32-bit RISC-V ELF executable.
     elf: PathBuf,
 }
@@ -73,6 +79,7 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
             timeline: args.trace.options(),
             profile: args.profile_pc || args.profile_top.is_some() || !args.annotate.is_empty(),
             progress: true,
+            functional: args.functional,
             ..RunOptions::default()
         },
     };
