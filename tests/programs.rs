@@ -5,46 +5,13 @@
 
 mod common;
 
-use common::{graph_manifest, preset, root, run, run_ok, GCN_KERNELS};
+use common::{
+    graph_manifest, preset, root, run, run_ok, GCN_KERNELS, ISA_TESTS, KERNELS, RV_TESTS,
+};
 use wsim_sim::config::StartCores;
 use wsim_sim::mem::hierarchy::HierarchyStats;
 use wsim_sim::report::Report;
 use wsim_sim::stats::SlotReason;
-
-/// Programs that run on every core and check themselves.
-const KERNELS: &[&str] = &[
-    "hello",
-    "vecadd",
-    "simt_divergence",
-    "simt_explicit",
-    "atomics",
-    "barriers",
-    "launches",
-    "fp_conformance",
-    "mem_phases",
-    "iterations",
-    "float_atomics",
-    "phase_names",
-    "store_stream",
-    "store_fill",
-    "args",
-];
-
-/// ISA self-tests: single-threaded, started on core 0 only.
-const ISA_TESTS: &[&str] = &["isa_rv32i", "isa_m", "isa_a", "isa_f", "isa_zicsr"];
-
-/// Conformance-style (riscv-tests `-p` environment) tests, reporting through `tohost`.
-const RV_TESTS: &[&str] = &[
-    "rvtest/add",
-    "rvtest/lw_sw",
-    "rvtest/mul_div",
-    "rvtest/amoadd",
-    "rvtest/fadd_fcvt",
-    "rvtest/ecall",
-    "rvtest/illegal",
-    "rvtest/ma_data",
-    "rvtest/fence_i",
-];
 
 /// Timing-model microbenchmarks: tests/microbench.rs runs them (ubench_eghw: tests/weaver.rs).
 const MICROBENCHMARKS: &[&str] = &[

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use wsim_sim::instruction_trace::{InstructionTrace, TraceFilter};
 use wsim_sim::report::{HostTime, Report, Status};
 use wsim_sim::timeline::{Timeline, TimelineOptions};
-use wsim_sim::{Config, Machine, Progress, RunSummary, SimError};
+use wsim_sim::{Config, Machine, Mode, Progress, RunSummary, SimError};
 use wsim_workloads::graph_image::Layout;
 use wsim_workloads::graph_run::{self, GraphInput, Placed};
 use wsim_workloads::record::{Checked, GraphRun};
@@ -60,6 +60,9 @@ pub struct RunOptions {
     /// The program's arguments (`wsim run prog.elf -- ARG...`), after its name: into the
     /// `wsim_args` block it declares (`wsim_workloads::args_image`).
     pub args: Vec<String>,
+    /// Execute functionally, with no timing (`wsim run --functional`): no timeline, no
+    /// progress or observer (docs/ARCHITECTURE.md, "The functional mode").
+    pub functional: bool,
 }
 
 /// One run asked for.
@@ -270,11 +273,17 @@ fn load(config: &Config, elf: &[u8]) -> Result<Machine, SimError> {
 fn simulate(machine: &mut Machine, options: &mut RunOptions) -> Result<RunSummary, SimError> {
     let _stage = tracing::info_span!("simulation").entered();
     let result = match options.observer.take() {
+        _ if options.functional => machine.run_functional(),
         Some(mut o) => machine.run_observed(o.every, |p| (o.call)(p)),
         None if options.progress => crate::progress::simulate(machine),
         None => machine.run(),
     };
     match &result {
+        Ok(s) if s.mode == Mode::Functional => tracing::info!(
+            warp_instructions = s.total().instructions,
+            exit_code = s.exit_code,
+            "finished functionally"
+        ),
         Ok(s) => tracing::info!(
             cycles = s.cycles,
             warp_instructions = s.total().instructions,
@@ -330,9 +339,15 @@ pub fn execute(request: RunRequest) -> Finished {
         prepare(&mut machine);
     }
     if let Some(timeline) = options.timeline {
+        if options.functional {
+            return Finished::not_set_up(&name, "a functional run has no timeline".into());
+        }
         machine.record_timeline(timeline);
     }
     if let Some(filter) = options.instructions.take() {
+        if options.functional {
+            return Finished::not_set_up(&name, "a functional run has no instruction trace".into());
+        }
         machine.trace_instructions(filter);
     }
     if options.profile {

@@ -12,6 +12,7 @@ use std::fmt;
 use wsim_sim::mem::hierarchy::CacheLevel;
 use wsim_sim::report::Status;
 use wsim_sim::stats::{SlotReason, WeaverCounters};
+use wsim_sim::Mode;
 use wsim_workloads::record::Checked;
 
 use crate::run::RunRecord;
@@ -540,6 +541,28 @@ impl Stat {
     }
 
     /// Its value in `record`.
+    /// Only the timing model measures it: a functional run has none.
+    fn timed(self) -> bool {
+        matches!(
+            self,
+            Stat::Cycles
+                | Stat::Ipc
+                | Stat::L1dSize
+                | Stat::Slots(_)
+                | Stat::WeaverStallPct
+                | Stat::HitRate(_)
+                | Stat::DramReads
+                | Stat::DramWrites
+                | Stat::DramBytes
+                | Stat::DramBandwidth
+                | Stat::DramRowHitRate
+                | Stat::Weaver(WeaverCount::MemoryRequests)
+                | Stat::GroupCycles(_)
+                | Stat::PhaseCycles(_)
+                | Stat::PhaseWarpCycles(_)
+        )
+    }
+
     pub fn read(self, record: &RunRecord) -> Cell {
         let count = |n: Option<u64>| n.map_or(Cell::Empty, Cell::Count);
         let rate = |a: u64, b: u64| {
@@ -558,6 +581,9 @@ impl Stat {
         let Some(r) = &record.report else {
             return Cell::Empty;
         };
+        if r.mode == Mode::Functional && self.timed() {
+            return Cell::Empty;
+        }
         let graph = r.graph.as_ref();
         let gcn = graph.and_then(|g| g.gcn.as_ref());
         let t = &r.total;

@@ -8,26 +8,20 @@ use wsim_sim::mem::cache::WritePolicy;
 use wsim_sim::mem::dram::DramConfig;
 use wsim_sim::mem::hierarchy::{CacheLevel, HierarchyStats};
 use wsim_sim::report::{Report, Status};
-use wsim_sim::stats::{FsmState, Iteration, LaunchRecord, SlotReason};
+use wsim_sim::stats::{CoreCounters, FsmState, Iteration, LaunchRecord, SlotReason};
+use wsim_sim::Mode;
 
 /// The summary of a run: its exit status, or how it failed (the first line of the error)
 /// or that it was interrupted, then its statistics (up to the failure or interruption).
 pub fn summary<W>(r: &Report<W>) -> String {
+    if r.mode == Mode::Functional {
+        return functional(r);
+    }
     let t = &r.total;
     let g = &r.config.gpu;
     let mut s = String::new();
     let _ = writeln!(s, "--- wsim: {} ---", r.program);
-    let first = (r.error.as_deref().unwrap_or_default().lines().next()).unwrap_or_default();
-    let _ = match r.status {
-        Status::Ok => writeln!(s, "{:<22}{}", "exit status", r.exit_code),
-        Status::Failed => writeln!(s, "{:<22}FAILED at cycle {}: {first}", "status", r.cycles),
-        Status::Interrupted => writeln!(
-            s,
-            "{:<22}INTERRUPTED at cycle {} (SIGINT or SIGTERM): the statistics below are \
-             partial, up to that cycle",
-            "status", r.cycles
-        ),
-    };
+    status(&mut s, r);
     let _ = writeln!(
         s,
         "{:<22}{} clusters x {} cores x {} warps x {} threads, {} issue slot(s)/core, config {}",
@@ -180,6 +174,147 @@ pub fn guide<W>(r: &Report<W>) -> String {
     format!(
         "reading this report: docs/OBSERVING.md, \"Reading the report\"; next: wsim run {next}\n"
     )
+}
+
+/// A functional run's summary: what the architecture determines, and a line saying that
+/// nothing was timed (no cycles, issue slots, caches or DRAM).
+fn functional<W>(r: &Report<W>) -> String {
+    let t = &r.total;
+    let g = &r.config.gpu;
+    let threads = g.threads_per_warp;
+    let mut s = String::new();
+    let _ = writeln!(s, "--- wsim: {} (functional) ---", r.program);
+    status(&mut s, r);
+    let _ = writeln!(
+        s,
+        "{:<22}{} clusters x {} cores x {} warps x {} threads, config {}",
+        "machine", g.clusters, g.cores_per_cluster, g.warps_per_core, threads, r.config_hash
+    );
+    let _ = writeln!(
+        s,
+        "{:<22}functional: instructions executed, nothing timed (no cycles, issue slots, \
+         caches or DRAM)",
+        "mode"
+    );
+    let _ = writeln!(
+        s,
+        "{:<22}{} warp, {} thread, SIMT efficiency {:.1}%",
+        "instructions",
+        t.instructions,
+        t.thread_instructions,
+        100.0 * r.simt_efficiency
+    );
+    let _ = writeln!(
+        s,
+        "{:<22}{} ({} divergent), max SIMT stack depth {}",
+        "branches",
+        t.branches,
+        t.divergent_branches,
+        r.max_stack_depth()
+    );
+    let _ = writeln!(
+        s,
+        "{:<22}alu {} mul {} div {} fpu {} lsu {} sfu {}",
+        "units", t.alu, t.mul, t.div, t.fpu, t.lsu, t.sfu
+    );
+    let _ = writeln!(
+        s,
+        "{:<22}{} loads, {} stores, {} atomics, {} barriers, {} warps spawned",
+        "memory, control", t.loads, t.stores, t.atomics, t.barriers, t.warps_spawned
+    );
+    if r.weaver_unit {
+        let w = &t.weaver;
+        let _ = writeln!(
+            s,
+            "{:<22}{} registrations ({} entries, {} rounds), {} decodes ({} batches, {} lanes \
+             filled, {} empty), {} locates, {} skips",
+            "weaver",
+            w.registrations,
+            w.entries_registered,
+            w.rounds,
+            w.decode_requests,
+            w.batches,
+            w.lanes_filled,
+            w.empty_answers,
+            w.location_requests,
+            w.skips
+        );
+    }
+    if r.phases.len() > 1 {
+        let _ = writeln!(
+            s,
+            "phases (the core's phase, the last any of its warps wrote):"
+        );
+        for (&p, c) in &r.phases {
+            let _ = writeln!(
+                s,
+                "  phase {:<12} {:>14} warp instr {:>16} thread instr",
+                r.phase_label(p),
+                c.instructions,
+                c.thread_instructions
+            );
+        }
+    }
+    let intervals = |s: &mut String, what: &str, rows: Vec<(u32, Option<u32>, &CoreCounters)>| {
+        if rows.is_empty() {
+            return;
+        }
+        let _ = writeln!(
+            s,
+            "{what} ({}):\n  {:>5} {:>10} {:>14} {:>16} {:>9}",
+            rows.len(),
+            "#",
+            "active",
+            "warp instr",
+            "thread instr",
+            "SIMT eff"
+        );
+        for (index, active, c) in rows {
+            let active = active.map_or(String::from("-"), |a| a.to_string());
+            let eff = percent(c.thread_instructions, c.instructions * u64::from(threads));
+            let _ = writeln!(
+                s,
+                "  {index:>5} {active:>10} {:>14} {:>16} {eff:>8.1}%",
+                c.instructions, c.thread_instructions
+            );
+        }
+    };
+    let iterations = (r.iterations.iter())
+        .map(|i| (i.index, Some(i.active), &i.counters))
+        .collect();
+    intervals(&mut s, "iterations", iterations);
+    let launches = (r.launches.iter())
+        .map(|l| (l.index, None, &l.counters))
+        .collect();
+    intervals(&mut s, "launches", launches);
+    if let Some(host) = &r.host {
+        let _ = writeln!(
+            s,
+            "{:<22}{:.3} s, {:.0} warp instr/s",
+            "host", host.seconds, host.warp_instructions_per_second
+        );
+    }
+    s
+}
+
+/// The exit status, or how the run failed (the first line of the error) or that it was
+/// interrupted, and where: at which cycle of a detailed run.
+fn status<W>(s: &mut String, r: &Report<W>) {
+    let first = (r.error.as_deref().unwrap_or_default().lines().next()).unwrap_or_default();
+    let (at, upto) = match r.mode {
+        Mode::Detailed => (format!(" at cycle {}", r.cycles), "up to that cycle"),
+        Mode::Functional => (String::new(), "up to there"),
+    };
+    let _ = match r.status {
+        Status::Ok => writeln!(s, "{:<22}{}", "exit status", r.exit_code),
+        Status::Failed => writeln!(s, "{:<22}FAILED{at}: {first}", "status"),
+        Status::Interrupted => writeln!(
+            s,
+            "{:<22}INTERRUPTED{at} (SIGINT or SIGTERM): the statistics below are partial, \
+             {upto}",
+            "status"
+        ),
+    };
 }
 
 /// The iterations the program marked: all of them when few, else the first and last few

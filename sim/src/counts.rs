@@ -21,13 +21,14 @@ impl Merge for u64 {
 }
 
 /// A counter structure whose every field is [`Merge`], with `merge` derived from the
-/// field list itself.
+/// field list itself. A field marked `[timing]` is one only the timing model counts: a
+/// functional run's report leaves it out ([`Architectural`]).
 #[macro_export]
 macro_rules! merged_counters {
     (
         $(#[$meta:meta])*
         pub struct $name:ident {
-            $( $(#[$fmeta:meta])* pub $field:ident : $ty:ty, )*
+            $( $(#[$fmeta:meta])* $([$timing:ident])? pub $field:ident : $ty:ty, )*
         }
     ) => {
         $(#[$meta])*
@@ -40,7 +41,36 @@ macro_rules! merged_counters {
                 $( $crate::counts::Merge::merge(&mut self.$field, &other.$field); )*
             }
         }
+
+        impl serde::Serialize for $crate::counts::Architectural<'_, $name> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::SerializeMap;
+                let mut map = s.serialize_map(None)?;
+                $( $crate::merged_counters!(@field map, self.0.$field, $field $(, $timing)?); )*
+                map.end()
+            }
+        }
     };
+    (@field $map:ident, $value:expr, $field:ident, timing) => {};
+    (@field $map:ident, $value:expr, $field:ident) => {
+        $map.serialize_entry(stringify!($field), &$crate::counts::Architectural(&$value))?;
+    };
+}
+
+/// Counters as a functional run reports them: serialized without the fields only the
+/// timing model counts (`[timing]` in [`merged_counters!`]).
+pub struct Architectural<'a, T>(pub &'a T);
+
+impl Serialize for Architectural<'_, u64> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl<K: CountKey<N>, const N: usize> Serialize for Architectural<'_, Counts<K, N>> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
 }
 
 /// A fixed set of counters' keys: every value, each with an index and a name.

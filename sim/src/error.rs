@@ -56,6 +56,11 @@ pub enum ErrorKind {
     },
     /// The host stopped the run before its end ([`crate::Machine::stop_when`]: a SIGINT).
     Stopped,
+    /// A functional run reached `run.max_cycles` rounds; where each live warp was.
+    MaxRounds {
+        rounds: u64,
+        warps: Vec<String>,
+    },
     /// Anything else a program can do wrong (a bad JOIN, an ecall nobody handles, ...).
     Program(String),
 }
@@ -128,6 +133,14 @@ impl fmt::Display for SimError {
             }
             ErrorKind::MaxCycles { cycles, warps } => {
                 write!(f, "run exceeded run.max_cycles = {cycles}")?;
+                write_warps(f, warps)?;
+            }
+            ErrorKind::MaxRounds { rounds, warps } => {
+                write!(
+                    f,
+                    "functional run exceeded run.max_cycles = {rounds} rounds (in a round \
+                     every warp that can goes at least one instruction on)"
+                )?;
                 write_warps(f, warps)?;
             }
         }

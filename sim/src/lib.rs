@@ -25,4 +25,4 @@ pub mod timeline;
 
 pub use config::Config;
 pub use error::{SimError, SimResult};
-pub use machine::{Machine, Progress, RunSummary};
+pub use machine::{Cuts, Machine, Mode, Progress, RunSummary};

@@ -113,7 +113,7 @@ impl CoreProfile {
     }
 
     /// Every PC with a count, in address order.
-    fn counts(&self) -> BTreeMap<u32, PcCounts> {
+    pub(crate) fn counts(&self) -> BTreeMap<u32, PcCounts> {
         let mut all = self.other.clone();
         for (base, table) in &self.ranges {
             for (k, c) in table.iter().enumerate() {

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
-use crate::machine::RunSummary;
+use crate::counts::Architectural;
+use crate::machine::{Mode, RunSummary};
 use crate::mem::cache::WritePolicy;
 use crate::mem::hierarchy::{HierarchyStats, MemConfig};
 use crate::profile::Profile;
@@ -69,6 +70,10 @@ pub struct CoreReport {
 pub struct Report<W = ()> {
     pub schema: String,
     pub program: String,
+    /// How the run was simulated; a functional run's document leaves out everything only
+    /// the timing model measures ([`Report::to_json`]).
+    #[serde(default, skip_serializing_if = "Mode::is_detailed")]
+    pub mode: Mode,
     pub status: Status,
     pub error: Option<String>,
     pub config_hash: String,
@@ -151,6 +156,7 @@ impl<W: Serialize> Report<W> {
         Report {
             schema: SCHEMA.to_string(),
             program: program.to_string(),
+            mode: summary.mode,
             status: Status::Ok,
             error: None,
             config_hash: config.hash(),
@@ -208,8 +214,163 @@ impl<W: Serialize> Report<W> {
         self
     }
 
+    /// The JSON document; a functional run's without what it did not measure: no cycles,
+    /// IPC, issue slots, memory system or interval extents, and of the counters only those
+    /// the architecture determines ([`Architectural`]).
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("a report always serializes")
+        match self.mode {
+            Mode::Detailed => serde_json::to_string_pretty(self),
+            Mode::Functional => serde_json::to_string_pretty(&FunctionalReport::of(self)),
+        }
+        .expect("a report always serializes")
+    }
+}
+
+/// A functional run's [`Report`] as its JSON document has it.
+#[derive(Serialize)]
+struct FunctionalReport<'a, W> {
+    schema: &'a str,
+    program: &'a str,
+    mode: Mode,
+    status: Status,
+    error: &'a Option<String>,
+    config_hash: &'a str,
+    config: &'a Config,
+    exit_code: u32,
+    weaver_unit: bool,
+    eghw_by_program: bool,
+    simt_efficiency: f64,
+    total: Architectural<'a, CoreCounters>,
+    phases: BTreeMap<u32, Architectural<'a, CoreCounters>>,
+    phase_names: &'a BTreeMap<u32, String>,
+    weaver_fsm_states: &'a BTreeMap<String, String>,
+    cores: Vec<FunctionalCore<'a>>,
+    iterations: Vec<FunctionalInterval<'a>>,
+    launches: Vec<FunctionalInterval<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    profile: Option<FunctionalProfile<'a>>,
+    graph: &'a Option<W>,
+    host: Option<FunctionalHost>,
+}
+
+#[derive(Serialize)]
+struct FunctionalCore<'a> {
+    id: usize,
+    max_stack_depth: u64,
+    total: Architectural<'a, CoreCounters>,
+    phases: BTreeMap<u32, Architectural<'a, CoreCounters>>,
+}
+
+/// An iteration or a launch without its extent in cycles or its memory events.
+#[derive(Serialize)]
+struct FunctionalInterval<'a> {
+    index: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    active: Option<u32>,
+    counters: Architectural<'a, CoreCounters>,
+}
+
+/// The profile's instructions by PC, function and line, without issue slots.
+#[derive(Serialize)]
+struct FunctionalProfile<'a> {
+    functions: Vec<ProfileRow<'a>>,
+    lines: Vec<ProfileRow<'a>>,
+    instructions: Vec<ProfileRow<'a>>,
+}
+
+#[derive(Serialize)]
+struct ProfileRow<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pc: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    disasm: Option<&'a str>,
+    instructions: u64,
+    thread_instructions: u64,
+}
+
+#[derive(Serialize)]
+struct FunctionalHost {
+    seconds: f64,
+    warp_instructions_per_second: f64,
+}
+
+impl<'a, W> FunctionalReport<'a, W> {
+    fn of(r: &'a Report<W>) -> Self {
+        let phases = |p: &'a BTreeMap<u32, CoreCounters>| {
+            (p.iter()).map(|(&k, c)| (k, Architectural(c))).collect()
+        };
+        FunctionalReport {
+            schema: &r.schema,
+            program: &r.program,
+            mode: r.mode,
+            status: r.status,
+            error: &r.error,
+            config_hash: &r.config_hash,
+            config: &r.config,
+            exit_code: r.exit_code,
+            weaver_unit: r.weaver_unit,
+            eghw_by_program: r.eghw_by_program,
+            simt_efficiency: r.simt_efficiency,
+            total: Architectural(&r.total),
+            phases: phases(&r.phases),
+            phase_names: &r.phase_names,
+            weaver_fsm_states: &r.weaver_fsm_states,
+            cores: (r.cores.iter())
+                .map(|c| FunctionalCore {
+                    id: c.id,
+                    max_stack_depth: c.max_stack_depth,
+                    total: Architectural(&c.total),
+                    phases: phases(&c.phases),
+                })
+                .collect(),
+            iterations: (r.iterations.iter())
+                .map(|i| FunctionalInterval {
+                    index: i.index,
+                    active: Some(i.active),
+                    counters: Architectural(&i.counters),
+                })
+                .collect(),
+            launches: (r.launches.iter())
+                .map(|l| FunctionalInterval {
+                    index: l.index,
+                    active: None,
+                    counters: Architectural(&l.counters),
+                })
+                .collect(),
+            profile: r.profile.as_ref().map(|p| {
+                let folded = |rows: &'a [crate::profile::Folded]| {
+                    (rows.iter())
+                        .map(|f| ProfileRow {
+                            pc: None,
+                            name: Some(&f.name),
+                            disasm: None,
+                            instructions: f.counts.instructions,
+                            thread_instructions: f.counts.thread_instructions,
+                        })
+                        .collect()
+                };
+                FunctionalProfile {
+                    functions: folded(&p.functions),
+                    lines: folded(&p.lines),
+                    instructions: (p.instructions.iter())
+                        .map(|i| ProfileRow {
+                            pc: Some(i.pc),
+                            name: i.function.as_deref(),
+                            disasm: Some(&i.disasm),
+                            instructions: i.counts.instructions,
+                            thread_instructions: i.counts.thread_instructions,
+                        })
+                        .collect(),
+                }
+            }),
+            graph: &r.graph,
+            host: r.host.as_ref().map(|h| FunctionalHost {
+                seconds: h.seconds,
+                warp_instructions_per_second: h.warp_instructions_per_second,
+            }),
+        }
     }
 }
 

@@ -155,6 +155,7 @@ impl Shared {
     }
 
     /// Store to global memory or an I/O word; `Some(code)` when the store ends the run.
+    #[inline]
     pub fn store(&mut self, addr: u32, width: u8, value: u32) -> SimResult<Option<u32>> {
         let g = &self.geometry;
         if addr & !3 == g.console {

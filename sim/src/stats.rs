@@ -86,11 +86,11 @@ crate::merged_counters! {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CoreCounters {
     /// Cycles this core spent in the phase (the core's phase: the last any warp wrote).
-    pub cycles: u64,
+    [timing] pub cycles: u64,
     /// Cycles live warps spent in the phase as their own (each warp's last write): an
     /// exact split of warp time, where `cycles` is an estimate when warps differ.
-    pub warp_cycles: u64,
-    pub slots: Slots,
+    [timing] pub warp_cycles: u64,
+    [timing] pub slots: Slots,
     /// Warp instructions issued.
     pub instructions: u64,
     /// Active lanes summed over warp instructions.
@@ -111,12 +111,12 @@ pub struct CoreCounters {
     pub stores: u64,
     pub atomics: u64,
     /// Line requests the coalescer sent to the data cache.
-    pub dcache_requests: u64,
+    [timing] pub dcache_requests: u64,
     /// Local-memory accesses and the extra cycles their bank conflicts cost.
-    pub local_accesses: u64,
-    pub local_bank_conflict_cycles: u64,
+    [timing] pub local_accesses: u64,
+    [timing] pub local_bank_conflict_cycles: u64,
     /// Extra operand-read cycles from register-bank conflicts.
-    pub register_bank_conflicts: u64,
+    [timing] pub register_bank_conflicts: u64,
     pub barriers: u64,
     pub traps: u64,
     pub warps_spawned: u64,
@@ -215,10 +215,10 @@ pub struct WeaverCounters {
     pub table_reads: u64,
     pub table_writes: u64,
     /// EGHW: line requests the unit sent to the data cache for topology and edges.
-    pub memory_requests: u64,
+    [timing] pub memory_requests: u64,
     /// Times each FSM state was entered, and the cycles spent in it while a round was open.
     pub state_visits: PerState,
-    pub state_cycles: PerState,
+    [timing] pub state_cycles: PerState,
 }
 }
 

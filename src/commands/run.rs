@@ -55,6 +55,15 @@ pub struct RunArgs {
     /// repeatable).
     #[arg(long, value_name = "FUNCTION")]
     annotate: Vec<String>,
+    /// Execute functionally: every warp to completion with the detailed model's
+    /// architectural results (exit status, memory, the graph's verification, instruction
+    /// counts, launches), no timing (no cycles, issue slots, caches or DRAM), many times
+    /// faster (docs/ARCHITECTURE.md, "The functional mode").
+    #[arg(
+        long,
+        conflicts_with_all = ["trace", "trace_instructions", "profile_pc", "profile_top", "annotate"]
+    )]
+    functional: bool,
     /// The program: a 32-bit RISC-V ELF executable.
     elf: PathBuf,
     /// The program's arguments, after `--`: into the `wsim_args` block it declares
@@ -80,6 +89,7 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
             progress: true,
             instructions: args.trace.instructions(),
             args: args.args.clone(),
+            functional: args.functional,
             ..RunOptions::default()
         },
     };

@@ -145,6 +145,41 @@ pub struct GraphProgram {
     pub form: String,
 }
 
+/// Programs that run on every core and check themselves.
+pub const KERNELS: &[&str] = &[
+    "hello",
+    "vecadd",
+    "simt_divergence",
+    "simt_explicit",
+    "atomics",
+    "barriers",
+    "launches",
+    "fp_conformance",
+    "mem_phases",
+    "iterations",
+    "float_atomics",
+    "phase_names",
+    "store_stream",
+    "store_fill",
+    "args",
+];
+
+/// ISA self-tests: single-threaded, started on core 0 only.
+pub const ISA_TESTS: &[&str] = &["isa_rv32i", "isa_m", "isa_a", "isa_f", "isa_zicsr"];
+
+/// Conformance-style (riscv-tests `-p` environment) tests, reporting through `tohost`.
+pub const RV_TESTS: &[&str] = &[
+    "rvtest/add",
+    "rvtest/lw_sw",
+    "rvtest/mul_div",
+    "rvtest/amoadd",
+    "rvtest/fadd_fcvt",
+    "rvtest/ecall",
+    "rvtest/illegal",
+    "rvtest/ma_data",
+    "rvtest/fence_i",
+];
+
 /// The GCN designs the Makefile builds: build/gcn/gcn_<design>.elf (tests/gcn.rs).
 pub const GCN_KERNELS: &[&str] = &[
     "vm",

@@ -3,6 +3,8 @@
 //! pipeline's issue counts the instruction and calls [`Core::account`] after it executed
 //! (also when it failed: a failed run's statistics include what it did).
 
+use wsim_isa::Unit;
+
 use super::exec::{Executed, MemoryOp};
 use super::warp::lanes;
 use super::weaver::{Trace, WeaverRequest};
@@ -18,6 +20,21 @@ impl Core {
     pub(in crate::core) fn count_issue(&mut self, lanes: u32) {
         self.counters.instructions += 1;
         self.counters.thread_instructions += u64::from(lanes.count_ones());
+    }
+
+    /// A warp instruction on `unit`, counted once it executed (so one that sets the phase
+    /// counts its unit in the new phase, and a failed one none).
+    #[inline]
+    pub(in crate::core) fn count_unit(&mut self, unit: Unit) {
+        let c = &mut self.counters;
+        match unit {
+            Unit::Alu => c.alu += 1,
+            Unit::Mul => c.mul += 1,
+            Unit::Div => c.div += 1,
+            Unit::Fpu(_) => c.fpu += 1,
+            Unit::Lsu(_) => c.lsu += 1,
+            Unit::Sfu(_) => c.sfu += 1,
+        }
     }
 
     /// Count what warp `w`'s instruction, executed at `now`, did.

@@ -7,6 +7,7 @@ mod account;
 mod barriers;
 mod exec;
 pub mod fpu;
+mod functional;
 pub mod local_memory;
 pub mod pipeline;
 pub mod simt_stack;
@@ -20,7 +21,11 @@ use pipeline::Pipeline;
 use warp::{Warp, WarpWait};
 use weaver::WeaverUnit;
 
+use wsim_isa::Decoded;
+
+use crate::error::{ErrorKind, SimError, SimResult, Site};
 use crate::profile::CoreProfile;
+use crate::shared::Shared;
 use crate::stats::{CoreCounters, CoreStats, Merge};
 use crate::timeline::{CoreEvent, CoreSample, CoreTrace};
 
@@ -55,6 +60,8 @@ pub struct Core {
     /// What the machine must do after this cycle's instructions (an exit, a global
     /// barrier's arrival), by warp; the machine takes them after each cycle.
     effects: Vec<(usize, Effect)>,
+    /// A buffer for execution's record of accesses, reused from instruction to instruction.
+    accesses: Vec<u32>,
     launch: Launch,
 }
 
@@ -73,9 +80,7 @@ impl Core {
         let g = &config.gpu;
         Core {
             id,
-            warps: (0..g.warps_per_core)
-                .map(|_| Warp::new(g.threads_per_warp))
-                .collect(),
+            warps: (0..g.warps_per_core).map(|_| Warp::new()).collect(),
             local: LocalMemory::new(
                 config.local_mem.base,
                 config.local_mem.size,
@@ -94,6 +99,7 @@ impl Core {
             trace: None,
             profile: None,
             effects: Vec::new(),
+            accesses: Vec::with_capacity(64),
             launch: Launch::default(),
         }
     }
@@ -244,6 +250,63 @@ impl Core {
                 t.events.push(CoreEvent::Phase { at: now, phase });
             }
         }
+    }
+
+    /// Warp `w`'s instruction at `pc`, issued at `now` (the pipeline's issue, or a
+    /// functional round): counted, executed into `rec` (an empty record) and accounted,
+    /// also when it fails; an effect on the machine is left for [`Core::take_effects`]. The
+    /// decoded instruction, or `None` for a word that did not decode (it trapped).
+    pub(in crate::core) fn perform(
+        &mut self,
+        w: usize,
+        pc: u32,
+        now: u64,
+        sh: &mut Shared,
+        rec: &mut Executed,
+    ) -> SimResult<Option<Decoded>> {
+        let lanes = self.warps[w].stack.mask();
+        if let Some(p) = &mut self.profile {
+            p.issued(w, pc, lanes.count_ones());
+        }
+        let core = self.id;
+        let site = |instr: String| Site {
+            core,
+            warp: w as u32,
+            lanes,
+            pc,
+            instr,
+        };
+        let d = match sh.program.fetch(pc, &sh.mem) {
+            Some(Ok(d)) => *d,
+            Some(Err(e)) => {
+                // It issues (and traps): it takes its slot like any instruction.
+                let (word, reason) = (e.word, e.reason);
+                self.count_issue(lanes);
+                let result = self.illegal_word(w, word, reason, rec);
+                self.account(w, rec, now);
+                result.map_err(|err| err.at(site(format!(".word {word:#010x}"))))?;
+                return Ok(None);
+            }
+            None => {
+                let word = sh.mem.read_u32(pc & !3);
+                return Err(SimError::new(ErrorKind::Unmapped {
+                    what: "instruction fetch",
+                    addr: pc,
+                    reason: "no code or data is mapped there",
+                })
+                .at(site(format!("{word:#010x}"))));
+            }
+        };
+        self.count_issue(lanes);
+        let result = self.execute(w, &d, sh, rec);
+        self.account(w, rec, now);
+        result.map_err(|err| err.at(site(wsim_isa::disasm_plain(&d.instr, pc))))?;
+        let depth = self.warps[w].stack.depth() as u64;
+        self.stats.max_stack_depth = self.stats.max_stack_depth.max(depth);
+        if rec.effect != Effect::None {
+            self.effects.push((w, rec.effect));
+        }
+        Ok(Some(d))
     }
 
     /// Warp `w` was started at `now` by a `vx_wspawn`.

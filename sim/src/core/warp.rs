@@ -46,13 +46,14 @@ pub struct Warp {
     pub stack: SimtStack,
     pub splits: Vec<SplitEntry>,
     pub wait: WarpWait,
-    threads: usize,
-    /// Integer registers, register-major: `x[r * threads + lane]`.
-    x: Vec<u32>,
-    f: Vec<u32>,
-    pub fflags: Vec<u8>,
-    pub frm: Vec<u8>,
-    pub mscratch: Vec<u32>,
+    /// Integer registers, register-major: `x[r][lane]`, 32 lanes whatever the warp's
+    /// width (lanes past it are never active): a register and a lane from an instruction
+    /// index them without a bounds check, and a row is one vector.
+    x: Box<[[u32; 32]; 32]>,
+    f: Box<[[u32; 32]; 32]>,
+    pub fflags: [u8; 32],
+    pub frm: [u8; 32],
+    pub mscratch: [u32; 32],
     pub trap: TrapCsrs,
     /// Warp instructions retired.
     pub instret: u64,
@@ -64,18 +65,16 @@ pub struct Warp {
 }
 
 impl Warp {
-    pub fn new(threads: u32) -> Self {
-        let t = threads as usize;
+    pub fn new() -> Self {
         Warp {
             stack: SimtStack::default(),
             splits: Vec::new(),
             wait: WarpWait::Ready,
-            threads: t,
-            x: vec![0; 32 * t],
-            f: vec![0; 32 * t],
-            fflags: vec![0; t],
-            frm: vec![0; t],
-            mscratch: vec![0; t],
+            x: Box::new([[0; 32]; 32]),
+            f: Box::new([[0; 32]; 32]),
+            fflags: [0; 32],
+            frm: [0; 32],
+            mscratch: [0; 32],
             trap: TrapCsrs::default(),
             instret: 0,
             phase: 0,
@@ -101,21 +100,21 @@ impl Warp {
 
     #[inline]
     pub fn x(&self, reg: u8, lane: usize) -> u32 {
-        self.x[reg as usize * self.threads + lane]
+        self.x[usize::from(reg & 31)][lane & 31]
     }
 
     /// Write an integer register; writes to x0 are discarded.
     #[inline]
     pub fn set_x(&mut self, reg: u8, lane: usize, value: u32) {
         if reg != 0 {
-            self.x[reg as usize * self.threads + lane] = value;
+            self.x[usize::from(reg & 31)][lane & 31] = value;
         }
     }
 
     /// `rd = f(rs1, b)` on the lanes of `mask`, `b` per lane from `rs2` or one immediate:
-    /// whole register rows at a time (one bounds check per row, a loop the compiler
-    /// vectorises) rather than lane by lane. `f` runs on every lane (it must not panic);
-    /// the inactive lanes keep their values.
+    /// whole register rows at a time (a loop the compiler vectorises) rather than lane by
+    /// lane. `f` runs on every lane (it must not panic); the inactive lanes keep their
+    /// values.
     #[inline(always)]
     pub fn alu_rows(
         &mut self,
@@ -128,40 +127,31 @@ impl Warp {
         if rd == 0 {
             return;
         }
-        let t = self.threads;
+        let a = &self.x[usize::from(rs1 & 31)];
+        let b = match b {
+            Operand::Reg(rs2) => self.x[usize::from(rs2 & 31)],
+            Operand::Imm(imm) => [imm; 32],
+        };
         let mut out = [0u32; 32];
-        {
-            let a = &self.x[rs1 as usize * t..][..t];
-            match b {
-                Operand::Reg(rs2) => {
-                    let b = &self.x[rs2 as usize * t..][..t];
-                    for ((o, &a), &b) in out.iter_mut().zip(a).zip(b) {
-                        *o = f(a, b);
-                    }
-                }
-                Operand::Imm(imm) => {
-                    for (o, &a) in out.iter_mut().zip(a) {
-                        *o = f(a, imm);
-                    }
-                }
-            }
+        for l in 0..32 {
+            out[l] = f(a[l], b[l]);
         }
-        let dst = &mut self.x[rd as usize * t..][..t];
-        for (l, (d, &o)) in dst.iter_mut().zip(&out).enumerate() {
-            if mask >> l & 1 != 0 {
-                *d = o;
-            }
+        // A select per lane rather than a branch: one vector blend.
+        let dst = &mut self.x[usize::from(rd & 31)];
+        for (l, d) in dst.iter_mut().enumerate() {
+            let keep = (mask >> l & 1).wrapping_sub(1);
+            *d = out[l] & !keep | *d & keep;
         }
     }
 
     #[inline]
     pub fn f(&self, reg: u8, lane: usize) -> u32 {
-        self.f[reg as usize * self.threads + lane]
+        self.f[usize::from(reg & 31)][lane & 31]
     }
 
     #[inline]
     pub fn set_f(&mut self, reg: u8, lane: usize, value: u32) {
-        self.f[reg as usize * self.threads + lane] = value;
+        self.f[usize::from(reg & 31)][lane & 31] = value;
     }
 }
 

@@ -5,8 +5,10 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use serde::{Deserialize, Serialize};
 use wsim_isa::{SfuKind, Unit};
 
+mod functional;
 mod intervals;
 
 use crate::config::{Config, StartCores, WeaverMode, WeaverPresence};
@@ -31,9 +33,29 @@ use crate::stats::{
 use crate::timeline::{Recorder, Timeline, TimelineOptions};
 use intervals::Intervals;
 
+/// How a run was simulated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Cycle by cycle, every block timed ([`Machine::run`]).
+    #[default]
+    Detailed,
+    /// Instructions only, no time ([`Machine::run_functional`]): no cycle, issue slot,
+    /// cache or DRAM statistic was measured.
+    Functional,
+}
+
+impl Mode {
+    pub fn is_detailed(&self) -> bool {
+        *self == Mode::Detailed
+    }
+}
+
 /// How a run ended.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunSummary {
+    /// How the run was simulated (the last mode of a run handed from one to the other).
+    pub mode: Mode,
     /// The program's exit status.
     pub exit_code: u32,
     pub cycles: u64,
@@ -76,6 +98,16 @@ impl RunSummary {
             .max()
             .unwrap_or(0)
     }
+}
+
+/// The intervals a run has begun ([`Machine::cuts`]): launches and iterations, the open
+/// one of each counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cuts {
+    pub launches: usize,
+    pub launch_open: bool,
+    pub iterations: usize,
+    pub iteration_open: bool,
 }
 
 /// How far a run has come: what [`Machine::run_observed`] hands its observer.
@@ -135,6 +167,9 @@ pub struct Machine {
     global_barriers: BTreeMap<u32, (u32, Vec<(usize, usize)>)>,
     /// The exit status a store to `tohost` or an exit gave: the run ends with the cycle.
     ended: Option<u32>,
+    /// How the machine has run: `None` before it ran (`functional.rs` may hand over to a
+    /// detailed run, not back).
+    mode: Option<Mode>,
     /// The iterations and launches so far.
     intervals: Intervals,
     /// The cores whose own launch runs (a launch record is open while any does), and
@@ -232,6 +267,7 @@ impl Machine {
             phase_names,
             global_barriers: BTreeMap::new(),
             ended: None,
+            mode: None,
             intervals: Intervals::new(),
             launching: 0,
             launch_changed: false,
@@ -322,6 +358,33 @@ impl Machine {
             counts.push(core.sample());
         }
         recorder.sample(now, &counts, self.memory.totals().dram.bytes);
+    }
+
+    /// Where the run stands among its intervals: where a host stops it at a launch or
+    /// iteration boundary ([`Machine::run_functional_until`], [`Machine::run_until`]).
+    pub fn cuts(&self) -> Cuts {
+        let (launches, iterations) = (&self.intervals.launches, &self.intervals.iterations);
+        Cuts {
+            launches: launches.len() + usize::from(launches.is_open()),
+            launch_open: launches.is_open(),
+            iterations: iterations.len() + usize::from(iterations.is_open()),
+            iteration_open: iterations.is_open(),
+        }
+    }
+
+    /// Warp and thread instructions by PC so far, every core's, when the run is profiled
+    /// ([`Machine::profile_pcs`]): between two boundaries, what a basic-block vector is
+    /// made of.
+    pub fn instructions_by_pc(&self) -> Option<BTreeMap<u32, (u64, u64)>> {
+        let mut pcs = BTreeMap::new();
+        for core in &self.cores {
+            for (pc, c) in core.profile()?.counts() {
+                let n: &mut (u64, u64) = pcs.entry(pc).or_default();
+                n.0 += c.instructions;
+                n.1 += c.thread_instructions;
+            }
+        }
+        Some(pcs)
     }
 
     /// The first symbol (in address order) called `name`.
@@ -459,8 +522,10 @@ impl Machine {
     }
 
     /// Simulate until the run is over (`Ok(true)`) or `stop`, asked before each step, says
-    /// so (`Ok(false)`; the run can go on from there).
+    /// so (`Ok(false)`; the run can go on from there). It may take over from a functional
+    /// run ([`Machine::run_functional_until`]) at a round boundary.
     pub fn run_until(&mut self, mut stop: impl FnMut(&Machine) -> bool) -> SimResult<bool> {
+        self.mode = Some(Mode::Detailed);
         while !self.is_over() {
             if stop(self) {
                 return Ok(false);
@@ -483,6 +548,14 @@ impl Machine {
         e
     }
 
+    /// Whether the host asked the run to stop (a SIGINT): an error that ends it there.
+    fn check_stop(&self) -> SimResult<()> {
+        if (self.stop.as_ref()).is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return Err(SimError::new(ErrorKind::Stopped));
+        }
+        Ok(())
+    }
+
     /// One simulated cycle: the memory hierarchy's, each core's and the machine's part of
     /// it; then, if nothing changed, a jump to the next cycle at which something can.
     fn step(&mut self) -> SimResult<()> {
@@ -490,9 +563,7 @@ impl Machine {
         if self.timeline.as_ref().is_some_and(|t| t.due(now)) {
             self.sample_timeline(now);
         }
-        if (self.stop.as_ref()).is_some_and(|f| f.load(Ordering::Relaxed)) {
-            return Err(SimError::new(ErrorKind::Stopped));
-        }
+        self.check_stop()?;
         if now >= self.config.run.max_cycles {
             return Err(SimError::new(ErrorKind::MaxCycles {
                 cycles: self.config.run.max_cycles,
@@ -595,6 +666,7 @@ impl Machine {
             self.close_launch();
         }
         RunSummary {
+            mode: self.mode.unwrap_or_default(),
             exit_code: self.ended.or(self.shared.exit_word).unwrap_or(0),
             cycles: self.shared.cycle,
             slices: self.cores.first().map_or(0, Core::slices),

@@ -9,19 +9,28 @@ pub const PAGE_SIZE: usize = 4096;
 const PAGES_PER_DIR: usize = 1024;
 
 type Page = Box<[u8; PAGE_SIZE]>;
+/// Arrays of exactly the indices an address yields: no bounds checks on the way.
+type Dir = Box<[Option<Page>; PAGES_PER_DIR]>;
 
-#[derive(Default, Clone)]
+#[derive(Clone)]
 pub struct Memory {
-    dirs: Vec<Option<Box<[Option<Page>]>>>,
+    dirs: Box<[Option<Dir>; 1024]>,
+}
+
+impl Default for Memory {
+    fn default() -> Self {
+        Memory::new()
+    }
 }
 
 impl Memory {
     pub fn new() -> Self {
         Memory {
-            dirs: vec![None; 1024],
+            dirs: Box::new([const { None }; 1024]),
         }
     }
 
+    #[inline]
     fn split(addr: u32) -> (usize, usize, usize) {
         let a = addr as usize;
         (
@@ -31,15 +40,28 @@ impl Memory {
         )
     }
 
+    #[inline]
     fn page(&self, addr: u32) -> Option<&[u8; PAGE_SIZE]> {
         let (d, p, _) = Self::split(addr);
         self.dirs[d].as_ref()?[p].as_deref()
     }
 
+    #[inline]
     fn page_mut(&mut self, addr: u32) -> &mut [u8; PAGE_SIZE] {
         let (d, p, _) = Self::split(addr);
-        let dir = self.dirs[d].get_or_insert_with(|| vec![None; PAGES_PER_DIR].into_boxed_slice());
-        dir[p].get_or_insert_with(|| Box::new([0; PAGE_SIZE]))
+        if !self.dirs[d].as_ref().is_some_and(|dir| dir[p].is_some()) {
+            self.allocate(d, p);
+        }
+        let dir = self.dirs[d].as_mut().expect("allocated");
+        dir[p].as_mut().expect("allocated")
+    }
+
+    /// The first write to a page: it and its directory come into being (zeros).
+    #[cold]
+    #[inline(never)]
+    fn allocate(&mut self, d: usize, p: usize) {
+        let dir = self.dirs[d].get_or_insert_with(|| Box::new([const { None }; PAGES_PER_DIR]));
+        dir[p].get_or_insert_with(|| Box::new([0; PAGE_SIZE]));
     }
 
     /// Whether the page of `addr` holds data (the program image put it there or a store

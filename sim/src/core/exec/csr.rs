@@ -24,6 +24,39 @@ impl Core {
         if writes && num >> 10 == 3 {
             return illegal(format!("write to read-only CSR {num:#x}"));
         }
+        // A CSR of the warp or the core that every lane reads alike, or writes with one
+        // value and no destination: the first lane's access is the warp's (the others
+        // would read what it wrote and write it again, which changes nothing).
+        let lane = mask.trailing_zeros() as usize;
+        let src = |l: usize| {
+            if immediate {
+                u32::from(i.rs1)
+            } else {
+                self.warps[w].x(i.rs1, l)
+            }
+        };
+        let first = src(lane);
+        if !per_lane(num) && (!writes || i.rd == 0) && lanes(mask).all(|l| src(l) == first) {
+            let Some(old) = self.csr_read(w, lane, num, sh) else {
+                return illegal(format!("unknown CSR {num:#x}"));
+            };
+            if writes {
+                let new = match i.op {
+                    Op::Csrrw | Op::Csrrwi => first,
+                    Op::Csrrs | Op::Csrrsi => old | first,
+                    _ => old & !first,
+                };
+                if num == csr::WSIM_PHASE {
+                    sh.write_phase(new)?;
+                }
+                self.csr_write(w, lane, num, new, sh.cycle);
+            } else {
+                for l in lanes(mask) {
+                    self.warps[w].set_x(i.rd, l, old);
+                }
+            }
+            return Ok(Next::Advance);
+        }
         // The phase last registered with the machine: lanes writing the same one again
         // (a warp's lanes usually do) would find it registered.
         let mut registered = None;
@@ -53,6 +86,7 @@ impl Core {
         Ok(Next::Advance)
     }
 
+    #[inline]
     fn csr_read(&self, w: usize, l: usize, num: u16, sh: &Shared) -> Option<u32> {
         let warp = &self.warps[w];
         let g = &sh.geometry;
@@ -144,4 +178,13 @@ impl Core {
             _ => {}
         }
     }
+}
+
+/// Whether lane `l`'s value of CSR `num` is its own (the others are the warp's or the
+/// core's).
+fn per_lane(num: u16) -> bool {
+    matches!(
+        num,
+        csr::FFLAGS | csr::FRM | csr::FCSR | csr::MSCRATCH | csr::MHARTID | csr::VX_THREAD_ID
+    )
 }

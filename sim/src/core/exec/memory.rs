@@ -204,10 +204,11 @@ impl Core {
     /// which expects them to work as on Spike. In a kernel they are errors (almost always
     /// bugs). Atomics must always be aligned.
     fn misaligned_supported(&self, w: usize, addr: u32, width: u8) -> bool {
-        !addr.is_multiple_of(u32::from(width)) && self.warps[w].trap.mtvec != 0
+        misaligned(addr, width) && self.warps[w].trap.mtvec != 0
     }
 
     /// A load or a misaligned one split into bytes.
+    #[inline]
     fn load_data(
         &mut self,
         w: usize,
@@ -227,6 +228,7 @@ impl Core {
     }
 
     /// A store or a misaligned one split into bytes; `Some(code)` if it ends the run.
+    #[inline]
     fn store_data(
         &mut self,
         w: usize,
@@ -248,6 +250,7 @@ impl Core {
         Ok(None)
     }
 
+    #[inline]
     fn load(
         &mut self,
         addr: u32,
@@ -265,6 +268,7 @@ impl Core {
     }
 
     /// Store; `Some(code)` when the store ends the run (riscv-tests' `tohost`).
+    #[inline]
     fn store(
         &mut self,
         addr: u32,
@@ -291,9 +295,15 @@ fn float_add(a: u32, b: u32) -> u32 {
     sum
 }
 
+/// `addr` is not a multiple of `width` (1, 2 or 4): a mask, not a division.
+#[inline]
+fn misaligned(addr: u32, width: u8) -> bool {
+    addr & (u32::from(width) - 1) != 0
+}
+
 #[inline]
 fn check_access(addr: u32, width: u8, access: &Access, sh: &Shared) -> ExecResult<()> {
-    if !addr.is_multiple_of(u32::from(width)) {
+    if misaligned(addr, width) {
         let cause = if matches!(access, Access::Load) {
             CAUSE_MISALIGNED_LOAD
         } else {

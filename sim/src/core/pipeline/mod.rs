@@ -26,10 +26,10 @@ pub(in crate::core) use lsu::{LoadTracker, SHARED_PORT};
 pub use memory_port::{MemoryPort, PortKind, PortRequest, Refusal, Retry, Ticket};
 pub(in crate::core) use scoreboard::Producer;
 
-use super::exec::{Effect, Executed};
+use super::exec::Executed;
 use super::Core;
 use crate::config::Config;
-use crate::error::{ErrorKind, SimError, SimResult, Site};
+use crate::error::SimResult;
 use crate::instruction_trace::Issued;
 use crate::shared::Shared;
 use crate::stats::SlotReason;
@@ -126,8 +126,6 @@ pub struct Pipeline {
     pub(in crate::core) coalescer: Coalescer,
     /// Warps may have started or retired: match the timing state to them.
     membership_changed: bool,
-    /// A buffer for execution's record of accesses, reused from instruction to instruction.
-    accesses: Vec<u32>,
     /// Reasons of the last cycle's slots, reused for skipped cycles.
     reasons: Vec<SlotReason>,
     /// Cycles skipped since the counters last counted them.
@@ -173,7 +171,6 @@ impl Pipeline {
             lsu: Lsu::default(),
             coalescer: Coalescer::new(p.line, stacks),
             membership_changed: true,
-            accesses: Vec::with_capacity(64),
             reasons: vec![SlotReason::NoActiveWarp; slices],
             skipped: 0,
             p,
@@ -431,9 +428,6 @@ impl Core {
             .expect("ready warps have an instruction")
             .pc;
         let lanes = self.warps[w].stack.mask();
-        if let Some(p) = &mut self.profile {
-            p.issued(w, pc, lanes.count_ones());
-        }
         let core = self.id;
         if let Some(trace) = &mut sh.instructions {
             trace.issued(Issued {
@@ -444,41 +438,18 @@ impl Core {
                 lanes,
             });
         }
-        let site = |instr: String| Site {
-            core,
-            warp: w as u32,
-            lanes,
-            pc,
-            instr,
-        };
-        let mut rec = Executed::new(std::mem::take(&mut self.pipe.accesses));
-        let d = match sh.program.fetch(pc, &sh.mem) {
-            Some(Ok(d)) => *d,
-            Some(Err(e)) => {
-                // It issues (and traps): it takes its slot like any instruction.
-                let (word, reason) = (e.word, e.reason);
-                self.count_issue(lanes);
-                let result = self.illegal_word(w, word, reason, &mut rec);
-                self.account(w, &rec, now);
-                self.pipe.accesses = rec.accesses;
-                result.map_err(|err| err.at(site(format!(".word {word:#010x}"))))?;
+        let mut rec = Executed::new(std::mem::take(&mut self.accesses));
+        let performed = self.perform(w, pc, now, sh, &mut rec);
+        let d = match performed {
+            Ok(Some(d)) => d,
+            Ok(None) => {
+                // A word that did not decode issued and trapped.
+                self.accesses = rec.accesses;
                 self.redirect_if_needed(w);
                 return Ok(());
             }
-            None => {
-                let word = sh.mem.read_u32(pc & !3);
-                return Err(SimError::new(ErrorKind::Unmapped {
-                    what: "instruction fetch",
-                    addr: pc,
-                    reason: "no code or data is mapped there",
-                })
-                .at(site(format!("{word:#010x}"))));
-            }
+            Err(e) => return Err(e),
         };
-        self.count_issue(lanes);
-        let result = self.execute(w, &d, sh, &mut rec);
-        self.account(w, &rec, now);
-        result.map_err(|err| err.at(site(wsim_isa::disasm_plain(&d.instr, pc))))?;
         for k in super::warp::lanes(rec.released) {
             self.pipe.wake(k);
         }
@@ -487,13 +458,8 @@ impl Core {
             // Later slices of this cycle see warps it started or retired.
             self.pipe.sched.update_live(&self.warps);
         }
-        let depth = self.warps[w].stack.depth() as u64;
-        self.stats.max_stack_depth = self.stats.max_stack_depth.max(depth);
-        if rec.effect != Effect::None {
-            self.effects.push((w, rec.effect));
-        }
         let exit = self.schedule(w, &d, lanes.count_ones(), now, &mut rec);
-        self.pipe.accesses = rec.accesses;
+        self.accesses = rec.accesses;
         let t = &self.pipe.front.warps[w];
         let pending = matches!(t.state, FetchState::Control { .. });
         if d.info.flow != Flow::None && pending && t.ibuf.is_empty() {

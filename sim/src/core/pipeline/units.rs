@@ -102,6 +102,7 @@ impl Core {
         now: u64,
         rec: &mut Executed,
     ) -> Option<u64> {
+        self.count_unit(d.info.unit);
         let p = &self.pipe.p;
         let lat = &p.lat;
         let groups = |lanes: u32| u64::from(active.max(1).div_ceil(lanes));
@@ -111,7 +112,6 @@ impl Core {
         // (result latency, cycles between two groups of lanes, occupancy, producer)
         let (latency, interval, occupancy, producer) = match d.info.unit {
             Unit::Alu => {
-                self.counters.alu += 1;
                 let l = if d.info.flow == Flow::None {
                     lat.alu
                 } else {
@@ -119,12 +119,8 @@ impl Core {
                 };
                 (l, 1, groups(p.alu_lanes), Producer::Alu)
             }
-            Unit::Mul => {
-                self.counters.mul += 1;
-                (lat.mul, 1, groups(p.alu_lanes), Producer::Alu)
-            }
+            Unit::Mul => (lat.mul, 1, groups(p.alu_lanes), Producer::Alu),
             Unit::Div => {
-                self.counters.div += 1;
                 let interval = u64::from(lat.div);
                 (
                     lat.div,
@@ -134,7 +130,6 @@ impl Core {
                 )
             }
             Unit::Fpu(class) => {
-                self.counters.fpu += 1;
                 let l = match class {
                     FpuClass::AddMul => lat.fpu_fma,
                     FpuClass::Div | FpuClass::Sqrt => lat.fpu_div,
@@ -146,7 +141,6 @@ impl Core {
                 (l, interval, interval * groups(p.fpu_lanes), Producer::Fpu)
             }
             Unit::Sfu(SfuKind::Weaver) => {
-                self.counters.sfu += 1;
                 let occupancy = groups(p.sfu_lanes);
                 self.pipe
                     .units
@@ -159,7 +153,6 @@ impl Core {
                 return self.schedule_weaver(w, d, at, request, &rec.accesses);
             }
             Unit::Sfu(_) => {
-                self.counters.sfu += 1;
                 // ecall and its kind run on Vortex's ALU, as branches.
                 let l = if d.info.flow == Flow::System {
                     lat.branch
@@ -169,7 +162,6 @@ impl Core {
                 (l, 1, groups(p.sfu_lanes), Producer::Sfu)
             }
             Unit::Lsu(kind) => {
-                self.counters.lsu += 1;
                 self.pipe
                     .units
                     .occupy_until(d.info.unit, now + groups(p.lsu_lanes) + conflicts);

@@ -1,0 +1,56 @@
+//! The core in the functional mode (`Machine::run_functional`): no pipeline, no time. In
+//! a round every warp that is live and waits on nothing executes its next instructions, in
+//! warp order, through [`Core::perform`], the pipeline's own issue path: execution is the
+//! one definition of what an instruction does, and what it counts is counted the same way.
+
+use super::exec::{Effect, Executed};
+use super::warp::{lanes, WarpWait};
+use super::Core;
+use crate::error::SimResult;
+use crate::shared::Shared;
+
+/// The most instructions a warp executes in a round. More than one keeps a warp's
+/// registers in the host's caches from one instruction to the next (a round of 192
+/// warps, one instruction each, would walk 1.5 MB of register files); a warp stops
+/// earlier wherever the machine or another warp must act first.
+const QUANTUM: u32 = 16;
+
+impl Core {
+    /// One functional round at `sh.cycle`: each warp live and waiting on nothing when the
+    /// round starts executes up to [`QUANTUM`] instructions, in warp order. It stops after
+    /// an instruction that asks the machine for something (an exit, a global barrier), a
+    /// barrier arrival, a spawn or a retirement, or a write of the iteration CSR, so the
+    /// machine acts at the end of the round as after that instruction's cycle in detail;
+    /// a warp a barrier releases or a `vx_wspawn` starts goes from the next round, as it
+    /// issues from a later cycle in detail. What the machine must do is left for
+    /// [`Core::take_effects`]. Whether any warp executed.
+    pub fn run_functional(&mut self, sh: &mut Shared) -> SimResult<bool> {
+        let mut ready = 0u32;
+        for (w, warp) in self.warps.iter().enumerate() {
+            ready |= u32::from(warp.is_live() && warp.wait == WarpWait::Ready) << w;
+        }
+        let now = sh.cycle;
+        for w in lanes(ready) {
+            for _ in 0..QUANTUM {
+                let pc = self.warps[w].stack.pc();
+                let mut rec = Executed::new(std::mem::take(&mut self.accesses));
+                let performed = self.perform(w, pc, now, sh, &mut rec);
+                let e = &rec.events;
+                let turn = rec.effect != Effect::None
+                    || e.barrier.is_some()
+                    || e.spawned != 0
+                    || e.retired
+                    || self.iteration_mark.is_some();
+                self.accesses = rec.accesses;
+                if let Some(d) = performed? {
+                    self.count_unit(d.info.unit);
+                }
+                let warp = &self.warps[w];
+                if turn || !warp.is_live() || warp.wait != WarpWait::Ready {
+                    break;
+                }
+            }
+        }
+        Ok(ready != 0)
+    }
+}

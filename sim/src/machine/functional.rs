@@ -1,0 +1,77 @@
+//! The functional mode (`wsim run --functional`): every warp executes to completion with
+//! the architectural results of the detailed run (docs/ARCHITECTURE.md, "The functional
+//! mode", says which results and where an interleaving decides them), and no timing: no
+//! pipeline, caches or DRAM. A round gives each core in turn its round
+//! ([`Core::run_functional`]: every warp that can go on executes its next instructions), then
+//! does what the warps asked of the machine (exit, global barrier, launch) and cuts the
+//! intervals, as the end of a detailed cycle does; the cycle counter advances by one a
+//! round, so a program that reads it sees time pass, but no report calls it cycles. From
+//! any round boundary the detailed model can take over ([`Machine::run_until`]): the
+//! architectural state is exact there, and the pipeline of a machine that has not yet
+//! simulated a cycle starts each live warp from its PC.
+
+use super::{Machine, Mode};
+use crate::core::Core;
+use crate::error::{ErrorKind, SimError, SimResult};
+use crate::machine::RunSummary;
+
+impl Machine {
+    /// Run to the end functionally: the statistics hold what the architecture determines
+    /// (instructions, their units and kinds, branches, barriers, the Weaver's requests,
+    /// iterations and launches), none of what the timing model measures.
+    pub fn run_functional(&mut self) -> SimResult<RunSummary> {
+        self.run_functional_until(|_| false)?;
+        Ok(self.summary())
+    }
+
+    /// Execute functionally until the run is over (`Ok(true)`) or `stop`, asked before
+    /// each round, says so (`Ok(false)`: a detailed run, [`Machine::run_until`], can take
+    /// over from there). A machine that has simulated a cycle in detail cannot go back: its
+    /// pipeline holds instructions fetched and requests in flight that a functional round
+    /// would leave behind.
+    pub fn run_functional_until(
+        &mut self,
+        mut stop: impl FnMut(&Machine) -> bool,
+    ) -> SimResult<bool> {
+        if self.mode == Some(Mode::Detailed) {
+            return Err(SimError::new(ErrorKind::Setup(
+                "a functional run cannot take over from a detailed one".into(),
+            )));
+        }
+        self.mode = Some(Mode::Functional);
+        while !self.is_over() {
+            if stop(self) {
+                return Ok(false);
+            }
+            self.round().map_err(|e| self.placed(e))?;
+        }
+        Ok(true)
+    }
+
+    /// One functional round of every core, then the machine's part of it.
+    fn round(&mut self) -> SimResult<()> {
+        self.check_stop()?;
+        // A round is at least a cycle's worth of progress (a warp issues at most one
+        // instruction a cycle), so `run.max_cycles` bounds the rounds too.
+        let max = self.config.run.max_cycles;
+        if self.shared.cycle >= max {
+            return Err(SimError::new(ErrorKind::MaxRounds {
+                rounds: max,
+                warps: self.warp_states(),
+            }));
+        }
+        let mut executed = false;
+        for c in 0..self.cores.len() {
+            let core = &mut self.cores[c];
+            executed |= core.run_functional(&mut self.shared)?;
+            core.take_effects(&mut self.asked);
+            self.apply_asked(c);
+        }
+        self.shared.cycle += 1;
+        self.end_cycle()?;
+        if !executed && self.ended.is_none() && self.cores.iter().any(Core::is_live) {
+            return Err(self.deadlock());
+        }
+        Ok(())
+    }
+}
