@@ -17,7 +17,9 @@ IGNORE="key ..." leaves top-level keys out of the comparison (one the new binary
 Usage: scripts/speed.py OLD_WSIM NEW_WSIM [--rounds N] [--jobs a,b,...]
            [--old-args "..."] [--new-args "..."] [--road FILE] [--json FILE]
   --old-args/--new-args add options to one side's runs, e.g. the same binary twice with
-  --new-args "--threads 2" to measure parallel simulation (compare the wall times then).
+  --new-args "--threads 2" to measure parallel simulation (compare the wall times then), or
+  --new-args=--functional to measure the functional mode against the detailed one (the
+  cycles column is the detailed run's).
 Jobs (programs/build must be built):
   a  PageRank pull under SparseWeaver, R-MAT scale 14 symmetrized, 1 iteration, sparseweaver
   b  BFS push under VM on road-usroads-48 (537 super-steps, mostly idle cores), sparseweaver
@@ -80,6 +82,17 @@ def run(binary, args, extra):
     return stats, usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024
 
 
+def same_work(old, new):
+    """Both runs did the same work: identical statistics, or, where one side ran with
+    --functional (no timing, so no timing statistics), the same ending: exit status and the
+    graph's verification (the work of a racing kernel follows the interleaving;
+    tests/functional.rs says what agrees exactly)."""
+    if "functional" not in (old.get("mode"), new.get("mode")):
+        return old == new
+    ending = [(s.get("exit_code"), (s.get("graph") or {}).get("result")) for s in (old, new)]
+    return ending[0] == ending[1]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("old")
@@ -112,11 +125,12 @@ def main():
                 stats[side] = s
                 if side not in best or cpu < best[side]["cpu"]:
                     best[side] = {"cpu": cpu, "wall": wall, "rss": rss}
-        same = stats["old"] == stats["new"]
+        same = same_work(stats["old"], stats["new"])
         different |= not same
         total = stats["new"]["total"]
         warp, thread = total["instructions"], total["thread_instructions"]
-        row = {"job": key, "name": name, "cycles": stats["new"]["cycles"],
+        cycles = stats["new"].get("cycles", stats["old"].get("cycles", 0))
+        row = {"job": key, "name": name, "cycles": cycles,
                "warp_instructions": warp, "thread_instructions": thread, "same": same}
         cells = []
         for side in ("old", "new"):

@@ -3,6 +3,8 @@
 //! warp order, through [`Core::perform`], the pipeline's own issue path: execution is the
 //! one definition of what an instruction does, and what it counts is counted the same way.
 
+use wsim_isa::{SfuKind, Unit};
+
 use super::exec::{Effect, Executed};
 use super::warp::{lanes, WarpWait};
 use super::Core;
@@ -19,7 +21,7 @@ impl Core {
     /// One functional round at `sh.cycle`: each warp live and waiting on nothing when the
     /// round starts executes up to [`QUANTUM`] instructions, in warp order. It stops after
     /// an instruction that asks the machine for something (an exit, a global barrier), a
-    /// barrier arrival, a spawn or a retirement, or a write of the iteration CSR, so the
+    /// barrier arrival, a spawn or a retirement, or a CSR (the iteration mark among them), so the
     /// machine acts at the end of the round as after that instruction's cycle in detail;
     /// a warp a barrier releases or a `vx_wspawn` starts goes from the next round, as it
     /// issues from a later cycle in detail. What the machine must do is left for
@@ -42,11 +44,17 @@ impl Core {
                     || e.retired
                     || self.iteration_mark.is_some();
                 self.accesses = rec.accesses;
-                if let Some(d) = performed? {
-                    self.count_unit(d.info.unit);
-                }
+                // A CSR may read the time or the machine's state (the warps alive): a warp
+                // that reads one lets a round pass before its next read, as a cycle would.
+                let csr = match performed? {
+                    Some(d) => {
+                        self.count_unit(d.info.unit);
+                        d.info.unit == Unit::Sfu(SfuKind::Csr)
+                    }
+                    None => false,
+                };
                 let warp = &self.warps[w];
-                if turn || !warp.is_live() || warp.wait != WarpWait::Ready {
+                if turn || csr || !warp.is_live() || warp.wait != WarpWait::Ready {
                     break;
                 }
             }
