@@ -32,6 +32,8 @@ pub enum Method {
     Range,
     /// The metric's max / min over the rows (the largest over groups).
     Spread,
+    /// The least and greatest metric over the rows.
+    Bounds,
 }
 
 impl Method {
@@ -43,12 +45,13 @@ impl Method {
             Method::Value => "value",
             Method::Range => "range",
             Method::Spread => "spread",
+            Method::Bounds => "bounds",
         }
     }
 
     /// Its value is a ratio of times (printed `2.36x`).
     pub fn is_ratio(self) -> bool {
-        self != Method::Value
+        !matches!(self, Method::Value | Method::Bounds)
     }
 }
 
@@ -204,6 +207,25 @@ impl Filter {
         )
     }
 
+    /// The same conditions with `column`'s (added, or replaced) being `values`.
+    pub fn and(&self, column: &str, values: Vec<String>) -> Filter {
+        let mut conditions: Vec<(String, Vec<String>)> = (self.0.iter())
+            .filter(|(c, _)| c != column)
+            .cloned()
+            .collect();
+        conditions.push((column.to_string(), values));
+        Filter(conditions)
+    }
+
+    /// Whether `row` of `table` meets every condition (a column the table lacks: no).
+    pub fn matches_row(&self, table: &Table, row: &[Cell]) -> bool {
+        (self.0.iter()).all(|(c, values)| {
+            table
+                .column(c)
+                .is_some_and(|k| values.iter().any(|v| row[k].matches(v)))
+        })
+    }
+
     /// The values it asks `column` for.
     pub fn values_of<'a>(&'a self, column: &'a str) -> impl Iterator<Item = &'a str> {
         (self.0.iter())
@@ -256,6 +278,45 @@ pub struct Computation {
     pub metric: String,
 }
 
+/// A metric: a column, or `A / B` where each side is a column or the sum of the columns a
+/// pattern with `*` matches (`slots_barrier / slots_*`: a share of the issue slots).
+struct MetricExpr<'m> {
+    numerator: &'m str,
+    denominator: Option<&'m str>,
+}
+
+impl<'m> MetricExpr<'m> {
+    fn parse(metric: &'m str) -> MetricExpr<'m> {
+        match metric.split_once('/') {
+            Some((n, d)) => MetricExpr {
+                numerator: n.trim(),
+                denominator: Some(d.trim()),
+            },
+            None => MetricExpr {
+                numerator: metric.trim(),
+                denominator: None,
+            },
+        }
+    }
+
+    fn sides(&self) -> impl Iterator<Item = &'m str> {
+        std::iter::once(self.numerator).chain(self.denominator)
+    }
+}
+
+/// The columns of `table` a side of a metric names: the column, or those its pattern
+/// matches (none: it names no column).
+fn side_columns(table: &Table, side: &str) -> Vec<usize> {
+    if side.contains('*') {
+        (table.header.iter().enumerate())
+            .filter(|(_, h)| crate::matches(side, h))
+            .map(|(k, _)| k)
+            .collect()
+    } else {
+        table.column(side).into_iter().collect()
+    }
+}
+
 /// A table and where it was read, for messages.
 struct View<'t> {
     table: &'t Table,
@@ -290,8 +351,9 @@ impl View<'_> {
     }
 
     /// A used row's metric: the run must have succeeded and verified (or have nothing to
-    /// verify), and its metric be a positive number.
-    fn metric(&self, row: &[Cell], metric: &str) -> anyhow::Result<f64> {
+    /// verify), and its metric be a positive number (or zero, with `zero`: a value shown,
+    /// not divided by).
+    fn metric(&self, row: &[Cell], metric: &str, zero: bool) -> anyhow::Result<f64> {
         let at = || format!("{} in {}", self.describe(row), self.path.display());
         if let Some(verdict) = self.table.cell(row, "verdict") {
             if verdict.to_string() != "ok" {
@@ -303,13 +365,36 @@ impl View<'_> {
                 bail!("{} did not verify (verified {verified})", at());
             }
         }
-        match row[self.col(metric)].number() {
-            Some(v) if v > 0.0 && v.is_finite() => Ok(v),
-            _ => bail!(
-                "{}: {metric} is `{}`, not a positive number",
-                at(),
-                row[self.col(metric)]
-            ),
+        let expr = MetricExpr::parse(metric);
+        let sum = |side: &str| -> anyhow::Result<f64> {
+            let mut total = 0.0;
+            for k in side_columns(self.table, side) {
+                match row[k].number() {
+                    Some(v) if v >= 0.0 && v.is_finite() => total += v,
+                    _ => bail!(
+                        "{}: {} is `{}`, not a number",
+                        at(),
+                        self.table.header[k],
+                        row[k]
+                    ),
+                }
+            }
+            Ok(total)
+        };
+        let value = match expr.denominator {
+            None => sum(expr.numerator)?,
+            Some(d) => {
+                let below = sum(d)?;
+                if below == 0.0 {
+                    bail!("{}: {d} is 0, so {metric} is not a number", at());
+                }
+                sum(expr.numerator)? / below
+            }
+        };
+        if value > 0.0 || (zero && value == 0.0) {
+            Ok(value)
+        } else {
+            bail!("{}: {metric} is {value}, not a positive number", at())
         }
     }
 }
@@ -343,16 +428,15 @@ impl Computation {
             named.extend(baseline.columns().chain(subject.columns()));
         }
         named.extend(self.by.iter().map(String::as_str));
-        named.insert(&self.metric);
         named
     }
 
     /// wsim's value from `table` (read from `path`).
     pub fn compute(&self, table: &Table, path: &Path) -> anyhow::Result<Measured> {
-        let unknown: Vec<&str> = self
-            .columns()
-            .into_iter()
+        let metric = MetricExpr::parse(&self.metric);
+        let unknown: Vec<&str> = (self.columns().into_iter())
             .filter(|c| table.column(c).is_none())
+            .chain(metric.sides().filter(|s| side_columns(table, s).is_empty()))
             .collect();
         if !unknown.is_empty() {
             bail!(
@@ -386,7 +470,7 @@ impl Computation {
                 ))
             }
             Method::Value => match rows.as_slice() {
-                [row] => Ok(Measured::One(view.metric(row, &self.metric)?)),
+                [row] => Ok(Measured::One(view.metric(row, &self.metric, true)?)),
                 many => bail!(
                     "{} rows match where = {} ({}, ...): a value needs exactly one",
                     many.len(),
@@ -399,13 +483,22 @@ impl Computation {
                 for group in self.keyed(&view, &rows).values() {
                     let values = group
                         .iter()
-                        .map(|r| view.metric(r, &self.metric))
+                        .map(|r| view.metric(r, &self.metric, false))
                         .collect::<anyhow::Result<Vec<f64>>>()?;
                     let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                     let min = values.iter().copied().fold(f64::INFINITY, f64::min);
                     widest = widest.max(max / min);
                 }
                 Ok(Measured::One(widest))
+            }
+            Method::Bounds => {
+                let values = (rows.iter())
+                    .map(|r| view.metric(r, &self.metric, true))
+                    .collect::<anyhow::Result<Vec<f64>>>()?;
+                Ok(Measured::Range(
+                    values.iter().copied().fold(f64::INFINITY, f64::min),
+                    values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                ))
             }
         }
     }
@@ -485,7 +578,8 @@ impl Computation {
         }
         base.iter()
             .map(|(key, b)| {
-                Ok(view.metric(b, &self.metric)? / view.metric(subj[key], &self.metric)?)
+                Ok(view.metric(b, &self.metric, false)?
+                    / view.metric(subj[key], &self.metric, false)?)
             })
             .collect()
     }

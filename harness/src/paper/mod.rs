@@ -13,6 +13,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 mod compute;
+mod figures;
+mod numbers;
 mod render;
 mod schema;
 
@@ -23,6 +25,7 @@ use crate::stats::Cell;
 use crate::table::Table;
 pub use compute::{Computation, Expect, Filter, Measured, Method, Stated};
 use render::{claims_table, header, headline_table};
+use schema::at;
 pub use schema::{Claim, Figure, Paper, Section, PROFILES};
 
 /// Where a report reads and writes.
@@ -64,13 +67,18 @@ pub struct Value {
     pub band: Option<Band>,
 }
 
-/// A claim's values under each reading that ran (the default first), and the readings
-/// whose runs are not in the table.
+/// A claim's values under each reading that ran (the default first), the readings
+/// whose runs are not in the table, and those that ran but do not concern the claim
+/// (their rows are the default's: a whole machine's reading, the same for these runs).
 #[derive(Clone, Debug)]
 pub struct Band {
     pub values: Vec<(String, Measured)>,
     pub not_run: Vec<String>,
+    pub unchanged: Vec<String>,
 }
+
+/// Each text's words with its numbers filled in, by its place (schema::at).
+pub(super) type Filled = BTreeMap<String, String>;
 
 impl Band {
     /// The least value and its reading, the greatest and its (a range's ends count).
@@ -138,6 +146,7 @@ fn claim_value(
     let mut band = Band {
         values: vec![(default.name.clone(), value)],
         not_run: Vec::new(),
+        unchanged: Vec::new(),
     };
     let column = table.column("reading");
     let program = table.column("program");
@@ -162,6 +171,7 @@ fn claim_value(
         // A reading that runs none of the table's programs and maps none of the claim's
         // schedules gives the default's value: it is not a reading of this claim.
         if !ran_own && replaced == *computation {
+            band.unchanged.push(name.clone());
             continue;
         }
         let rows = reading_rows(table, readings, name);
@@ -273,6 +283,44 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
             problems.push(problem);
         }
     }
+    // Every text's numbers, from the rows each names; a number without its rows is an
+    // error, never "not run".
+    let mut filled = Filled::new();
+    for (place, text) in paper.texts() {
+        let mut numbers = BTreeMap::new();
+        for n in &text.numbers {
+            match number_value(n, &tables, paper.readings.as_ref()) {
+                Ok(v) => {
+                    numbers.insert(n.name.clone(), n.format.show(v));
+                }
+                Err(e) => problems.push(format!(
+                    "{place}: number `{}` ({}{}): {e:#}",
+                    n.name,
+                    n.profile,
+                    n.reading
+                        .as_ref()
+                        .map_or(String::new(), |r| format!(", reading {r}"))
+                )),
+            }
+        }
+        if numbers.len() == text.numbers.len() {
+            filled.insert(place, text.fill(&numbers));
+        }
+    }
+    let mut per_graph = BTreeMap::new();
+    for section in &paper.sections {
+        if let Some(per) = &section.per_graph {
+            match figures::per_graph(paper, section, per, &tables) {
+                Ok(table) => {
+                    per_graph.insert(section.title.as_str(), table);
+                }
+                Err(e) => problems.push(format!(
+                    "section `{}`: per_graph ({}): {e:#}",
+                    section.title, per.profile
+                )),
+            }
+        }
+    }
     if !problems.is_empty() {
         bail!("{}:\n  {}", paper.path.display(), problems.join("\n  "));
     }
@@ -283,14 +331,19 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(&out_dir)
         .with_context(|| format!("cannot create {}", out_dir.display()))?;
     let mut written = Vec::new();
-    let mut page = header(paper, places, &tables);
+    let mut page = header(paper, places, &tables, &filled);
     for section in &paper.sections {
         let _ = write!(page, "\n## {}\n\n", section.title);
-        if !section.text.trim().is_empty() {
-            let _ = write!(page, "{}\n\n", section.text.trim());
+        let words = filled[&at::section(&section.title)].trim();
+        if !words.is_empty() {
+            let _ = write!(page, "{words}\n\n");
         }
         if !section.claims.is_empty() {
-            page.push_str(&claims_table(paper, &section.claims, &values));
+            page.push_str(&claims_table(paper, &section.claims, &values, &filled));
+            page.push_str(&figures::readings_table(paper, section, &values, &tables));
+        }
+        if let Some(table) = per_graph.get(section.title.as_str()) {
+            page.push_str(table);
         }
         // Every profile's figure that was drawn, the last profile's (the paper's size)
         // first: a full profile run for some graphs only does not hide the quick
@@ -333,15 +386,52 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
         }
     }
     if let Some(headline) = &paper.headline {
-        page.push_str(&headline_table(paper, headline, &values));
+        page.push_str(&headline_table(paper, headline, &values, &filled));
     }
-    for block in &paper.closing {
-        let _ = write!(page, "\n## {}\n\n{}\n", block.title, block.text.trim());
+    for (title, _) in &paper.closing {
+        let _ = write!(
+            page,
+            "\n## {title}\n\n{}\n",
+            filled[&at::closing(title)].trim()
+        );
     }
     std::fs::write(&places.out, page)
         .with_context(|| format!("cannot write {}", places.out.display()))?;
     written.insert(0, places.out.clone());
     Ok(written)
+}
+
+/// A number's value: its computation on the rows of its reading (the default's unless
+/// it names one the experiment ran in its profile) of its experiment's table.
+fn number_value(
+    n: &numbers::Number,
+    tables: &Tables,
+    readings: Option<&Readings>,
+) -> anyhow::Result<Measured> {
+    let Some((path, table, names)) = tables.get(&(n.experiment.clone(), n.profile.as_str())) else {
+        bail!(
+            "experiment `{}` has no table in profile `{}`",
+            n.experiment,
+            n.profile
+        );
+    };
+    let Some(readings) = readings else {
+        return n.computation.compute(table, path);
+    };
+    let name = match &n.reading {
+        None => readings.default_reading().name.as_str(),
+        Some(r) if names.as_ref().is_some_and(|ns| ns.contains(r)) => r.as_str(),
+        Some(r) => bail!(
+            "experiment `{}` does not run reading `{r}` in profile `{}`",
+            n.experiment,
+            n.profile
+        ),
+    };
+    let reading = readings.get(name).expect("checked when the paper was read");
+    let rows = reading_rows(table, readings, name);
+    n.computation
+        .replaced(&reading.replace)
+        .compute(&rows, path)
 }
 
 fn absolute(path: &Path) -> anyhow::Result<PathBuf> {

@@ -5,12 +5,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use super::compute::{Measured, Method, Stated};
-use super::schema::{Claim, HeadlineFile, Paper};
-use super::{Band, Places, Tables, Value};
+use super::schema::{at, Claim, Headline, Paper};
+use super::{Band, Filled, Places, Tables, Value};
 
 /// The title, the notice that the page is generated (by which command, from which
 /// tables and wsim), the introduction and the readings.
-pub(super) fn header(paper: &Paper, places: &Places, tables: &Tables) -> String {
+pub(super) fn header(paper: &Paper, places: &Places, tables: &Tables, filled: &Filled) -> String {
     let mut page = format!("# {}\n\n", paper.title);
     let _ = write!(
         page,
@@ -65,8 +65,9 @@ pub(super) fn header(paper: &Paper, places: &Places, tables: &Tables) -> String 
         "\nwsim/paper: wsim's value over the paper's (the last profile's that ran); for a \
          claim with an expectation, whether wsim's value meets it.\n",
     );
-    if !paper.introduction.trim().is_empty() {
-        let _ = write!(page, "\n{}\n", paper.introduction.trim());
+    let introduction = filled[&at::introduction()].trim();
+    if !introduction.is_empty() {
+        let _ = write!(page, "\n{introduction}\n");
     }
     if let Some(readings) = &paper.readings {
         let _ = write!(
@@ -81,7 +82,12 @@ pub(super) fn header(paper: &Paper, places: &Places, tables: &Tables) -> String 
             readings.default_reading().name
         );
         for r in &readings.readings {
-            let mut changes: Vec<String> = r.set.iter().map(|s| format!("`{s}`")).collect();
+            let mut changes: Vec<String> = Vec::new();
+            if !r.combines.is_empty() {
+                let parts: Vec<String> = r.combines.iter().map(|c| format!("`{c}`")).collect();
+                changes.push(format!("{} together", parts.join(" and ")));
+            }
+            changes.extend(r.set.iter().map(|s| format!("`{s}`")));
             if !r.programs.is_empty() {
                 changes.push(format!("for programs {}", r.programs.join(", ")));
             }
@@ -110,6 +116,7 @@ pub(super) fn claims_table(
     paper: &Paper,
     claims: &[Claim],
     values: &BTreeMap<(&str, &str), Value>,
+    filled: &Filled,
 ) -> String {
     let band = paper.readings.is_some();
     let mut text = format!(
@@ -166,7 +173,7 @@ pub(super) fn claims_table(
             cell(&paper_value),
             cells.join(" | "),
             comparison,
-            cell(&claim.reason),
+            cell(&filled[&at::reason(&claim.id)]),
         );
     }
     text
@@ -200,12 +207,14 @@ fn band_text(claim: &Claim, method: Method, band: &Band) -> String {
 /// with scale shows it here).
 pub(super) fn headline_table(
     paper: &Paper,
-    headline: &HeadlineFile,
+    headline: &Headline,
     values: &BTreeMap<(&str, &str), Value>,
+    filled: &Filled,
 ) -> String {
     let mut text = format!("\n## {}\n\n", headline.title);
-    if !headline.text.trim().is_empty() {
-        let _ = write!(text, "{}\n\n", headline.text.trim());
+    let words = filled[&at::headline()].trim();
+    if !words.is_empty() {
+        let _ = write!(text, "{words}\n\n");
     }
     text.push_str(
         "| claim | paper | profile | wsim, default reading | band: least (reading) | greatest (reading) | not run | other profiles: default [band] |\n\
@@ -320,7 +329,7 @@ fn compared(paper: &Paper, claim: &Claim, method: Method, measured: &[Option<&Va
     format!("{}{from}", parts.join(", "))
 }
 
-fn shown(method: Method, value: Measured) -> String {
+pub(super) fn shown(method: Method, value: Measured) -> String {
     match value {
         Measured::One(v) => number(method, v),
         Measured::Range(lo, hi) => format!("{}-{}", number(method, lo), number(method, hi)),
@@ -328,7 +337,7 @@ fn shown(method: Method, value: Measured) -> String {
 }
 
 /// A value as its method gives it: a ratio of times `2.36x`, else [`plain`].
-fn number(method: Method, v: f64) -> String {
+pub(super) fn number(method: Method, v: f64) -> String {
     if method.is_ratio() {
         format!("{v:.2}x")
     } else {
@@ -338,7 +347,7 @@ fn number(method: Method, v: f64) -> String {
 
 /// Whole numbers with thousands separated (`1,234,567`), others to three decimals (one
 /// from 100 up).
-fn plain(v: f64) -> String {
+pub(super) fn plain(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         let digits = format!("{}", v.abs() as u64);
         let mut grouped = String::new();
@@ -357,7 +366,7 @@ fn plain(v: f64) -> String {
 }
 
 /// Text made safe for a Markdown table cell.
-fn cell(text: &str) -> String {
+pub(super) fn cell(text: &str) -> String {
     text.replace('|', "\\|")
 }
 

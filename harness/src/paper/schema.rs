@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use serde::Deserialize;
 
-use super::compute::{Computation, Expect, Filter, Method, Stated};
+use super::compute::{Computation, Expect, Method, Stated};
+use super::numbers::{unused, Allowed, Keys, NumberFile, Text};
 use crate::readings::Readings;
 
 /// The profiles a report reads unless its paper file names them, in the order of its
@@ -35,6 +36,15 @@ struct PaperFile {
     headline: Option<HeadlineFile>,
     #[serde(default)]
     closing: Vec<Block>,
+    /// When a claim the paper states as a number counts as reproduced: `within P%`.
+    reproduced: Option<String>,
+    /// Numbers the introduction, the headline's text and the closing sections cite.
+    #[serde(default)]
+    numbers: BTreeMap<String, NumberFile>,
+    /// Numbers the texts may state that no table gives (a configuration's size, a scale),
+    /// each with where it comes from.
+    #[serde(default)]
+    literals: BTreeMap<String, String>,
 }
 
 /// `[headline]`: the claims a reader should see first, with their bands.
@@ -50,9 +60,25 @@ pub(super) struct HeadlineFile {
 /// Free Markdown under a heading.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct Block {
+struct Block {
+    title: String,
+    text: String,
+}
+
+/// The headline table's title, text and claims.
+pub(super) struct Headline {
     pub(super) title: String,
-    pub(super) text: String,
+    pub(super) text: Text,
+    pub(super) claims: Vec<String>,
+}
+
+/// `[sections.per_graph]`: the section's claims on each graph, and over each subset of
+/// the graphs of a size (the paper's "seven" of Table 4.3's nine).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PerGraph {
+    pub profile: String,
+    pub subsets: usize,
 }
 
 #[derive(Deserialize)]
@@ -68,6 +94,10 @@ struct SectionFile {
     figures: Vec<String>,
     #[serde(default)]
     claims: Vec<ClaimFile>,
+    /// Numbers the section's text cites.
+    #[serde(default)]
+    numbers: BTreeMap<String, NumberFile>,
+    per_graph: Option<PerGraph>,
 }
 
 #[derive(Deserialize)]
@@ -88,6 +118,9 @@ struct ClaimFile {
     group_by: Option<Vec<String>>,
     metric: Option<String>,
     expect: Option<String>,
+    /// Numbers the reason cites.
+    #[serde(default)]
+    numbers: BTreeMap<String, NumberFile>,
 }
 
 /// The dissertation's lines: `1527` or `"1527, 1683"`.
@@ -104,7 +137,7 @@ pub struct Claim {
     pub text: String,
     pub lines: String,
     pub paper: Stated,
-    pub reason: String,
+    pub reason: Text,
     /// The experiment and how its table gives wsim's value; none for a claim wsim does
     /// not measure (area, say).
     pub measure: Option<(String, Computation)>,
@@ -120,24 +153,49 @@ pub struct Figure {
 
 pub struct Section {
     pub title: String,
-    pub text: String,
+    pub text: Text,
+    /// Its claims' experiment unless they name another.
+    pub experiment: Option<String>,
     pub figures: Vec<Figure>,
     pub claims: Vec<Claim>,
+    pub per_graph: Option<PerGraph>,
 }
 
 /// A paper file, read and checked against the experiment files.
 pub struct Paper {
     pub path: PathBuf,
     pub title: String,
-    pub introduction: String,
+    pub introduction: Text,
     /// The profiles read, in the order of their columns.
     pub profiles: Vec<String>,
     pub readings: Option<Readings>,
     pub sections: Vec<Section>,
-    pub(super) headline: Option<HeadlineFile>,
-    pub(super) closing: Vec<Block>,
+    pub(super) headline: Option<Headline>,
+    pub(super) closing: Vec<(String, Text)>,
+    /// A claim stated as a number is reproduced within this fraction of it.
+    pub reproduced: Option<f64>,
     /// The experiment files, by name.
     pub(super) files: BTreeMap<String, ExperimentFile>,
+}
+
+/// The places of the page's texts: the keys of their filled texts, and how messages
+/// name them.
+pub(super) mod at {
+    pub fn introduction() -> String {
+        "introduction".into()
+    }
+    pub fn section(title: &str) -> String {
+        format!("section `{title}`: text")
+    }
+    pub fn reason(id: &str) -> String {
+        format!("claim `{id}`: reason")
+    }
+    pub fn headline() -> String {
+        "headline.text".into()
+    }
+    pub fn closing(title: &str) -> String {
+        format!("closing `{title}`")
+    }
 }
 
 /// An experiment file as a paper sees it.
@@ -221,7 +279,74 @@ impl Paper {
         let mut problems: Vec<String> = Vec::new();
         let mut ids = BTreeSet::new();
         let mut sections = Vec::new();
-        for section in file.sections {
+        // The paper's own values may be stated in any text.
+        let paper_values: Vec<f64> = (file.sections.iter())
+            .flat_map(|s| &s.claims)
+            .filter_map(|c| match c.paper {
+                Stated::Number(n) => Some(n),
+                Stated::Text(_) => None,
+            })
+            .collect();
+        let allowed = Allowed {
+            literals: &file.literals,
+            paper: &paper_values,
+        };
+        let empty = Text::default();
+        let mut text = |what: &str, template: &str, numbers, base: &Keys| {
+            Text::new(template, numbers, base, &allowed).unwrap_or_else(|e| {
+                problems.push(format!("{what}: {e}"));
+                empty.clone()
+            })
+        };
+        let section_base = |experiment: &Option<String>| Keys {
+            experiment: experiment.clone(),
+            ..Keys::default()
+        };
+        let mut texts = Vec::new();
+        for section in &file.sections {
+            let base = section_base(&section.experiment);
+            texts.push(text(
+                &at::section(&section.title),
+                &section.text,
+                &section.numbers,
+                &base,
+            ));
+        }
+        let none = Keys::default();
+        let introduction = text(
+            &at::introduction(),
+            &file.introduction,
+            &file.numbers,
+            &none,
+        );
+        let headline = (file.headline.as_ref()).map(|h| Headline {
+            title: h.title.clone(),
+            text: text(&at::headline(), &h.text, &file.numbers, &none),
+            claims: h.claims.clone(),
+        });
+        let closing: Vec<(String, Text)> = (file.closing.iter())
+            .map(|b| {
+                (
+                    b.title.clone(),
+                    text(&at::closing(&b.title), &b.text, &file.numbers, &none),
+                )
+            })
+            .collect();
+        let mut top: Vec<&Text> = vec![&introduction];
+        top.extend(headline.as_ref().map(|h| &h.text));
+        top.extend(closing.iter().map(|(_, t)| t));
+        if let Some(name) = unused(&file.numbers, &top) {
+            problems.push(format!("numbers.{name}: no text uses it"));
+        }
+        for (section, text) in file.sections.iter().zip(&texts) {
+            if let Some(name) = unused(&section.numbers, &[text]) {
+                problems.push(format!(
+                    "section `{}`: number `{name}`: its text does not use it",
+                    section.title
+                ));
+            }
+        }
+        for (section, section_text) in file.sections.into_iter().zip(texts) {
             let mut figures = Vec::new();
             for figure in &section.figures {
                 let (experiment, plot) = match figure.split_once('/') {
@@ -257,7 +382,7 @@ impl Paper {
                 if !ids.insert(id.clone()) {
                     problems.push(format!("claim `{id}`: a second claim has this id"));
                 }
-                match Claim::new(claim, section.experiment.as_deref()) {
+                match Claim::new(claim, section.experiment.as_deref(), &allowed) {
                     Ok(c) => {
                         if let Some((e, _)) = &c.measure {
                             if !known.contains_key(e) {
@@ -276,9 +401,11 @@ impl Paper {
             }
             sections.push(Section {
                 title: section.title,
-                text: section.text,
+                text: section_text,
+                experiment: section.experiment,
                 figures,
                 claims,
+                per_graph: section.per_graph,
             });
         }
         let profiles = file
@@ -294,7 +421,15 @@ impl Paper {
                 problems.push(format!("profiles[{i}]: `{p}` is named twice"));
             }
         }
-        if let Some(headline) = &file.headline {
+        let reproduced = match file.reproduced.as_deref().map(str::parse::<Expect>) {
+            None => None,
+            Some(Ok(Expect::Within(p))) => Some(p),
+            Some(_) => {
+                problems.push("reproduced: expected \"within P%\"".into());
+                None
+            }
+        };
+        if let Some(headline) = &headline {
             for (i, id) in headline.claims.iter().enumerate() {
                 if !ids.contains(id) {
                     problems.push(format!("headline.claims[{i}]: no claim `{id}`"));
@@ -310,22 +445,96 @@ impl Paper {
             .map(|r| Readings::load(&here.join(r)))
             .transpose()
             .with_context(|| format!("{}: readings", path.display()))?;
-        Ok(Paper {
+        let paper = Paper {
             path: path.to_path_buf(),
             title: file.title,
-            introduction: file.introduction,
+            introduction,
             profiles,
             readings,
             sections,
-            headline: file.headline,
-            closing: file.closing,
+            headline,
+            closing,
+            reproduced,
             files: known,
-        })
+        };
+        paper.check_numbers(&dir)?;
+        Ok(paper)
     }
 
-    /// The experiments its claims and figures read, each once, by name.
+    /// Every text of the page, each with its place: the key of its filled text and the
+    /// start of its messages.
+    pub(super) fn texts(&self) -> Vec<(String, &Text)> {
+        let mut texts = vec![(at::introduction(), &self.introduction)];
+        for section in &self.sections {
+            texts.push((at::section(&section.title), &section.text));
+            texts.extend((section.claims.iter()).map(|c| (at::reason(&c.id), &c.reason)));
+        }
+        texts.extend(self.headline.iter().map(|h| (at::headline(), &h.text)));
+        texts.extend((self.closing.iter()).map(|(title, text)| (at::closing(title), text)));
+        texts
+    }
+
+    /// Every number's experiment, profile and reading exist, and every per-graph
+    /// table's profile (all problems at once).
+    fn check_numbers(&self, dir: &Path) -> anyhow::Result<()> {
+        let mut problems = Vec::new();
+        for (at, text) in self.texts() {
+            for n in &text.numbers {
+                let at = format!("{at}: number `{}`", n.name);
+                if !self.files.contains_key(&n.experiment) {
+                    problems.push(format!(
+                        "{at}: unknown experiment `{}` (the experiments in {})",
+                        n.experiment,
+                        dir.display()
+                    ));
+                }
+                if !self.profiles.contains(&n.profile) {
+                    problems.push(format!(
+                        "{at}: profile `{}` is not one the report reads ({})",
+                        n.profile,
+                        self.profiles.join(", ")
+                    ));
+                }
+                match (&n.reading, &self.readings) {
+                    (Some(r), None) => problems.push(format!(
+                        "{at}: reading `{r}`, and the paper file names no readings file"
+                    )),
+                    (Some(r), Some(readings)) if readings.get(r).is_none() => {
+                        problems.push(format!(
+                            "{at}: no reading `{r}` (the readings: {})",
+                            readings.names()
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for section in &self.sections {
+            if let Some(per) = &section.per_graph {
+                let at = format!("section `{}`: per_graph", section.title);
+                if !self.profiles.contains(&per.profile) {
+                    problems.push(format!(
+                        "{at}: profile `{}` is not one the report reads",
+                        per.profile
+                    ));
+                }
+                if per.subsets == 0 {
+                    problems.push(format!("{at}: subsets = 0 (a subset has a graph at least)"));
+                }
+            }
+        }
+        if !problems.is_empty() {
+            bail!("{}:\n  {}", self.path.display(), problems.join("\n  "));
+        }
+        Ok(())
+    }
+
+    /// The experiments its claims, figures and numbers read, each once, by name.
     pub(super) fn experiments(&self) -> BTreeSet<&str> {
         let mut names = BTreeSet::new();
+        for (_, text) in self.texts() {
+            names.extend(text.numbers.iter().map(|n| n.experiment.as_str()));
+        }
         for section in &self.sections {
             names.extend(section.figures.iter().map(|f| f.experiment.as_str()));
             names.extend(
@@ -340,8 +549,9 @@ impl Paper {
 }
 
 impl Claim {
-    /// Check a claim's keys against its method; `experiment`: its section's.
-    fn new(file: ClaimFile, experiment: Option<&str>) -> Result<Claim, String> {
+    /// Check a claim's keys against its method and its reason's numbers; `experiment`:
+    /// its section's; `allowed`: the numbers a reason may state without computing them.
+    fn new(file: ClaimFile, experiment: Option<&str>, allowed: &Allowed) -> Result<Claim, String> {
         for (what, text) in [("text", &file.text), ("reason", &file.reason)] {
             if text.contains('\n') {
                 return Err(format!("`{what}` must be one line (it is a table cell)"));
@@ -356,6 +566,21 @@ impl Claim {
             .as_deref()
             .map(str::parse::<Expect>)
             .transpose()?;
+        let keys = Keys {
+            compute: file.compute,
+            experiment: file.experiment.clone().or(experiment.map(String::from)),
+            filter: file.filter.clone(),
+            baseline: file.baseline.clone(),
+            subject: file.subject.clone(),
+            pair_by: file.pair_by.clone(),
+            group_by: file.group_by.clone(),
+            metric: file.metric.clone(),
+        };
+        let reason = Text::new(&file.reason, &file.numbers, &keys, allowed)
+            .map_err(|e| format!("reason: {e}"))?;
+        if let Some(name) = unused(&file.numbers, &[&reason]) {
+            return Err(format!("number `{name}`: the reason does not use it"));
+        }
         let Some(method) = file.compute else {
             let extra: Vec<&str> = [
                 ("experiment", file.experiment.is_some()),
@@ -373,7 +598,7 @@ impl Claim {
             if !extra.is_empty() {
                 return Err(format!(
                     "{} without `compute` (one of geomean_speedup, ratio, value, range, \
-                     spread)",
+                     spread, bounds)",
                     extra.join(", ")
                 ));
             }
@@ -382,43 +607,12 @@ impl Claim {
                 text: file.text,
                 lines,
                 paper: file.paper,
-                reason: file.reason,
+                reason,
                 measure: None,
                 expect: None,
             });
         };
-        let experiment = file
-            .experiment
-            .as_deref()
-            .or(experiment)
-            .ok_or("no experiment (give the claim or its section one)")?
-            .to_string();
-        let name = method.name();
-        let paired = matches!(
-            method,
-            Method::GeomeanSpeedup | Method::Range | Method::Ratio
-        );
-        let rules = [
-            ("baseline", file.baseline.is_some(), paired),
-            ("subject", file.subject.is_some(), paired),
-            (
-                "pair_by",
-                file.pair_by.is_some(),
-                matches!(method, Method::GeomeanSpeedup | Method::Range),
-            ),
-        ];
-        for (key, given, needed) in rules {
-            match (given, needed) {
-                (false, true) => return Err(format!("compute = \"{name}\" needs `{key}`")),
-                (true, false) => return Err(format!("compute = \"{name}\" takes no `{key}`")),
-                _ => {}
-            }
-        }
-        if file.group_by.is_some() && method != Method::Spread {
-            return Err(format!(
-                "compute = \"{name}\" takes no `group_by` (only spread)"
-            ));
-        }
+        let measure = keys.computation()?;
         if let (Some(Expect::Within(_)), Stated::Text(_)) = (expect, &file.paper) {
             if matches!(
                 method,
@@ -426,32 +620,18 @@ impl Claim {
             ) {
                 return Err(format!(
                     "expect = \"within P%\" of one number needs the paper's value as a number \
-                     (compute = \"{name}\")"
+                     (compute = \"{}\")",
+                    method.name()
                 ));
             }
         }
-        let sides = match (&file.baseline, &file.subject) {
-            (Some(b), Some(s)) => {
-                Some((Filter::parse("baseline", b)?, Filter::parse("subject", s)?))
-            }
-            _ => None,
-        };
         Ok(Claim {
             id: file.id,
             text: file.text,
             lines,
             paper: file.paper,
-            reason: file.reason,
-            measure: Some((
-                experiment,
-                Computation {
-                    method,
-                    filter: Filter::parse("where", &file.filter)?,
-                    sides,
-                    by: file.pair_by.or(file.group_by).unwrap_or_default(),
-                    metric: file.metric.unwrap_or_else(|| "cycles".into()),
-                },
-            )),
+            reason,
+            measure: Some(measure),
             expect,
         })
     }
@@ -466,7 +646,11 @@ mod tests {
             "id = 'c'\ntext = 't'\nlines = 1527\nreason = 'r'\n{body}"
         ))
         .map_err(|e| e.to_string())?;
-        Claim::new(file, Some("exp"))
+        let allowed = Allowed {
+            literals: &BTreeMap::new(),
+            paper: &[],
+        };
+        Claim::new(file, Some("exp"), &allowed)
     }
 
     #[test]
