@@ -91,7 +91,8 @@ pub(super) fn readings_table(
     let mut judged = 0;
     for (claim, value) in &claims {
         let method = claim.measure.as_ref().expect("measured").1.method;
-        let is_judged = reproduces(paper, claim, value.default).is_some();
+        let is_judged = claim.expect.is_some()
+            || (matches!(claim.paper, Stated::Number(_)) && paper.reproduced.is_some());
         judged += usize::from(is_judged);
         let mut cells = Vec::new();
         for (k, name) in names.iter().enumerate() {
@@ -100,7 +101,7 @@ pub(super) fn readings_table(
             let unchanged = band.is_some_and(|b| b.unchanged.contains(name));
             let measured = match (own, unchanged) {
                 (Some((_, v)), _) => Some((*v, false)),
-                (None, true) => Some((value.default, true)),
+                (None, true) => value.default.map(|d| (d, true)),
                 (None, false) => None,
             };
             let Some((v, same)) = measured else {
@@ -143,16 +144,29 @@ pub(super) fn readings_table(
             .collect::<Vec<_>>()
             .join(" | ")
     );
-    let verdict = if judged == 0 {
+    // Readings that change none of these claims' runs are the default's machine here.
+    let default = names.first().map(String::as_str);
+    let idle: Vec<&str> = (names.iter().map(String::as_str))
+        .filter(|n| Some(*n) != default)
+        .filter(|n| {
+            (claims.iter()).all(|(_, v)| {
+                v.band
+                    .as_ref()
+                    .is_some_and(|b| b.unchanged.iter().any(|u| u == n))
+            })
+        })
+        .collect();
+    let counted = || (names.iter().zip(&tally)).filter(|(name, _)| !idle.contains(&name.as_str()));
+    let mut verdict = if judged == 0 {
         "no claim here is stated by the paper as a number or in words that wsim checks".to_string()
     } else {
-        let all: Vec<String> = (names.iter().zip(&tally))
+        let all: Vec<String> = counted()
             .filter(|(_, (n, _, _))| *n == judged)
             .map(|(name, _)| format!("`{name}`"))
             .collect();
         if all.is_empty() {
-            let best = tally.iter().map(|t| t.0).max().unwrap_or(0);
-            let leaders: Vec<String> = (names.iter().zip(&tally))
+            let best = counted().map(|(_, t)| t.0).max().unwrap_or(0);
+            let leaders: Vec<String> = counted()
                 .filter(|(_, t)| t.0 == best)
                 .map(|(name, (_, missed, not_run))| {
                     let mut misses: Vec<String> = missed.iter().map(|c| format!("`{c}`")).collect();
@@ -173,6 +187,15 @@ pub(super) fn readings_table(
             )
         }
     };
+    if !idle.is_empty() {
+        let idle: Vec<String> = idle.iter().map(|n| format!("`{n}`")).collect();
+        let _ = write!(
+            verdict,
+            " ({} change{} none of these runs: the default's values)",
+            idle.join(", "),
+            if idle.len() == 1 { "s" } else { "" }
+        );
+    }
     let _ = writeln!(text, "\n**Verdict** (`{profile}`): {verdict}.");
     text
 }
@@ -221,9 +244,16 @@ pub(super) fn per_graph(
                 per.profile
             );
         };
-        let table = match &paper.readings {
-            Some(r) => reading_rows(table, r, &r.default_reading().name),
-            None => table.clone(),
+        let (table, computation) = match &paper.readings {
+            Some(r) => {
+                let name = per.reading.as_deref().unwrap_or(&r.default_reading().name);
+                let reading = r.get(name).expect("checked when the paper was read");
+                (
+                    reading_rows(table, r, name),
+                    computation.replaced(&reading.replace),
+                )
+            }
+            None => (table.clone(), computation.clone()),
         };
         let graph = table
             .column("graph")
@@ -277,11 +307,14 @@ pub(super) fn per_graph(
     let k = per.subsets;
     let n = graphs.len();
     let mut text = format!(
-        "\n**Per graph** (profile `{}`, default reading): each graph's value of the claim, \
+        "\n**Per graph** (profile `{}`, reading `{}`): each graph's value of the claim, \
          and its least and greatest over the {} subsets of {k} of the {n} graphs, with the \
          graphs each leaves out. ✓ and ✗ as under each reading.\n\n| claim | paper | all {n} | \
          {k} of {n}: least (left out) | greatest (left out) | {} |\n| --- | ---: | ---: | ---: | ---: |{}\n",
         per.profile,
+        per.reading.as_deref().unwrap_or(
+            paper.readings.as_ref().map_or("default", |r| r.default_reading().name.as_str())
+        ),
         subsets(n, k).len(),
         graphs.join(" | "),
         " ---: |".repeat(n)

@@ -17,6 +17,7 @@ mod figures;
 mod numbers;
 mod render;
 mod schema;
+mod value;
 
 use anyhow::{anyhow, bail, Context};
 
@@ -59,11 +60,12 @@ impl Places {
 /// file runs in that profile (none: the file has no `[readings]`).
 pub(super) type Tables<'p> = BTreeMap<(String, &'p str), (PathBuf, Table, Option<Vec<String>>)>;
 
-/// wsim's value of a claim in one profile: the default reading's, and its band across
-/// the readings the experiment ran under.
+/// wsim's value of a claim in one profile: the default reading's (none when the table
+/// has only other readings' rows, a table measured before the default machine was), and
+/// its band across the readings the experiment ran under.
 #[derive(Clone, Debug)]
 pub struct Value {
-    pub default: Measured,
+    pub default: Option<Measured>,
     pub band: Option<Band>,
 }
 
@@ -136,15 +138,23 @@ fn claim_value(
 ) -> anyhow::Result<Value> {
     let Some((readings, names)) = readings else {
         return Ok(Value {
-            default: computation.compute(table, path)?,
+            default: Some(computation.compute(table, path)?),
             band: None,
         });
     };
     let default = readings.default_reading();
     let default_rows = reading_rows(table, readings, &default.name);
-    let value = computation.compute(&default_rows, path)?;
+    // No rows of the default: the claim's band is the other readings' alone.
+    let (value, missing) = match computation.compute(&default_rows, path) {
+        Ok(v) => (Some(v), None),
+        Err(e) if e.downcast_ref::<compute::NoRows>().is_some() => (None, Some(e)),
+        Err(e) => return Err(e),
+    };
     let mut band = Band {
-        values: vec![(default.name.clone(), value)],
+        values: value
+            .map(|v| (default.name.clone(), v))
+            .into_iter()
+            .collect(),
         not_run: Vec::new(),
         unchanged: Vec::new(),
     };
@@ -171,7 +181,10 @@ fn claim_value(
         // A reading that runs none of the table's programs and maps none of the claim's
         // schedules gives the default's value: it is not a reading of this claim.
         if !ran_own && replaced == *computation {
-            band.unchanged.push(name.clone());
+            match value {
+                Some(_) => band.unchanged.push(name.clone()),
+                None => band.not_run.push(name.clone()),
+            }
             continue;
         }
         let rows = reading_rows(table, readings, name);
@@ -182,6 +195,9 @@ fn claim_value(
             }
             Err(e) => return Err(e.context(format!("under reading `{name}`"))),
         }
+    }
+    if let (Some(e), true) = (missing, band.values.is_empty()) {
+        return Err(e);
     }
     Ok(Value {
         default: value,

@@ -215,7 +215,7 @@ pub(super) struct Allowed<'a> {
 
 /// The words before a number that make it a citation (`line 1519`, `Figure 4.10`), not a
 /// measurement.
-const CITING: [&str; 12] = [
+const CITING: [&str; 14] = [
     "line",
     "lines",
     "figure",
@@ -228,6 +228,8 @@ const CITING: [&str; 12] = [
     "algorithm",
     "issue",
     "issues",
+    "phase",
+    "phases",
 ];
 
 impl Text {
@@ -358,9 +360,9 @@ fn placeholders(template: &str) -> Result<(Vec<String>, String), String> {
 }
 
 /// The numbers in `text` that are neither citations nor `allowed`. A number is a run of
-/// digits (with `,` and `.` between digits) not preceded by a letter, digit, `_` or `.`
-/// (so `G500`, `phase_2`, `L2` are names); it is a citation after a citing word, or after a
-/// cited number and `, `, `-`, ` and ` or ` to `.
+/// digits (with `,` and `.` between digits) not preceded by a letter, digit, `_`, `.` or a
+/// letter and `-` (so `G500`, `phase_2`, `L2`, `usroads-48` are names); it is a citation
+/// after a citing word, or after a cited number and `, `, `-`, ` and ` or ` to `.
 fn stray_numbers(text: &str, allowed: &Allowed) -> Vec<String> {
     let bytes = text.as_bytes();
     let mut stray = Vec::new();
@@ -368,8 +370,11 @@ fn stray_numbers(text: &str, allowed: &Allowed) -> Vec<String> {
     // The end of the last cited number: what follows it may continue the citation.
     let mut cited_end: Option<usize> = None;
     while k < bytes.len() {
-        let named =
-            k > 0 && (bytes[k - 1].is_ascii_alphanumeric() || matches!(bytes[k - 1], b'_' | b'.'));
+        // `G500`, `phase_2`, `v3`, `usroads-48`: part of a name.
+        let named = k > 0
+            && (bytes[k - 1].is_ascii_alphanumeric()
+                || matches!(bytes[k - 1], b'_' | b'.')
+                || (bytes[k - 1] == b'-' && k > 1 && bytes[k - 2].is_ascii_alphabetic()));
         if !bytes[k].is_ascii_digit() || named {
             k += 1;
             continue;
@@ -418,7 +423,8 @@ mod tests {
             paper: &[2.36],
         };
         let stray = |t: &str| stray_numbers(&placeholders(t).unwrap().1, &allowed);
-        assert!(stray("G500's phase_2_cycles on L2, SimX v3, fig4_10").is_empty());
+        assert!(stray("G500's phase_2_cycles on L2, SimX v3, fig4_10, usroads-48").is_empty());
+        assert!(stray("registration is phase 2, Figures 4.10 and 4.19").is_empty());
         assert!(
             stray("{a} of 32 bytes, lines 1626, 1631 and 1643-1646, Figure 4.10, paper 2.36x")
                 .is_empty()

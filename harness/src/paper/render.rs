@@ -136,7 +136,13 @@ pub(super) fn claims_table(
             .map(|v| match (method, v) {
                 (None, _) => "not measured".into(),
                 (Some(_), None) => "not run".into(),
-                (Some(m), Some(v)) => shown(m, v.default),
+                (Some(_), Some(Value { default: None, .. })) => "not run".into(),
+                (
+                    Some(m),
+                    Some(Value {
+                        default: Some(d), ..
+                    }),
+                ) => shown(m, *d),
             })
             .collect();
         let paper_value = match (&claim.paper, method) {
@@ -267,7 +273,8 @@ pub(super) fn headline_table(
             .filter(|p| p.as_str() != *profile)
             .filter_map(|p| Some((p, values.get(&(id.as_str(), p.as_str()))?)))
             .map(|(p, v)| {
-                let mut text = format!("{p}: {}", shown(method, v.default));
+                let default = v.default.map_or("not run".into(), |d| shown(method, d));
+                let mut text = format!("{p}: {default}");
                 if let Some(band) = v.band.as_ref().filter(|b| b.values.len() > 1) {
                     let ((lo, at_lo), (hi, at_hi)) = band.ends();
                     let (lo, hi) = (number(method, lo), number(method, hi));
@@ -286,7 +293,7 @@ pub(super) fn headline_table(
             "| {} (`{id}`) | {} | {profile} | {} | {lo} | {hi} | {not_run} | {} |",
             cell(&claim.text),
             cell(&paper_value),
-            shown(method, value.default),
+            value.default.map_or("not run".into(), |d| shown(method, d)),
             cell(&others),
         );
     }
@@ -298,7 +305,7 @@ pub(super) fn headline_table(
 fn compared(paper: &Paper, claim: &Claim, method: Method, measured: &[Option<&Value>]) -> String {
     let Some((profile, value)) = (paper.profiles.iter().zip(measured))
         .rev()
-        .find_map(|(p, v)| v.map(|v| (p, v.default)))
+        .find_map(|(p, v)| Some((p, (*v)?.default?)))
     else {
         return "not run".into();
     };

@@ -78,6 +78,8 @@ pub(super) struct Headline {
 #[serde(deny_unknown_fields)]
 pub struct PerGraph {
     pub profile: String,
+    /// The reading whose rows it reads (default: the default reading's).
+    pub reading: Option<String>,
     pub subsets: usize,
 }
 
@@ -517,6 +519,11 @@ impl Paper {
                         "{at}: profile `{}` is not one the report reads",
                         per.profile
                     ));
+                }
+                if let (Some(r), Some(readings)) = (&per.reading, &self.readings) {
+                    if readings.get(r).is_none() {
+                        problems.push(format!("{at}: no reading `{r}` ({})", readings.names()));
+                    }
                 }
                 if per.subsets == 0 {
                     problems.push(format!("{at}: subsets = 0 (a subset has a graph at least)"));
