@@ -35,6 +35,9 @@ struct ReadingFile {
     programs: Vec<String>,
     #[serde(default)]
     replace: BTreeMap<String, BTreeMap<String, String>>,
+    /// Readings that together are this one: its overrides, scope and replace are theirs.
+    #[serde(default)]
+    combines: Vec<String>,
 }
 
 /// One reading.
@@ -50,6 +53,8 @@ pub struct Reading {
     pub programs: Vec<String>,
     /// At claim time, in the claims' conditions on `schedule`: this schedule for that one.
     pub replace: BTreeMap<String, String>,
+    /// The readings it combines (empty: it is one choice).
+    pub combines: Vec<String>,
 }
 
 impl Reading {
@@ -157,6 +162,14 @@ impl Readings {
                     replace.insert(from, to);
                 }
             }
+            if !r.combines.is_empty()
+                && (!r.set.is_empty() || !r.programs.is_empty() || !replace.is_empty())
+            {
+                return Err(at(format!(
+                    "{place}: `combines` with `set`, `programs` or `replace`: a combined \
+                     reading is its readings' choices together, and nothing else"
+                )));
+            }
             readings.push(Reading {
                 name: r.name,
                 lines: r.lines,
@@ -164,7 +177,13 @@ impl Readings {
                 set: r.set,
                 programs: r.programs,
                 replace,
+                combines: r.combines,
             });
+        }
+        for i in 0..readings.len() {
+            if !readings[i].combines.is_empty() {
+                readings[i] = combined(&readings, &readings[i]).map_err(at)?;
+            }
         }
         let Some(default) = readings.iter().position(|r| r.name == file.default) else {
             return Err(at(format!(
@@ -268,6 +287,54 @@ impl<'de> Deserialize<'de> for Choice {
     }
 }
 
+/// `reading` (which combines others) with their choices: every override (no key twice),
+/// every replace (no schedule twice), and the scope of those with overrides (every
+/// program if one of them has no scope). It combines two readings or more, each a single
+/// choice that is not the default.
+fn combined(all: &[Reading], reading: &Reading) -> Result<Reading, String> {
+    let place = format!("reading `{}`: combines", reading.name);
+    if reading.combines.len() < 2 {
+        return Err(format!("{place}: two readings or more"));
+    }
+    let mut out = reading.clone();
+    let mut keys = BTreeMap::new();
+    let mut every_program = false;
+    for (k, name) in reading.combines.iter().enumerate() {
+        let Some(part) = all.iter().find(|r| &r.name == name) else {
+            return Err(format!("{place}[{k}]: no reading `{name}`"));
+        };
+        if !part.combines.is_empty() || reading.combines[..k].contains(name) {
+            return Err(format!(
+                "{place}[{k}]: `{name}` is itself combined, or named twice"
+            ));
+        }
+        if part.set.is_empty() && part.replace.is_empty() {
+            return Err(format!(
+                "{place}[{k}]: `{name}` changes nothing (the default reading, or one like it)"
+            ));
+        }
+        for key in part.keys() {
+            if let Some(other) = keys.insert(key.to_string(), name) {
+                return Err(format!("{place}: `{other}` and `{name}` both set `{key}`"));
+            }
+        }
+        for (from, to) in &part.replace {
+            if out.replace.insert(from.clone(), to.clone()).is_some() {
+                return Err(format!("{place}: two readings replace `{from}`"));
+            }
+        }
+        if part.runs() {
+            every_program |= part.programs.is_empty();
+            out.programs.extend(part.programs.iter().cloned());
+        }
+        out.set.extend(part.set.iter().cloned());
+    }
+    if every_program {
+        out.programs.clear();
+    }
+    Ok(out)
+}
+
 fn is_reading_name(s: &str) -> bool {
     !s.is_empty()
         && s.bytes()
@@ -306,6 +373,43 @@ justification = "adding pipelines"
 set = ["weaver.eghw_reads=pipelined"]
 programs = ["*_eghw_*"]
 "#;
+
+    #[test]
+    fn a_combined_reading_is_its_readings_choices_together() {
+        let with = |extra: &str| load(&format!("{GOOD}{extra}"));
+        let r = with(
+            "[[readings]]\nname = 'both'\nlines = '-'\njustification = 'j'\n\
+             combines = ['em-search', 'eghw-pipelined']\n",
+        )
+        .unwrap();
+        let both = r.get("both").unwrap();
+        assert_eq!(both.set, ["weaver.eghw_reads=pipelined"]);
+        assert_eq!(both.programs, ["*_eghw_*"]);
+        assert_eq!(
+            both.replace.get("EM").map(String::as_str),
+            Some("EM-search")
+        );
+        assert_eq!(both.combines, ["em-search", "eghw-pipelined"]);
+        let e = |extra: &str| format!("{:#}", with(extra).unwrap_err());
+        let part = "[[readings]]\nname = 'x'\nlines = '-'\njustification = 'j'\n";
+        assert!(e(&format!("{part}combines = ['eghw-pipelined']")).contains("two readings or more"));
+        assert!(e(&format!("{part}combines = ['literal', 'em-search']"))
+            .contains("`literal` changes nothing"));
+        assert!(e(&format!("{part}combines = ['em-search', 'nope']")).contains("no reading `nope`"));
+        assert!(e(&format!(
+            "{part}set = ['a=1']\ncombines = ['em-search', 'eghw-pipelined']"
+        ))
+        .contains("`combines` with `set`"));
+        let twice = format!(
+            "[[readings]]\nname = 'y'\nlines = '-'\njustification = 'j'\n\
+             set = ['weaver.eghw_reads=line-serial']\n{part}combines = ['y', 'eghw-pipelined']"
+        );
+        assert!(
+            e(&twice).contains("both set `weaver.eghw_reads`"),
+            "{}",
+            e(&twice)
+        );
+    }
 
     #[test]
     fn readings_run_their_scope_and_the_default_always_comes_first() {

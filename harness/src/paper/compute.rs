@@ -5,101 +5,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::bail;
-use serde::Deserialize;
+
+pub use super::value::{Expect, Measured, Method, Stated};
 
 use crate::stats::Cell;
 use crate::table::{geomean, Table};
-
-/// What the paper states: a number, or words ("stable").
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(untagged)]
-pub enum Stated {
-    Number(f64),
-    Text(String),
-}
-
-/// How wsim's value is computed from the rows of a table.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum Method {
-    /// The geometric mean over pairs of baseline's metric / subject's.
-    GeomeanSpeedup,
-    /// Baseline's metric / subject's, one row each.
-    Ratio,
-    /// One row's metric.
-    Value,
-    /// The least and greatest speedup over pairs.
-    Range,
-    /// The metric's max / min over the rows (the largest over groups).
-    Spread,
-}
-
-impl Method {
-    /// As the paper file writes it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::GeomeanSpeedup => "geomean_speedup",
-            Method::Ratio => "ratio",
-            Method::Value => "value",
-            Method::Range => "range",
-            Method::Spread => "spread",
-        }
-    }
-
-    /// Its value is a ratio of times (printed `2.36x`).
-    pub fn is_ratio(self) -> bool {
-        self != Method::Value
-    }
-}
-
-/// A claim's expectation of wsim's value(s), for claims the paper states in words.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Expect {
-    /// `above X`: every value is greater than X.
-    Above(f64),
-    /// `below X`: every value is less than X.
-    Below(f64),
-    /// `between A and B`: every value lies in [A, B].
-    Between(f64, f64),
-    /// `within P%`: a range's or spread's values within P% of each other, one number
-    /// within P% of the paper's.
-    Within(f64),
-}
-
-impl std::str::FromStr for Expect {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || {
-            format!(
-                "expect = \"{s}\": expected \"above X\", \"below X\", \"between A and B\" \
-                 or \"within P%\""
-            )
-        };
-        let number = |t: &str| t.trim().parse::<f64>().map_err(|_| bad());
-        let words = s.trim();
-        if let Some(x) = words.strip_prefix("above ") {
-            Ok(Expect::Above(number(x)?))
-        } else if let Some(x) = words.strip_prefix("below ") {
-            Ok(Expect::Below(number(x)?))
-        } else if let Some(x) = words.strip_prefix("between ") {
-            let (a, b) = x.split_once(" and ").ok_or_else(bad)?;
-            let (a, b) = (number(a)?, number(b)?);
-            if a > b {
-                return Err(bad());
-            }
-            Ok(Expect::Between(a, b))
-        } else if let Some(x) = words.strip_prefix("within ") {
-            let p = number(x.strip_suffix('%').ok_or_else(bad)?)?;
-            if p < 0.0 {
-                return Err(bad());
-            }
-            Ok(Expect::Within(p / 100.0))
-        } else {
-            Err(bad())
-        }
-    }
-}
 
 /// A table without a row the claim asks for: a typo, or a table of part of its
 /// experiment (a `full` profile run for some graphs only).
@@ -113,42 +23,6 @@ impl std::fmt::Display for NoRows {
 }
 
 impl std::error::Error for NoRows {}
-
-/// wsim's value of a claim in one profile.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Measured {
-    One(f64),
-    Range(f64, f64),
-}
-
-impl Measured {
-    pub fn bounds(self) -> (f64, f64) {
-        match self {
-            Measured::One(v) => (v, v),
-            Measured::Range(lo, hi) => (lo, hi),
-        }
-    }
-}
-
-impl Expect {
-    /// Whether `value` (of a claim computed by `method`, the paper stating `paper`) meets
-    /// the expectation.
-    pub fn holds(self, method: Method, value: Measured, paper: &Stated) -> bool {
-        let (lo, hi) = value.bounds();
-        match self {
-            Expect::Above(x) => lo > x,
-            Expect::Below(x) => hi < x,
-            Expect::Between(a, b) => a <= lo && hi <= b,
-            // A spread is already max / min.
-            Expect::Within(p) if method == Method::Spread => lo <= 1.0 + p,
-            Expect::Within(p) => match (value, paper) {
-                (Measured::Range(..), _) => hi <= lo * (1.0 + p),
-                (Measured::One(v), Stated::Number(n)) => (v / n - 1.0).abs() <= p,
-                (Measured::One(_), Stated::Text(_)) => false,
-            },
-        }
-    }
-}
 
 /// `column = value` or `column = [values]` conditions on rows.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -214,6 +88,25 @@ impl Filter {
         )
     }
 
+    /// The same conditions with `column`'s (added, or replaced) being `values`.
+    pub fn and(&self, column: &str, values: Vec<String>) -> Filter {
+        let mut conditions: Vec<(String, Vec<String>)> = (self.0.iter())
+            .filter(|(c, _)| c != column)
+            .cloned()
+            .collect();
+        conditions.push((column.to_string(), values));
+        Filter(conditions)
+    }
+
+    /// Whether `row` of `table` meets every condition (a column the table lacks: no).
+    pub fn matches_row(&self, table: &Table, row: &[Cell]) -> bool {
+        (self.0.iter()).all(|(c, values)| {
+            table
+                .column(c)
+                .is_some_and(|k| values.iter().any(|v| row[k].matches(v)))
+        })
+    }
+
     /// The values it asks `column` for.
     pub fn values_of<'a>(&'a self, column: &'a str) -> impl Iterator<Item = &'a str> {
         (self.0.iter())
@@ -266,6 +159,45 @@ pub struct Computation {
     pub metric: String,
 }
 
+/// A metric: a column, or `A / B` where each side is a column or the sum of the columns a
+/// pattern with `*` matches (`slots_barrier / slots_*`: a share of the issue slots).
+struct MetricExpr<'m> {
+    numerator: &'m str,
+    denominator: Option<&'m str>,
+}
+
+impl<'m> MetricExpr<'m> {
+    fn parse(metric: &'m str) -> MetricExpr<'m> {
+        match metric.split_once('/') {
+            Some((n, d)) => MetricExpr {
+                numerator: n.trim(),
+                denominator: Some(d.trim()),
+            },
+            None => MetricExpr {
+                numerator: metric.trim(),
+                denominator: None,
+            },
+        }
+    }
+
+    fn sides(&self) -> impl Iterator<Item = &'m str> {
+        std::iter::once(self.numerator).chain(self.denominator)
+    }
+}
+
+/// The columns of `table` a side of a metric names: the column, or those its pattern
+/// matches (none: it names no column).
+fn side_columns(table: &Table, side: &str) -> Vec<usize> {
+    if side.contains('*') {
+        (table.header.iter().enumerate())
+            .filter(|(_, h)| crate::matches(side, h))
+            .map(|(k, _)| k)
+            .collect()
+    } else {
+        table.column(side).into_iter().collect()
+    }
+}
+
 /// A table and where it was read, for messages.
 struct View<'t> {
     table: &'t Table,
@@ -300,8 +232,9 @@ impl View<'_> {
     }
 
     /// A used row's metric: the run must have succeeded and verified (or have nothing to
-    /// verify), and its metric be a positive number.
-    fn metric(&self, row: &[Cell], metric: &str) -> anyhow::Result<f64> {
+    /// verify), and its metric be a positive number (or zero, with `zero`: a value shown,
+    /// not divided by).
+    fn metric(&self, row: &[Cell], metric: &str, zero: bool) -> anyhow::Result<f64> {
         let at = || format!("{} in {}", self.describe(row), self.path.display());
         if let Some(verdict) = self.table.cell(row, "verdict") {
             if verdict.to_string() != "ok" {
@@ -313,13 +246,36 @@ impl View<'_> {
                 bail!("{} did not verify (verified {verified})", at());
             }
         }
-        match row[self.col(metric)].number() {
-            Some(v) if v > 0.0 && v.is_finite() => Ok(v),
-            _ => bail!(
-                "{}: {metric} is `{}`, not a positive number",
-                at(),
-                row[self.col(metric)]
-            ),
+        let expr = MetricExpr::parse(metric);
+        let sum = |side: &str| -> anyhow::Result<f64> {
+            let mut total = 0.0;
+            for k in side_columns(self.table, side) {
+                match row[k].number() {
+                    Some(v) if v >= 0.0 && v.is_finite() => total += v,
+                    _ => bail!(
+                        "{}: {} is `{}`, not a number",
+                        at(),
+                        self.table.header[k],
+                        row[k]
+                    ),
+                }
+            }
+            Ok(total)
+        };
+        let value = match expr.denominator {
+            None => sum(expr.numerator)?,
+            Some(d) => {
+                let below = sum(d)?;
+                if below == 0.0 {
+                    bail!("{}: {d} is 0, so {metric} is not a number", at());
+                }
+                sum(expr.numerator)? / below
+            }
+        };
+        if value > 0.0 || (zero && value == 0.0) {
+            Ok(value)
+        } else {
+            bail!("{}: {metric} is {value}, not a positive number", at())
         }
     }
 }
@@ -353,16 +309,15 @@ impl Computation {
             named.extend(baseline.columns().chain(subject.columns()));
         }
         named.extend(self.by.iter().map(String::as_str));
-        named.insert(&self.metric);
         named
     }
 
     /// wsim's value from `table` (read from `path`).
     pub fn compute(&self, table: &Table, path: &Path) -> anyhow::Result<Measured> {
-        let unknown: Vec<&str> = self
-            .columns()
-            .into_iter()
+        let metric = MetricExpr::parse(&self.metric);
+        let unknown: Vec<&str> = (self.columns().into_iter())
             .filter(|c| table.column(c).is_none())
+            .chain(metric.sides().filter(|s| side_columns(table, s).is_empty()))
             .collect();
         if !unknown.is_empty() {
             bail!(
@@ -396,7 +351,7 @@ impl Computation {
                 ))
             }
             Method::Value => match rows.as_slice() {
-                [row] => Ok(Measured::One(view.metric(row, &self.metric)?)),
+                [row] => Ok(Measured::One(view.metric(row, &self.metric, true)?)),
                 many => bail!(
                     "{} rows match where = {} ({}, ...): a value needs exactly one",
                     many.len(),
@@ -409,13 +364,22 @@ impl Computation {
                 for group in self.keyed(&view, &rows).values() {
                     let values = group
                         .iter()
-                        .map(|r| view.metric(r, &self.metric))
+                        .map(|r| view.metric(r, &self.metric, false))
                         .collect::<anyhow::Result<Vec<f64>>>()?;
                     let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                     let min = values.iter().copied().fold(f64::INFINITY, f64::min);
                     widest = widest.max(max / min);
                 }
                 Ok(Measured::One(widest))
+            }
+            Method::Bounds => {
+                let values = (rows.iter())
+                    .map(|r| view.metric(r, &self.metric, true))
+                    .collect::<anyhow::Result<Vec<f64>>>()?;
+                Ok(Measured::Range(
+                    values.iter().copied().fold(f64::INFINITY, f64::min),
+                    values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                ))
             }
         }
     }
@@ -495,7 +459,8 @@ impl Computation {
         }
         base.iter()
             .map(|(key, b)| {
-                Ok(view.metric(b, &self.metric)? / view.metric(subj[key], &self.metric)?)
+                Ok(view.metric(b, &self.metric, false)?
+                    / view.metric(subj[key], &self.metric, false)?)
             })
             .collect()
     }
@@ -675,24 +640,5 @@ run,program,graph,algorithm,direction,schedule,dram_ratio,verified,verdict,cycle
         cm.sides.as_mut().unwrap().1 = filter(&[("schedule", &["CM"])]);
         let e = error(&cm, CSV);
         assert!(e.contains("no subject row: none of the rows where = {run in [0, 1]} matches subject = {schedule=CM}"), "{e}");
-    }
-
-    #[test]
-    fn expectations_parse_and_hold() {
-        assert_eq!("above 1".parse(), Ok(Expect::Above(1.0)));
-        assert_eq!("within 10%".parse(), Ok(Expect::Within(0.1)));
-        assert_eq!("between 0.5 and 2".parse(), Ok(Expect::Between(0.5, 2.0)));
-        for bad in ["over 1", "within 10", "between 2 and 1", "above x"] {
-            assert!(bad.parse::<Expect>().is_err(), "{bad}");
-        }
-        let text = Stated::Text("stable".into());
-        let range = Measured::Range(1.2, 1.5);
-        assert!(Expect::Above(1.0).holds(Method::Range, range, &text));
-        assert!(!Expect::Above(1.3).holds(Method::Range, range, &text));
-        assert!(!Expect::Within(0.1).holds(Method::Range, range, &text));
-        assert!(Expect::Within(0.1).holds(Method::Spread, Measured::One(1.08), &text));
-        let paper = Stated::Number(2.36);
-        assert!(Expect::Within(0.1).holds(Method::GeomeanSpeedup, Measured::One(2.2), &paper));
-        assert!(!Expect::Within(0.1).holds(Method::GeomeanSpeedup, Measured::One(1.1), &paper));
     }
 }
