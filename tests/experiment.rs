@@ -1498,6 +1498,45 @@ fn parts_written_at_once_keep_each_others_rows() {
     }
 }
 
+/// A reading added to a profile runs alone (`--readings`): the table keeps the rows the
+/// other readings measured, and an unknown name is refused before anything runs.
+#[test]
+fn readings_option_runs_one_readings_part_of_an_experiment() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(program("vecadd"), dir.path().join("a.elf")).unwrap();
+    let slow_dram = "[[readings]]\nname = 'slow-dram'\nlines = '-'\njustification = 'j'\n\
+                     set = ['memory.dram.clock_ratio=4']\n";
+    std::fs::write(
+        dir.path().join("readings.toml"),
+        format!("{READINGS}{slow_dram}"),
+    )
+    .unwrap();
+    let programs = "[[programs]]\nfiles = ['a.elf']\n";
+    let two = "[readings]\nfile = 'readings.toml'\nrun = ['l2-write-back']\n";
+    let file = experiment(dir.path(), "r", &format!("{two}{programs}"));
+    assert_eq!(run(&file, &[]).0, (0, 2));
+    let csv = dir.path().join("out/r.csv");
+    let before = table(&csv);
+    // The profile gains a reading: only its run runs, the others' rows stay as they were.
+    std::fs::remove_dir_all(dir.path().join("out/cache")).unwrap();
+    let three = two.replace("['l2-write-back']", "['l2-write-back', 'slow-dram']");
+    let file = experiment(dir.path(), "r", &format!("{three}{programs}"));
+    let ((cached, ran), out) = run(&file, &["--readings", "slow-dram"]);
+    succeeded(&out);
+    assert_eq!((cached, ran), (0, 1));
+    let after = table(&csv);
+    let readings: Vec<&str> = after.iter().map(|r| r["reading"].as_str()).collect();
+    assert_eq!(readings, ["plain", "l2-write-back", "slow-dram"]);
+    assert_eq!(&after[..2], &before[..], "the earlier readings' rows kept");
+    refused(
+        dir.path(),
+        "unknown reading",
+        &format!("{three}{programs}"),
+        &["--readings", "slow-drm"],
+        "no reading `slow-drm` in this profile (its readings: plain, l2-write-back, slow-dram)",
+    );
+}
+
 /// A readings file for [`readings_repeat_the_runs_of_their_scope_after_todays`].
 const READINGS: &str = r#"
 default = "plain"

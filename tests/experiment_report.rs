@@ -669,3 +669,32 @@ fn per_graph_gives_each_graph_and_every_subset_of_the_papers_count() {
         "{page}"
     );
 }
+
+#[test]
+fn a_profile_with_another_readings_rows_alone_shows_their_band_and_no_default() {
+    let dir = tempfile::tempdir().unwrap();
+    readings_tree(dir.path());
+    // Medium's table measured on another machine: its rows are write-back's.
+    let exp = dir.path().join("exp/tiny.toml");
+    let text = std::fs::read_to_string(&exp).unwrap();
+    write(
+        &exp,
+        &text.replace("readings = ['plain']", "readings = ['plain', 'write-back']"),
+    );
+    let medium = dir.path().join("results/tiny/medium/tiny.csv");
+    let rows = std::fs::read_to_string(&medium).unwrap();
+    write(&medium, &rows.replace(",plain,", ",write-back,"));
+    let page = page(dir.path());
+    let row = (page.lines())
+        .find(|l| l.contains("(`sw-over-vm`)"))
+        .unwrap_or_else(|| panic!("no row of sw-over-vm in:\n{page}"));
+    // Quick's default beside medium's band; wsim/paper from the last default that ran.
+    assert!(
+        row.contains(
+            "| 2.50x | 6.00x | not run | not run | quick: 3.00x (write-back) to 6.00x (plain), 2 \
+             readings; not run: sockets; medium: 5.00x (write-back) to 5.00x (write-back), 1 \
+             readings | 2.40 (quick) |"
+        ),
+        "{row}"
+    );
+}

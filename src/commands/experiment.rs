@@ -42,6 +42,11 @@ pub struct Places {
     /// e.g. `pr_*`); the table keeps the rows earlier parts wrote for the others.
     #[arg(long, value_name = "PATTERNS", value_delimiter = ',')]
     programs: Vec<String>,
+    /// Only the runs under these readings (names, comma-separated), e.g. a reading added
+    /// to a profile whose other readings ran; the table keeps the rows earlier parts wrote
+    /// for the others.
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    readings: Vec<String>,
 }
 
 impl Places {
@@ -58,6 +63,9 @@ impl Places {
                 }
                 if !self.programs.is_empty() {
                     experiment.keep_programs(&self.programs)?;
+                }
+                if !self.readings.is_empty() {
+                    experiment.keep_readings(&self.readings)?;
                 }
                 let outputs = Outputs::new(&experiment, self.out.as_deref(), self.cache.as_deref());
                 Ok((experiment, outputs))

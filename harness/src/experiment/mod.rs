@@ -51,7 +51,9 @@ pub struct Experiment {
     pub kept_graphs: Vec<String>,
     /// The patterns `keep_programs` kept the runs of (empty: every program).
     pub kept_programs: Vec<String>,
-    /// The runs a part (`keep_graphs`, `keep_programs`) left out: their index and what
+    /// The readings `keep_readings` kept the runs of (empty: every reading).
+    pub kept_readings: Vec<String>,
+    /// The runs a part (`keep_graphs`, `keep_programs`, `keep_readings`) left out: their index and what
     /// names their row ([`Experiment::row_id`]), so that the part's table keeps the rows
     /// earlier parts measured for them.
     pub left_out: Vec<(usize, Vec<String>)>,
@@ -354,6 +356,7 @@ impl Experiment {
             slurm: spec.slurm,
             kept_graphs: Vec::new(),
             kept_programs: Vec::new(),
+            kept_readings: Vec::new(),
             left_out: Vec::new(),
             readings,
             external: (spec.external.as_ref()).map(|e| (e.command.clone(), e.needs.clone())),
@@ -503,8 +506,11 @@ impl Experiment {
             }
             None => table,
         };
-        // A part of the experiment (--graphs, --programs) draws the plots it has rows for.
-        let part = !(self.kept_graphs.is_empty() && self.kept_programs.is_empty());
+        // A part of the experiment (--graphs, --programs, --readings) draws the plots it
+        // has rows for.
+        let part = !(self.kept_graphs.is_empty()
+            && self.kept_programs.is_empty()
+            && self.kept_readings.is_empty());
         self.plots
             .iter()
             .filter(|p| !part || p.has_rows(table))
@@ -596,6 +602,26 @@ impl Experiment {
         }
         self.retain_runs(|r| compiled.iter().any(|p| p.matches(&r.program.name)));
         self.kept_programs = patterns.to_vec();
+        Ok(())
+    }
+
+    /// Keep only the runs under the readings `names` (a reading added to a profile whose
+    /// other readings' rows are measured); a name the file does not run is an error.
+    pub fn keep_readings(&mut self, names: &[String]) -> anyhow::Result<()> {
+        for name in names {
+            if !self.readings.iter().any(|r| &r.name == name) {
+                bail!(
+                    "{}: no reading `{name}` in this profile (its readings: {})",
+                    self.path.display(),
+                    (self.readings.iter())
+                        .map(|r| r.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            }
+        }
+        self.retain_runs(|r| names.contains(&r.reading));
+        self.kept_readings = names.to_vec();
         Ok(())
     }
 

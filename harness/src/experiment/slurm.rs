@@ -43,6 +43,7 @@ pub fn script(
         ("--profile", experiment.profile.clone().unwrap_or_default()),
         ("--graphs", experiment.kept_graphs.join(",")),
         ("--programs", experiment.kept_programs.join(",")),
+        ("--readings", experiment.kept_readings.join(",")),
     ];
     for (option, value) in options.iter().filter(|(_, v)| !v.is_empty()) {
         selection.push_str(&format!(" {option} {}", shell_word(value)));

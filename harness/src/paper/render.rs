@@ -151,10 +151,14 @@ pub(super) fn claims_table(
             (Stated::Text(t), _) => t.clone(),
         };
         let bands = if band {
-            // A band of the default alone (no reading of this claim ran there) says nothing.
+            // A band of the default alone (no reading of this claim ran there) says nothing;
+            // one reading that is not the default's is the profile's only value.
             let shown: Vec<String> = (paper.profiles.iter().zip(&measured))
-                .filter_map(|(p, v)| Some((p, v.as_ref()?.band.as_ref()?)))
-                .filter(|(_, b)| b.values.len() > 1 || !b.not_run.is_empty())
+                .filter_map(|(p, v)| Some((p, v.as_ref()?, v.as_ref()?.band.as_ref()?)))
+                .filter(|(_, v, b)| {
+                    b.values.len() > 1 || !b.not_run.is_empty() || v.default.is_none()
+                })
+                .map(|(p, _, b)| (p, b))
                 .filter_map(|(p, b)| Some(format!("{p}: {}", band_text(claim, method?, b))))
                 .collect();
             let shown = if shown.is_empty() {
