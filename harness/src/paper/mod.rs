@@ -191,9 +191,9 @@ fn claim_value(
         // A reading that runs none of the table's programs and maps none of the claim's
         // schedules gives the default's value: it is not a reading of this claim.
         if !ran_own && replaced == *computation {
-            match value {
-                Some(_) => band.unchanged.push(name.clone()),
-                None => band.not_run.push(name.clone()),
+            // Without the default's rows there is no value of it to repeat: not shown.
+            if value.is_some() {
+                band.unchanged.push(name.clone());
             }
             continue;
         }

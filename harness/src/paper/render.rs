@@ -189,16 +189,19 @@ pub(super) fn claims_table(
     text
 }
 
-/// `1.20x (sockets) to 3.10x (em-search)`, the readings not run, and in how many readings
-/// a claim's expectation holds.
+/// `1.20x (sockets) to 3.10x (em-search), 5 readings` (or one reading's value), the
+/// readings not run, and in how many readings a claim's expectation holds.
 fn band_text(claim: &Claim, method: Method, band: &Band) -> String {
     let ((lo, at_lo), (hi, at_hi)) = band.ends();
-    let mut text = format!(
-        "{} ({at_lo}) to {} ({at_hi}), {} readings",
-        number(method, lo),
-        number(method, hi),
-        band.values.len()
-    );
+    // One reading's value (a table of another reading's rows alone) is no band.
+    let mut text = match band.values.len() {
+        1 => format!("{} ({at_lo})", number(method, lo)),
+        n => format!(
+            "{} ({at_lo}) to {} ({at_hi}), {n} readings",
+            number(method, lo),
+            number(method, hi)
+        ),
+    };
     if let Some(expect) = claim.expect {
         let holds = (band.values.iter())
             .filter(|(_, v)| expect.holds(method, *v, &claim.paper))
