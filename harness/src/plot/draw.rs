@@ -303,9 +303,17 @@ pub fn figure(
     legend: &Legend,
     draw: impl FnOnce(&Area) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
+    let before = std::fs::read(path).ok();
     draw_figure(path, style, title, caption, legend, draw)
         .with_context(|| format!("cannot draw {}", path.display()))?;
     let pdf = path.with_extension("pdf");
+    // svg2pdf numbers a PDF's objects in HashMap order (a seed per process), so the same
+    // SVG gives other bytes each time: a PDF whose SVG did not change is left as it is,
+    // and redrawing a committed figure from its unchanged table changes no file.
+    let unchanged = before.is_some_and(|b| std::fs::read(path).is_ok_and(|now| now == b));
+    if unchanged && pdf.is_file() {
+        return Ok(());
+    }
     write_pdf(path, &pdf).with_context(|| format!("cannot write {}", pdf.display()))
 }
 
@@ -1012,6 +1020,41 @@ mod tests {
 
     fn names(entries: &[&str]) -> Vec<String> {
         entries.iter().map(|e| e.to_string()).collect()
+    }
+
+    #[test]
+    fn a_figure_drawn_again_unchanged_keeps_its_pdf() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("same.svg");
+        let legend = Legend::series(None, names(&["a", "b"]));
+        let lines = Lines {
+            series: vec![
+                ("a".into(), vec![(1.0, 5.0), (4.0, 7.0)]),
+                ("b".into(), vec![(1.0, 6.0), (4.0, 2.0)]),
+            ],
+            failed: vec![],
+            x: XAxis::Linear,
+        };
+        let labels = Labels {
+            title: String::new(),
+            x: "x".into(),
+            y: "y".into(),
+        };
+        let style = Style::default();
+        let draw = || {
+            figure(&path, &style, "t", &[], &legend, |area| {
+                super::lines(area, &style, &labels, &lines, &legend.colours)
+            })
+            .unwrap();
+            std::fs::read(path.with_extension("pdf")).unwrap()
+        };
+        let first = draw();
+        for _ in 0..4 {
+            assert!(
+                draw() == first,
+                "the PDF of an unchanged figure was rewritten"
+            );
+        }
     }
 
     #[test]
