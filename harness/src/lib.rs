@@ -35,7 +35,8 @@ pub mod exit {
     /// configuration, graph or baseline.
     pub const CANNOT_RUN: u8 = 2;
     /// `run`: the simulation failed (illegal instruction, misaligned or null access,
-    /// deadlock, `run.max_cycles`).
+    /// deadlock, `run.max_cycles` or another of a program's limits: phases, iterations,
+    /// launches, Weaver skips, split-stack entries).
     pub const SIMULATION_FAILED: u8 = 3;
     /// `run`: a graph program's result differs from the host reference.
     pub const MISMATCH: u8 = 4;
