@@ -6,10 +6,9 @@
 //! one cycle (the format has no other unit; its `displayTimeUnit` is left out).
 
 use std::borrow::Cow;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path;
 
-use anyhow::Context;
 use serde::Serialize;
 use serde_json::{json, Value};
 use wsim_sim::report::Report;
@@ -56,12 +55,9 @@ pub fn write<W>(
     report: &Report<W>,
     program: &str,
 ) -> anyhow::Result<()> {
-    let file =
-        std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
-    let mut out = BufWriter::new(file);
-    write_events(&mut out, timeline, report, program)
-        .and_then(|()| out.flush())
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    crate::files::write_with(path, |out| {
+        write_events(&mut &mut *out, timeline, report, program)
+    })?;
     if timeline.dropped > 0 {
         tracing::warn!(
             "the trace keeps its first {MAX_SLICES} slices: {} more were left out",

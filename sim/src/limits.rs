@@ -28,6 +28,9 @@ pub const ST_ENTRY_BYTES: u32 = 12;
 pub const EGHW_ST_ENTRY_BYTES: u32 = 4;
 /// Local memory a Distribution Table entry takes (one edge id per lane).
 pub const DT_ENTRY_BYTES: u32 = 4;
+/// Bytes of a configuration file: a file stating every key has a few KB, and parsing
+/// TOML takes some 60 times its text.
+pub const CONFIG_BYTES: u64 = 1 << 20;
 /// Regions in `map.regions`.
 pub const MAP_REGIONS: usize = 64;
 /// Distinct values a run may write to the phase CSR (0x7C0): each has its counters on
