@@ -18,6 +18,7 @@ fn with_limits(max_vertices: u32, max_edges: u32) -> LoadOptions {
         limits: Limits {
             max_vertices,
             max_edges,
+            ..Limits::default()
         },
         ..LoadOptions::default()
     }
@@ -122,6 +123,7 @@ fn files_and_gzip_content_are_bounded_by_the_edge_ceiling() {
     let limits = Limits {
         max_vertices: 10,
         max_edges: 10,
+        ..Limits::default()
     };
     let max = limits.max_input_bytes() as usize;
     let options = with_limits(10, 10);

@@ -180,8 +180,7 @@ fn experiments(dir: &Path, paper: &Path) -> anyhow::Result<BTreeMap<String, Expe
         if file.canonicalize().ok() == own {
             continue;
         }
-        let text = std::fs::read_to_string(&file)
-            .with_context(|| format!("cannot read {}", file.display()))?;
+        let text = crate::files::read_text(&file, crate::TEXT_BYTES, "an experiment file")?;
         let doc: toml::Table =
             toml::from_str(&text).with_context(|| format!("{}", file.display()))?;
         if !doc.contains_key("programs") && !doc.contains_key("external") {
@@ -221,8 +220,7 @@ impl Paper {
     /// Read a paper file and check every claim and figure against the experiment files
     /// (all problems at once, each naming its claim).
     pub fn load(path: &Path) -> anyhow::Result<Paper> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
+        let text = crate::files::read_text(path, crate::TEXT_BYTES, "a paper file")?;
         let file: PaperFile =
             toml::from_str(&text).with_context(|| format!("{}", path.display()))?;
         let here = match path.parent() {
@@ -858,9 +856,8 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
                     std::fs::create_dir_all(dir)
                         .with_context(|| format!("cannot create {}", dir.display()))?;
                 }
-                std::fs::copy(&source, &target).with_context(|| {
-                    format!("cannot copy {} to {}", source.display(), target.display())
-                })?;
+                let svg = crate::files::read_input(&source, crate::REPORT_BYTES, "a figure")?;
+                crate::files::write_whole(&target, &svg)?;
                 let link = pathdiff::diff_paths(absolute(&target)?, &out_dir)
                     .ok_or_else(|| anyhow!("no relative path to {}", target.display()))?;
                 let (short, long) = if every {
@@ -895,8 +892,7 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
     for block in &paper.closing {
         let _ = write!(page, "\n## {}\n\n{}\n", block.title, block.text.trim());
     }
-    std::fs::write(&places.out, page)
-        .with_context(|| format!("cannot write {}", places.out.display()))?;
+    crate::files::write_whole(&places.out, page.as_bytes())?;
     written.insert(0, places.out.clone());
     Ok(written)
 }
