@@ -248,3 +248,33 @@ fn regress_check_helps_with_a_key_that_exists() {
         .with_overrides(&[example.to_string()])
         .unwrap_or_else(|e| panic!("the example {example} is not a key: {e}"));
 }
+
+/// The host memory a run on a graph takes is said before it is paid (`--dry-run`), and a
+/// run or a load that would take more than `--max-memory` is refused up front with the
+/// bytes it needs, where raised ceilings let it abort ("memory allocation failed").
+#[test]
+fn a_run_states_and_bounds_its_host_memory_before_it_is_paid() {
+    let pagerank = common::program("graph/pr_vm_pull");
+    let pagerank = path_str(&pagerank);
+    let spec = "gen:rmat:scale=14,ef=16";
+    let plan = ok(&["run", "--dry-run", pagerank, "--graph", spec]);
+    assert!(
+        plan.starts_with("host memory: about ") && plan.contains("the graph "),
+        "{plan}"
+    );
+    let err = fails(&["--max-memory", "4M", "run", pagerank, "--graph", spec]);
+    assert!(
+        err.contains("of host memory") && err.contains("more than the 4.2 MB wsim may use"),
+        "{err}"
+    );
+    let err = fails(&[
+        "--max-memory",
+        "1G",
+        "graph",
+        "info",
+        "gen:uniform:v=268435456,e=1",
+        "--max-vertices",
+        "4294967295",
+    ]);
+    assert!(err.contains("more than the 1.1 GB wsim may use"), "{err}");
+}

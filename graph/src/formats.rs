@@ -264,7 +264,7 @@ fn parse_snap(lines: &mut Lines<impl BufRead>, limits: &Limits) -> Result<RawGra
                 declared = parse_wsim_header(no, line)?;
                 if let Some(n) = declared {
                     let what = "the wsim-graph header";
-                    (limits.size(n.into(), 0, 0, what)).map_err(|e| e.at_line(no))?;
+                    (limits.size(n.into(), 0, what)).map_err(|e| e.at_line(no))?;
                 }
             }
             continue;
@@ -456,7 +456,7 @@ fn parse_matrix_market(
             // The claims are checked before anything is allocated for them; the entries
             // are not reserved ahead, so memory grows with the file, not with its header.
             let what = format!("the size line `{rows} {cols} {nnz}`");
-            (limits.size(rows.max(cols), nnz, 0, &what)).map_err(|e| e.at_line(no))?;
+            (limits.size(rows.max(cols), nnz, &what)).map_err(|e| e.at_line(no))?;
             size = Some((rows, cols, nnz));
             continue;
         };

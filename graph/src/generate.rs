@@ -229,8 +229,10 @@ fn rmat(p: &Params) -> Generated {
         )));
     }
     // The ceilings (at most u32::MAX) also keep ids and edge offsets within 32 bits.
+    p.limits.vertices(1 << scale, "key `scale`")?;
+    p.limits.edges(ef << scale, "keys `ef` x 2^`scale`")?;
     p.limits
-        .size(1 << scale, ef << scale, 0, "keys `scale`, `ef`")?;
+        .load(1 << scale, ef << scale, 0, "keys `scale`, `ef`")?;
     let mut rng = p.rng()?;
     let edges = rmat_edges(scale, (ef << scale) as usize, (a, b, c), &mut rng).collect();
     Ok((1 << scale, edges))
@@ -277,7 +279,9 @@ fn powerlaw(p: &Params) -> Generated {
     // Its own: a weight, its cumulative sum, a share and a degree per vertex (24 bytes),
     // and per vertex drawn from, a key per vertex (16).
     let own = 40 * u64::from(v);
-    p.limits.size(v.into(), e.into(), own, "keys `v`, `e`")?;
+    p.limits.vertices(v.into(), "key `v`")?;
+    p.limits.edges(e.into(), "key `e`")?;
+    p.limits.load(v.into(), e.into(), own, "keys `v`, `e`")?;
     let cap = u64::from(v) - 1;
     if u64::from(e) > u64::from(v) * cap {
         return Err(spec_error(format!(
@@ -374,7 +378,9 @@ fn powerlaw(p: &Params) -> Generated {
 fn uniform(p: &Params) -> Generated {
     let v = p.count("v", 1024)?;
     let e = p.count("e", 16 * 1024)?;
-    p.limits.size(v.into(), e.into(), 0, "keys `v`, `e`")?;
+    p.limits.vertices(v.into(), "key `v`")?;
+    p.limits.edges(e.into(), "key `e`")?;
+    p.limits.load(v.into(), e.into(), 0, "keys `v`, `e`")?;
     let mut rng = p.rng()?;
     let edges = (0..e)
         .map(|_| (below(&mut rng, v), below(&mut rng, v)))
@@ -388,8 +394,10 @@ fn grid(p: &Params) -> Generated {
     let vertices = u64::from(w) * u64::from(h);
     let undirected = u64::from(h) * u64::from(w - 1) + u64::from(w) * u64::from(h - 1);
     // The ceilings (at most u32::MAX) also keep ids and edge offsets within 32 bits.
+    p.limits.vertices(vertices, "keys `w` x `h`")?;
+    p.limits.edges(2 * undirected, "keys `w`, `h`")?;
     p.limits
-        .size(vertices, 2 * undirected, 0, "keys `w`, `h`")?;
+        .load(vertices, 2 * undirected, 0, "keys `w`, `h`")?;
     let mut edges = Vec::with_capacity(2 * undirected as usize);
     for y in 0..h {
         for x in 0..w {

@@ -149,18 +149,23 @@ impl Limits {
         Ok(())
     }
 
-    /// `vertices` and `edges`, declared by `what` (a size line, a generator's keys),
-    /// within the ceilings, and loading them (with `extra` bytes of the generator's own)
-    /// within the memory.
-    pub(crate) fn size(
+    /// `vertices` and `edges`, declared by `what` (a size line), within the ceilings,
+    /// and loading them within the memory.
+    pub(crate) fn size(&self, vertices: u64, edges: u64, what: &str) -> Result<(), GraphError> {
+        self.vertices(vertices, what)?;
+        self.edges(edges, what)?;
+        self.load(vertices, edges, 0, what)
+    }
+
+    /// Loading `vertices` and `edges` (with `extra` bytes of a generator's own), declared
+    /// by `what`, within the memory.
+    pub(crate) fn load(
         &self,
         vertices: u64,
         edges: u64,
         extra: u64,
         what: &str,
     ) -> Result<(), GraphError> {
-        self.vertices(vertices, what)?;
-        self.edges(edges, what)?;
         let bytes = memory::load_bytes(vertices, edges, edges).saturating_add(extra);
         self.memory(bytes, what)
     }

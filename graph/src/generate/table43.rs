@@ -253,7 +253,7 @@ pub(super) fn table43(p: &Params) -> Generated {
             let levels = levels as u32;
             let raw = edge_factor << levels;
             p.limits
-                .size(1 << levels, 2 * raw, 0, "keys `graph`, `scale`")?;
+                .size(1 << levels, 2 * raw, "keys `graph`, `scale`")?;
             let (n, pairs) = kronecker(levels, raw, &mut rng);
             (n, pairs, true)
         }
@@ -272,8 +272,7 @@ pub(super) fn table43(p: &Params) -> Generated {
 
 /// The ceilings, before anything is generated.
 fn check(p: &Params, vertices: u64, directed: u64) -> Result<(), crate::GraphError> {
-    p.limits
-        .size(vertices, directed, 0, "keys `graph`, `scale`")
+    p.limits.size(vertices, directed, "keys `graph`, `scale`")
 }
 
 /// Graph500's graph: R-MAT edges, self-loops and duplicates dropped, undirected, the
