@@ -596,3 +596,46 @@ fn unwritable_stdout_or_stderr_keeps_the_exit_status() {
         }
     }
 }
+
+/// A fetch inside mapped code but off an instruction (a `vx_wspawn` or an entry at
+/// 0x80000002) is misaligned, as a `jalr` there is; it used to say "unmapped".
+#[test]
+fn a_fetch_off_an_instruction_in_mapped_code_is_misaligned() {
+    let e = error_of("errors/spawn_misaligned", &[]);
+    assert!(
+        matches!(
+            e.kind,
+            ErrorKind::Misaligned {
+                what: "instruction fetch",
+                addr: 0x8000_0002,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+/// A jump into `.bss` fetches mapped memory nothing wrote: zero, an illegal instruction,
+/// not an unmapped fetch.
+#[test]
+fn a_fetch_from_unwritten_mapped_memory_is_an_illegal_instruction() {
+    let e = error_of("errors/jump_bss", &[]);
+    assert!(
+        matches!(e.kind, ErrorKind::IllegalInstruction { word: 0, .. }),
+        "{e}"
+    );
+}
+
+/// A local memory placed just below the I/O words used to hide them: every console and
+/// exit store failed as "past the end of local memory". A mapped word there is just
+/// written.
+#[test]
+fn a_local_memory_below_the_io_words_leaves_them_mapped() {
+    let (_, result) = common::run(
+        "hello",
+        &preset("vortex")
+            .with_overrides(&["local_mem.base=0x4000".into()])
+            .unwrap(),
+    );
+    assert_eq!(result.expect("runs").exit_code, 0);
+}
