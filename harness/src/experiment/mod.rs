@@ -426,8 +426,9 @@ impl Experiment {
     /// adds its rows to those the table there holds for the runs it left out (earlier
     /// parts, perhaps measured by another wsim: each row names its `wsim_version`).
     pub fn write_outputs(&self, outputs: &Outputs) -> anyhow::Result<Written> {
-        let records = self.collect(outputs)?;
-        let mut table = table::table(self, &records);
+        let mut records = self.collect(outputs)?;
+        let mut runs: Vec<&Run> = self.runs.iter().collect();
+        let part = runs.len();
         let path = outputs.table(self);
         let mut earlier_rows = table::EarlierRows::default();
         let mut earlier_kept_as = None;
@@ -435,20 +436,28 @@ impl Experiment {
         std::fs::create_dir_all(&outputs.dir)
             .with_context(|| format!("cannot create {}", outputs.dir.display()))?;
         let _lock = crate::files::lock_directory_of(&path)?;
-        if !self.left_out.is_empty() && path.exists() {
-            let earlier = Table::read(&path)?;
+        let earlier = if !self.left_out.is_empty() && path.exists() {
             // The rows of left-out runs this cache holds come from it (each entry checked
             // by its digest), not from the earlier table, which anyone may have edited.
             let cache = Cache::new(&outputs.cache)?;
-            let mut runs = Vec::new();
-            let mut records = Vec::new();
             for run in &self.left_out {
                 if let Some(record) = cache.get(&run.key, &run.seal, &run.program.name)? {
                     runs.push(run);
                     records.push(record);
                 }
             }
-            let cached = table::table_of(self, &runs, &records);
+            Some(Table::read(&path)?)
+        } else {
+            None
+        };
+        // One table of this part's runs and the cached ones, so that their columns are
+        // filled alike (a phase only some runs have is 0 in the others' rows).
+        let mut table = table::table_of(self, &runs, &records);
+        let cached = Table {
+            header: table.header.clone(),
+            rows: table.rows.split_off(part),
+        };
+        if let Some(earlier) = earlier {
             earlier_rows = table::add_earlier_parts(&mut table, self, &earlier, &cached);
             // Rows the new table cannot hold (measured under an older configuration, say)
             // are still somebody's measurements: the whole earlier table stays, renamed.

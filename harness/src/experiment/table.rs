@@ -48,13 +48,7 @@ pub fn header(experiment: &Experiment, phases: &[u32]) -> Vec<String> {
     header
 }
 
-/// The table of `experiment`, whose runs left `records` (in the runs' order).
-pub fn table(experiment: &Experiment, records: &[RunRecord]) -> Table {
-    let runs: Vec<&Run> = experiment.runs.iter().collect();
-    table_of(experiment, &runs, records)
-}
-
-/// The rows of `runs` of `experiment`, which left `records`.
+/// The table of `runs` of `experiment`, which left `records` (in the runs' order).
 pub fn table_of(experiment: &Experiment, runs: &[&Run], records: &[RunRecord]) -> Table {
     let phases: BTreeSet<u32> = (records.iter())
         .filter_map(|r| r.report.as_ref())
