@@ -366,9 +366,107 @@ class Probe:
             a.write_bytes(keep)
 
 
+    # -- issue 47: special files, outputs that are inputs, symlinks, huge sizes, run counts
+
+    def special(self):
+        """A FIFO, a device or a folder as any input: refused at once (status 2), never
+        read to the end of memory or waited on forever."""
+        fifo = self.tmp / "fifo"
+        if not fifo.exists():
+            os.mkfifo(fifo)
+        hello, pr = "programs/build/hello.elf", "programs/build/graph/pr_vm_pull.elf"
+        for _ in range(max(1, self.n // 8)):
+            for special in (str(fifo), "/dev/zero", "/dev/urandom", str(self.tmp)):
+                for args in (["run", "--config", special, hello], ["run", special],
+                             ["disasm", special], ["run", "--graph", special, pr],
+                             ["graph", "info", special], ["regress", "check", special],
+                             ["experiment", "run", special], ["sweep", "--config", special, hello]):
+                    self.run("special", args, ok=(2,), rss=RSS_LIMIT_KIB)
+
+    def clobber(self):
+        """An output that is one of the inputs, by the same or another name: refused, the
+        input unchanged."""
+        box = self.sandbox("clobber")
+        shutil.copy(ROOT / "programs/build/hello.elf", box / "p.elf")
+        shutil.copy(ROOT / "configs/tiny.toml", box / "c.toml")
+        (box / "g.txt").write_text("0 1\n1 2\n2 0\n")
+        (box / "f.svg").write_text("<svg/>")
+        os.link(box / "p.elf", box / "alias")
+        cases = [["run", "--json", "p.elf", "p.elf"], ["run", "--trace", "alias", "p.elf"],
+                 ["run", "--config", "c.toml", "--json", "c.toml", "p.elf"],
+                 ["run", "--trace-instructions", "c.toml", "--config", "c.toml", "p.elf"],
+                 ["graph", "convert", "g.txt", "-o", "g.txt"], ["plot", "f.svg", "-o", "f.svg"]]
+        before = {f: (box / f).read_bytes() for f in ("p.elf", "c.toml", "g.txt", "f.svg")}
+        for _ in range(max(1, self.n // len(cases))):
+            for args in cases:
+                self.run("clobber", args, cwd=box, ok=(2,))
+                for f, data in before.items():
+                    if (box / f).read_bytes() != data:
+                        self.fail("clobber", args, f"{f} was overwritten")
+                        (box / f).write_bytes(data)
+
+    def symlink(self):
+        """Symlinks planted at outputs (and at temporary names beside them): replaced,
+        never written through to the file outside."""
+        box = self.small_experiment(self.sandbox("symlink"))
+        outside = self.tmp / "outside.txt"
+        for i in range(max(1, self.n // 4)):
+            outside.write_text("keep")
+            out = box / "results"
+            out.mkdir(exist_ok=True)
+            for name in ("e.csv", "speed.svg", f".e.csv.{i}.tmp", "r.json", "t.json"):
+                (out / name).unlink(missing_ok=True)
+                (out / name).symlink_to(outside)
+            self.run("symlink", ["-q", "experiment", "run", "e.toml", "--out", "results"],
+                     cwd=box)
+            self.run("symlink", ["-q", "run", "--config", "../configs/tiny.toml", "--json",
+                                 "results/r.json", "--trace", "results/t.json",
+                                 "../programs/build/hello.elf"], cwd=box)
+            self.run("symlink", ["-q", "graph", "gen", "grid:w=3", "-o", "results/speed.svg"],
+                     cwd=box)
+            self.run("symlink", ["-q", "experiment", "run", "e.toml", "--out", "results"], cwd=box)
+            if outside.read_text() != "keep":
+                self.fail("symlink", ["experiment", "run", "run", "graph gen"],
+                          "written through a symlink")
+            for f in out.glob("*.tmp"):
+                if not f.is_symlink():
+                    self.fail("symlink", ["experiment", "run"], f"left {f.name}")
+
+    def huge(self):
+        """Declared sizes past memory with the ceilings raised: refused up front (status
+        2), never an abort; peak memory small."""
+        mtx = self.tmp / "huge.mtx"
+        mtx.write_text("%%MatrixMarket matrix coordinate pattern general\n4000000000 4000000000 1\n1 2\n")
+        raised = ["--max-vertices", "4294967295", "--max-edges", "4294967295", "--max-memory", "2G"]
+        specs = ["gen:uniform:v=4294967295,e=1", "gen:rmat:scale=31,ef=1", "gen:grid:w=20000,h=20000",
+                 "gen:powerlaw:v=268435456,e=1", "gen:uniform:v=268435456,e=1", str(mtx)]
+        for _ in range(max(1, self.n // 10)):
+            spec = self.rng.choice(specs)
+            self.run("huge", ["graph", "info", spec, *raised], ok=(2,), rss=RSS_LIMIT_KIB)
+            self.run("huge", ["run", "programs/build/graph/pr_vm_pull.elf", "--graph", spec,
+                              *raised], ok=(2,), rss=RSS_LIMIT_KIB)
+
+    def runs(self):
+        """Experiment files and sweeps that expand to too many runs: refused before they
+        are expanded."""
+        box = self.sandbox("runs")
+        keys = ["alu", "branch", "mul", "div", "fpu_fma", "fpu_div", "fpu_cvt", "fpu_misc", "sfu"]
+        for i in range(max(1, self.n // 4)):
+            n = self.rng.randint(6, 9)
+            values = ", ".join(str(v) for v in range(1, self.rng.randint(11, 40)))
+            axes = "".join(f"[[axes]]\nname = '{k}'\nkey = 'core.latency.{k}'\nvalues = [{values}]\n"
+                           for k in keys[:n])
+            (box / "e.toml").write_text(
+                "[[programs]]\nfiles = ['programs/build/hello.elf']\n" + axes)
+            self.run("runs", ["experiment", "run", "e.toml"], cwd=box, ok=(2,), rss=RSS_LIMIT_KIB)
+            vary = [a for k in keys[:n] for a in ("--vary", f"core.latency.{k}={values}")]
+            self.run("runs", ["sweep", *vary, "programs/build/hello.elf"], cwd=box, ok=(2,),
+                     rss=RSS_LIMIT_KIB)
+
+
 def main():
     kinds = ["elf", "config", "set", "graph", "names", "baseline", "unwritable", "flood", "killed",
-             "concurrent", "cache"]
+             "concurrent", "cache", "special", "clobber", "symlink", "huge", "runs"]
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--wsim", default=str(ROOT / "target/release/wsim"))
     ap.add_argument("--cases", type=int, default=100, help="cases per kind (fewer for the slow ones)")

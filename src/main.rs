@@ -34,8 +34,10 @@ use commands::{config, disasm, experiment, graph, plot, regress, run, sweep, tab
      line and in the JSON's `exit_code`; `--exit-status program` exits with it);
      sweep: a run failed, exited non-zero or did not verify; regress check: a regression
   2  could not run: bad arguments, or an unreadable or invalid program,
-     configuration, graph or baseline
-  3  run: the simulation failed (illegal instruction, bad access, deadlock, run.max_cycles)
+     configuration, graph or baseline, too little memory for it, or an output that
+     cannot be written
+  3  run: the simulation failed (illegal instruction, bad access, deadlock, run.max_cycles,
+     or another limit of what a program may make wsim hold)
   4  run: a graph program's result differs from the host reference
   5  regress check: a stale baseline (its program, configuration or graph changed
      since it was recorded) and nothing worse
@@ -52,6 +54,11 @@ struct Cli {
     /// Log only errors (no warnings).
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     quiet: bool,
+    /// Host memory wsim may plan to use, e.g. 8G: a graph, or a run's graph and arrays,
+    /// that would take more is refused before it is allocated, naming the bytes
+    /// [default: what the host has available: MemAvailable, ulimit -v, the cgroup's limit].
+    #[arg(long, global = true, value_name = "SIZE", value_parser = wsim_graph::memory::parse_size)]
+    max_memory: Option<u64>,
     #[command(subcommand)]
     command: Command,
 }
@@ -127,6 +134,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     logging::init(cli.verbose, cli.quiet);
     stop_on_signals();
+    if let Some(bytes) = cli.max_memory {
+        wsim_graph::memory::set_budget(bytes);
+    }
     let result = match cli.command {
         Command::Run(args) => run::exec(args),
         Command::Config { command } => config::exec(command),

@@ -514,6 +514,38 @@ fn phase_numbers_stop_at_their_limit_naming_the_instruction() {
     assert_eq!(stats["phases"].as_object().unwrap().len(), limit);
 }
 
+/// A program cannot grow the host's memory through the Weaver unit: a loop skipping a new
+/// vertex id every few cycles (it grew the skip set 27 MB per million cycles until wsim
+/// aborted) stops at the limit, names it and the instruction, and writes its JSON.
+#[test]
+fn weaver_skips_stop_at_their_limit_with_the_report_written() {
+    let limit = wsim_sim::limits::WEAVER_SKIPS;
+    let (err, stats) = failed_run_json("errors/skip_flood");
+    assert!(
+        err.contains(&format!("skipped vertex {}", limit + 1))
+            && err.contains("limits::WEAVER_SKIPS")
+            && err.contains("weaver.skip\tt0"),
+        "{err}"
+    );
+    assert_eq!(stats["status"], "failed");
+    assert_eq!(stats["total"]["weaver"]["skips"], limit as u64);
+}
+
+/// The same for `vx_split` without `vx_join` (5.8 MiB per million cycles with 32 warps):
+/// the split that would pass the split stack's limit fails at its instruction.
+#[test]
+fn split_stacks_stop_at_their_limit_with_the_report_written() {
+    let limit = wsim_sim::limits::SPLIT_STACK;
+    let (err, stats) = failed_run_json("errors/split_flood");
+    assert!(
+        err.contains(&format!("vx_split with {limit} entries"))
+            && err.contains("limits::SPLIT_STACK")
+            && err.contains("vx_split\tt0, t1"),
+        "{err}"
+    );
+    assert_eq!(stats["status"], "failed");
+}
+
 /// Output that cannot be written (a full device, `2>/dev/full`) never changes the exit
 /// status: it used to panic with 101 on stderr (an error or a warning) and turn a full
 /// stdout into 2. A failed simulation stays 3 and a run that warns stays 0.
@@ -563,4 +595,47 @@ fn unwritable_stdout_or_stderr_keeps_the_exit_status() {
             );
         }
     }
+}
+
+/// A fetch inside mapped code but off an instruction (a `vx_wspawn` or an entry at
+/// 0x80000002) is misaligned, as a `jalr` there is; it used to say "unmapped".
+#[test]
+fn a_fetch_off_an_instruction_in_mapped_code_is_misaligned() {
+    let e = error_of("errors/spawn_misaligned", &[]);
+    assert!(
+        matches!(
+            e.kind,
+            ErrorKind::Misaligned {
+                what: "instruction fetch",
+                addr: 0x8000_0002,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+/// A jump into `.bss` fetches mapped memory nothing wrote: zero, an illegal instruction,
+/// not an unmapped fetch.
+#[test]
+fn a_fetch_from_unwritten_mapped_memory_is_an_illegal_instruction() {
+    let e = error_of("errors/jump_bss", &[]);
+    assert!(
+        matches!(e.kind, ErrorKind::IllegalInstruction { word: 0, .. }),
+        "{e}"
+    );
+}
+
+/// A local memory placed just below the I/O words used to hide them: every console and
+/// exit store failed as "past the end of local memory". A mapped word there is just
+/// written.
+#[test]
+fn a_local_memory_below_the_io_words_leaves_them_mapped() {
+    let (_, result) = common::run(
+        "hello",
+        &preset("vortex")
+            .with_overrides(&["local_mem.base=0x4000".into()])
+            .unwrap(),
+    );
+    assert_eq!(result.expect("runs").exit_code, 0);
 }

@@ -1453,6 +1453,125 @@ fn a_cache_entry_copied_or_edited_is_refused() {
     refused_with("is not what was written");
 }
 
+/// An entry edited with its digest recomputed from what it holds (the SHA-256 of its
+/// report and error, as wsim computed it before issue 47) is refused too: the digest is
+/// keyed by the run's inputs, which the entry does not hold.
+#[test]
+fn a_cache_entry_edited_with_its_digest_recomputed_is_refused() {
+    use wsim_sim::report::Report;
+    use wsim_workloads::record::GraphRun;
+    let dir = tempfile::tempdir().unwrap();
+    let body = format!("[[programs]]\nfiles = ['{}']\n", program("hello").display());
+    let file = experiment(dir.path(), "forged", &body);
+    let ((_, ran), _) = run(&file, &[]);
+    assert_eq!(ran, 1);
+    let cache = dir.path().join("out/cache");
+    let (name, text) = cache_entries(&cache).into_iter().next().unwrap();
+    let mut entry: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut report: Report<GraphRun> = serde_json::from_value(entry["report"].take()).unwrap();
+    report.cycles += 1;
+    let error: Option<String> = serde_json::from_value(entry["error"].clone()).unwrap();
+    let outcome = serde_json::to_string(&(&report, &error)).unwrap();
+    entry["digest"] = wsim_harness::sha256(outcome.as_bytes()).into();
+    entry["report"] = serde_json::to_value(&report).unwrap();
+    std::fs::write(cache.join(&name), entry.to_string()).unwrap();
+    let out = wsim(&[
+        "experiment",
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("is not what was written") && err.contains(&name),
+        "{err}"
+    );
+}
+
+/// A part of an experiment keeps the earlier table's rows of the runs it leaves out; a
+/// forged row there used to survive. Now a row whose run the cache holds is the cache's,
+/// and one that says this wsim measured it but has no cached run is not taken.
+#[test]
+fn a_part_takes_left_out_rows_from_the_cache_not_from_an_edited_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = format!(
+        "[[programs]]\nfiles = ['{}', '{}']\n",
+        program("hello").display(),
+        program("vecadd").display()
+    );
+    let file = experiment(dir.path(), "rows", &body);
+    let (_, out) = run(&file, &[]);
+    succeeded(&out);
+    let path = dir.path().join("out/rows.csv");
+    let measured = table(&path);
+    edit_table(&path, "vecadd", "cycles", "1");
+    let (_, out) = run(&file, &["--programs", "hello"]);
+    succeeded(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("1 rows of the earlier"), "{stderr}");
+    assert_eq!(
+        without_host_time(&table(&path)),
+        without_host_time(&measured)
+    );
+    // Its cache entry gone, the forged row has nothing behind it.
+    edit_table(&path, "vecadd", "cycles", "1");
+    let cache = dir.path().join("out/cache");
+    let vecadd = (cache_entries(&cache).into_iter())
+        .find(|(_, text)| text.contains("vecadd"))
+        .unwrap()
+        .0;
+    std::fs::remove_file(cache.join(vecadd)).unwrap();
+    let (_, out) = run(&file, &["--programs", "hello"]);
+    succeeded(&out);
+    let rows = table(&path);
+    assert_eq!(rows.len(), 1, "the unbacked row is not taken");
+    assert_eq!(rows[0]["program"], "hello");
+    assert!(dir.path().join("out/rows.earlier.csv").exists());
+}
+
+/// An experiment file of 9 axes of 10 values (10^9 runs, 1 KB) aborted expanding them:
+/// the runs are counted first and too many refused, naming the factors; so are a
+/// sweep's.
+#[test]
+fn too_many_runs_are_refused_before_they_are_expanded() {
+    let dir = tempfile::tempdir().unwrap();
+    let values = "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]";
+    let keys = [
+        "alu", "branch", "mul", "div", "fpu_fma", "fpu_div", "fpu_cvt", "fpu_misc", "sfu",
+    ];
+    let axes: String = (keys.iter())
+        .map(|k| format!("[[axes]]\nname = '{k}'\nkey = 'core.latency.{k}'\nvalues = {values}\n"))
+        .collect();
+    let body = format!(
+        "[[programs]]\nfiles = ['{}']\n{axes}",
+        program("hello").display()
+    );
+    let file = experiment(dir.path(), "huge", &body);
+    let started = Instant::now();
+    let out = wsim(&["experiment", "run", file.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("1000000000 runs (1 programs x 1 graphs x 1000000000 combinations")
+            && err.contains("more than the 100000"),
+        "{err}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let mut args = vec!["sweep".to_string()];
+    for k in &keys[..6] {
+        args.push("--vary".into());
+        args.push(format!("core.latency.{k}=1,2,3,4,5,6,7,8,9,10"));
+    }
+    args.push(program("hello").to_str().unwrap().into());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = wsim(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("more than the 100000"), "{err}");
+}
+
 /// Parts of one experiment run at once (`--graphs` in three shells) all land in its
 /// table: each reads the table again under a lock of its folder and keeps the others'
 /// rows. The graphs are alike so the parts finish together; without the lock about one

@@ -444,6 +444,7 @@ fn fuzz_limits() -> Limits {
     Limits {
         max_vertices: 1 << 14,
         max_edges: 1 << 14,
+        ..Limits::default()
     }
 }
 

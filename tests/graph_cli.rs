@@ -175,7 +175,12 @@ fn errors_are_one_line_naming_the_cause() {
         "-o",
         "/nonexistent/dir/g.mtx",
     ]);
-    assert!(err.contains("bad.txt"), "the input fails first: {err}");
+    // The output is checked before the input is read (issue 47): a wrong path fails at
+    // once, not after a long load.
+    assert!(
+        err.contains("cannot write /nonexistent/dir/g.mtx") && !err.contains("bad.txt"),
+        "the output fails first: {err}"
+    );
     let err = fails(&["graph", "gen", "grid:w=3", "-o", "/nonexistent/dir/g.mtx"]);
     assert!(err.contains("/nonexistent/dir/g.mtx"), "{err}");
     let out = wsim(&["graph", "gen", "grid:w=3"]);
@@ -242,4 +247,34 @@ fn regress_check_helps_with_a_key_that_exists() {
     wsim_sim::Config::default()
         .with_overrides(&[example.to_string()])
         .unwrap_or_else(|e| panic!("the example {example} is not a key: {e}"));
+}
+
+/// The host memory a run on a graph takes is said before it is paid (`--dry-run`), and a
+/// run or a load that would take more than `--max-memory` is refused up front with the
+/// bytes it needs, where raised ceilings let it abort ("memory allocation failed").
+#[test]
+fn a_run_states_and_bounds_its_host_memory_before_it_is_paid() {
+    let pagerank = common::program("graph/pr_vm_pull");
+    let pagerank = path_str(&pagerank);
+    let spec = "gen:rmat:scale=14,ef=16";
+    let plan = ok(&["run", "--dry-run", pagerank, "--graph", spec]);
+    assert!(
+        plan.starts_with("host memory: about ") && plan.contains("the graph "),
+        "{plan}"
+    );
+    let err = fails(&["--max-memory", "4M", "run", pagerank, "--graph", spec]);
+    assert!(
+        err.contains("of host memory") && err.contains("more than the 4.2 MB wsim may use"),
+        "{err}"
+    );
+    let err = fails(&[
+        "--max-memory",
+        "1G",
+        "graph",
+        "info",
+        "gen:uniform:v=268435456,e=1",
+        "--max-vertices",
+        "4294967295",
+    ]);
+    assert!(err.contains("more than the 1.1 GB wsim may use"), "{err}");
 }

@@ -386,3 +386,30 @@ fn series_measured_by_different_builds_are_named_with_their_build() {
         "{shown:?}"
     );
 }
+
+/// A figure that cannot be written says so in a line naming the file, before drawing; it
+/// used to print Rust's debug dump (`BackendError(DrawingError(Os { code: 2, ... }))`).
+#[test]
+fn an_unwritable_figure_is_one_line_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = made_up(dir.path(), "ratios.csv", RATIOS);
+    let out = dir.path().join("no/such/f.svg");
+    let o = wsim(&[
+        "plot",
+        csv.to_str().unwrap(),
+        "--x",
+        "memory.dram.clock_ratio",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "cannot write {}: No such file or directory",
+            out.display()
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("Os {") && err.lines().count() == 1, "{err}");
+}

@@ -537,3 +537,33 @@ fn concurrent_records_of_one_baseline_all_land() {
         assert!(!run(&doc, name).is_null(), "{name}");
     }
 }
+
+/// `regress check` is linear in the baseline's runs: reading one looked each run's name
+/// up among all before it (8,000 runs took 0.44 s, 100,000 took 24 s; 2.2 s now). Timed
+/// as a ratio, so a loaded machine does not fail it: 12 times the runs took 68 times
+/// as long (0.12 s, 8.2 s), and take some 14 times now (0.10 s, 1.4 s).
+#[test]
+fn checking_a_baseline_is_linear_in_its_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let took = |n: usize| {
+        let runs: String = (0..n)
+            .map(|i| format!("[[run]]\nname = \"r{i}\"\nprogram = \"missing.elf\"\n\n"))
+            .collect();
+        let file = baseline(dir.path(), &runs);
+        let started = std::time::Instant::now();
+        let out = wsim(&["regress", "check", file.to_str().unwrap()]);
+        let took = started.elapsed().as_secs_f64();
+        let summary = format!("{n} runs: 0 ok, 0 failed, 0 stale, {n} could not run");
+        assert!(
+            text(&out).contains(&summary),
+            "{}",
+            text(&out).lines().last().unwrap_or("")
+        );
+        took
+    };
+    let (small, large) = (took(5_000), took(60_000));
+    assert!(
+        large < 30.0 * small,
+        "5,000 runs {small:.2} s, 60,000 {large:.2} s"
+    );
+}

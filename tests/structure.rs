@@ -14,10 +14,11 @@ fn root() -> PathBuf {
 
 /// The workspace's crates, lowest layer first: a crate may depend only on crates of
 /// lower layers.
-const LAYERS: [(&str, &str, u32); 6] = [
+const LAYERS: [(&str, &str, u32); 7] = [
     // (folder, package, layer)
     ("isa", "wsim-isa", 0),
-    ("graph", "wsim-graph", 0),
+    ("files", "wsim-files", 0),
+    ("graph", "wsim-graph", 1),
     ("sim", "wsim-sim", 1),
     ("workloads", "wsim-workloads", 2),
     ("harness", "wsim-harness", 3),
@@ -167,6 +168,11 @@ fn no_crate_has_an_import_circle() {
     for (folder, package, _) in LAYERS {
         let src = root().join(folder).join("src");
         let (modules, edges) = module_edges(&src);
+        // wsim-files is one module (lib.rs): nothing to circle.
+        if package == "wsim-files" {
+            assert_eq!(modules.len(), 1, "{package}: one module");
+            continue;
+        }
         assert!(
             modules.len() > 4 && !edges.is_empty(),
             "{package}: only {} modules found",

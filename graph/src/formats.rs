@@ -1,8 +1,7 @@
 //! Reading SNAP edge lists, Matrix Market files and binary CSR files (gzip detected by its
 //! magic bytes, binary CSR by its own), and writing any of them.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 
 use flate2::read::MultiGzDecoder;
@@ -10,7 +9,7 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 
 use crate::error::{range, syntax, ErrorKind, GraphError};
-use crate::{binary, Graph, Limits, RawGraph, VertexIds};
+use crate::{binary, memory, Graph, Limits, RawGraph, VertexIds};
 
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
@@ -40,7 +39,8 @@ fn format_extension(path: &Path) -> String {
 /// line, so memory holds the graph, never the file's text.
 pub(crate) fn read(path: &Path, seed: u64, limits: &Limits) -> Result<RawGraph, GraphError> {
     let io = |e| GraphError::new(ErrorKind::Io(e));
-    let file = File::open(path).map_err(io)?;
+    // A regular file only: a FIFO would block, a device be read without end.
+    let file = wsim_files::open_input(path).map_err(io)?;
     let size = file.metadata().map_err(io)?.len();
     let mut file = BufReader::new(file);
     let gzip = file.fill_buf().map_err(io)?.starts_with(&GZIP_MAGIC);
@@ -264,7 +264,7 @@ fn parse_snap(lines: &mut Lines<impl BufRead>, limits: &Limits) -> Result<RawGra
                 declared = parse_wsim_header(no, line)?;
                 if let Some(n) = declared {
                     let what = "the wsim-graph header";
-                    limits.vertices(n.into(), what).map_err(|e| e.at_line(no))?;
+                    (limits.size(n.into(), 0, what)).map_err(|e| e.at_line(no))?;
                 }
             }
             continue;
@@ -309,6 +309,11 @@ fn parse_snap(lines: &mut Lines<impl BufRead>, limits: &Limits) -> Result<RawGra
             limits
                 .edges(raw.len() as u64 + 1, "the file")
                 .map_err(|e| e.at_line(no))?;
+        }
+        // Before the edges' space doubles: what reading that many takes.
+        if raw.len() == raw.capacity() {
+            let bytes = (2 * raw.len() as u64).max(4) * memory::SNAP_READ_BYTES;
+            (limits.memory(bytes, "the edges read so far")).map_err(|e| e.at_line(no))?;
         }
         raw.push((src, dst));
     }
@@ -451,9 +456,7 @@ fn parse_matrix_market(
             // The claims are checked before anything is allocated for them; the entries
             // are not reserved ahead, so memory grows with the file, not with its header.
             let what = format!("the size line `{rows} {cols} {nnz}`");
-            (limits.vertices(rows.max(cols), &what))
-                .and_then(|()| limits.edges(nnz, &what))
-                .map_err(|e| e.at_line(no))?;
+            (limits.size(rows.max(cols), nnz, &what)).map_err(|e| e.at_line(no))?;
             size = Some((rows, cols, nnz));
             continue;
         };
@@ -517,27 +520,26 @@ fn parse_matrix_market(
     })
 }
 
+/// Write `g` to `path` whole (wsim-files: a failure leaves the old file as it was); the
+/// error names the file.
 pub(crate) fn write(g: &Graph, path: &Path) -> Result<(), GraphError> {
-    let io = |e| GraphError::new(ErrorKind::Io(e));
     let ext = format_extension(path);
-    let body = |mut w: &mut dyn Write| match ext.as_str() {
-        "bcsr" => binary::write(g, &mut w),
-        "mtx" => emit(g, true, &mut w),
-        _ => emit(g, false, &mut w),
-    };
-    let file = File::create(path).map_err(io)?;
     let gz = path.to_string_lossy().to_lowercase().ends_with(".gz");
-    let result = if gz {
-        let mut w = BufWriter::new(GzEncoder::new(file, Compression::default()));
-        body(&mut w)
-            .and_then(|()| w.into_inner().map_err(|e| e.into_error()))
-            .and_then(|enc| enc.finish())
-            .map(drop)
-    } else {
-        let mut w = BufWriter::new(file);
-        body(&mut w).and_then(|()| w.flush())
-    };
-    result.map_err(io)
+    wsim_files::write_with(path, |out| {
+        let body = |w: &mut dyn Write| match ext.as_str() {
+            "bcsr" => binary::write(g, &mut &mut *w),
+            "mtx" => emit(g, true, &mut &mut *w),
+            _ => emit(g, false, &mut &mut *w),
+        };
+        if gz {
+            let mut w = GzEncoder::new(out, Compression::default());
+            body(&mut w)?;
+            w.finish().map(drop)
+        } else {
+            body(out)
+        }
+    })
+    .map_err(|e| GraphError::new(ErrorKind::Io(e)))
 }
 
 fn emit(g: &Graph, matrix_market: bool, w: &mut impl Write) -> std::io::Result<()> {

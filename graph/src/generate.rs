@@ -231,6 +231,8 @@ fn rmat(p: &Params) -> Generated {
     // The ceilings (at most u32::MAX) also keep ids and edge offsets within 32 bits.
     p.limits.vertices(1 << scale, "key `scale`")?;
     p.limits.edges(ef << scale, "keys `ef` x 2^`scale`")?;
+    p.limits
+        .load(1 << scale, ef << scale, 0, "keys `scale`, `ef`")?;
     let mut rng = p.rng()?;
     let edges = rmat_edges(scale, (ef << scale) as usize, (a, b, c), &mut rng).collect();
     Ok((1 << scale, edges))
@@ -274,8 +276,12 @@ fn powerlaw(p: &Params) -> Generated {
     if alpha <= 1.0 {
         return Err(spec_error(format!("key `alpha`: {alpha} must be above 1")));
     }
+    // Its own: a weight, its cumulative sum, a share and a degree per vertex (24 bytes),
+    // and per vertex drawn from, a key per vertex (16).
+    let own = 40 * u64::from(v);
     p.limits.vertices(v.into(), "key `v`")?;
     p.limits.edges(e.into(), "key `e`")?;
+    p.limits.load(v.into(), e.into(), own, "keys `v`, `e`")?;
     let cap = u64::from(v) - 1;
     if u64::from(e) > u64::from(v) * cap {
         return Err(spec_error(format!(
@@ -374,6 +380,7 @@ fn uniform(p: &Params) -> Generated {
     let e = p.count("e", 16 * 1024)?;
     p.limits.vertices(v.into(), "key `v`")?;
     p.limits.edges(e.into(), "key `e`")?;
+    p.limits.load(v.into(), e.into(), 0, "keys `v`, `e`")?;
     let mut rng = p.rng()?;
     let edges = (0..e)
         .map(|_| (below(&mut rng, v), below(&mut rng, v)))
@@ -389,6 +396,8 @@ fn grid(p: &Params) -> Generated {
     // The ceilings (at most u32::MAX) also keep ids and edge offsets within 32 bits.
     p.limits.vertices(vertices, "keys `w` x `h`")?;
     p.limits.edges(2 * undirected, "keys `w`, `h`")?;
+    p.limits
+        .load(vertices, 2 * undirected, 0, "keys `w`, `h`")?;
     let mut edges = Vec::with_capacity(2 * undirected as usize);
     for y in 0..h {
         for x in 0..w {

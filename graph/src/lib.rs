@@ -10,6 +10,7 @@ mod error;
 mod formats;
 pub mod gcn;
 mod generate;
+pub mod memory;
 pub mod reference;
 mod vertex_ids;
 
@@ -83,12 +84,16 @@ pub const DEFAULT_MAX_WEIGHT: u32 = 64;
 
 /// Ceilings on an input's size, checked against what a file or generator declares before
 /// anything is allocated for it, so that memory grows with the data present, never with a
-/// header's claims. The defaults keep a load within about 1 GiB of host memory and above
-/// what a 32-bit wsim machine can place (docs/GRAPHS.md).
+/// header's claims. The default counts keep a load within about 1 GiB of host memory and
+/// above what a 32-bit wsim machine can place (docs/GRAPHS.md); raised, the memory a load
+/// would take is still compared with `max_bytes` first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     pub max_vertices: u32,
     pub max_edges: u32,
+    /// Host bytes a load may take at its peak ([`memory::load_bytes`]): by default
+    /// [`memory::budget`], what the host has available or `--max-memory`.
+    pub max_bytes: u64,
 }
 
 impl Default for Limits {
@@ -96,6 +101,7 @@ impl Default for Limits {
         Limits {
             max_vertices: 1 << 24,
             max_edges: 1 << 24,
+            max_bytes: memory::budget(),
         }
     }
 }
@@ -126,6 +132,42 @@ impl Limits {
     /// `count` edges, declared by `what`, within the ceiling.
     pub(crate) fn edges(&self, count: u64, what: &str) -> Result<(), GraphError> {
         ceiling(count, self.max_edges, "edges", what)
+    }
+
+    /// `bytes` of host memory, what loading what `what` declares takes, within
+    /// `max_bytes`.
+    pub(crate) fn memory(&self, bytes: u64, what: &str) -> Result<(), GraphError> {
+        if bytes > self.max_bytes {
+            return Err(ErrorKind::TooLarge(format!(
+                "{what}: loading it takes about {} of host memory, more than the {} wsim may \
+                 use (the memory available, or --max-memory)",
+                memory::human(bytes),
+                memory::human(self.max_bytes)
+            ))
+            .into());
+        }
+        Ok(())
+    }
+
+    /// `vertices` and `edges`, declared by `what` (a size line), within the ceilings,
+    /// and loading them within the memory.
+    pub(crate) fn size(&self, vertices: u64, edges: u64, what: &str) -> Result<(), GraphError> {
+        self.vertices(vertices, what)?;
+        self.edges(edges, what)?;
+        self.load(vertices, edges, 0, what)
+    }
+
+    /// Loading `vertices` and `edges` (with `extra` bytes of a generator's own), declared
+    /// by `what`, within the memory.
+    pub(crate) fn load(
+        &self,
+        vertices: u64,
+        edges: u64,
+        extra: u64,
+        what: &str,
+    ) -> Result<(), GraphError> {
+        let bytes = memory::load_bytes(vertices, edges, edges).saturating_add(extra);
+        self.memory(bytes, what)
     }
 }
 
@@ -324,11 +366,14 @@ impl Graph {
                 }
             }
         };
+        let (vertices, input) = (u64::from(raw.num_vertices), raw.edges.len() as u64);
         let mut csr = compress(raw.num_vertices, edges, |count| {
             if count == 0 {
                 return Err(ErrorKind::Empty.into());
             }
-            opts.limits.edges(count, "the loading options' result")
+            let what = "the loading options' result";
+            opts.limits.edges(count, what)?;
+            (opts.limits).memory(memory::load_bytes(vertices, input, count), what)
         })?;
         // The input's edges go before the CSC is made: the graph's peak is two of the
         // three (HW: 5.5 GB -> 3.7 GB).
@@ -419,7 +464,7 @@ impl Graph {
     /// Write as Matrix Market (`.mtx`), binary CSR (`.bcsr`) or, for any other extension,
     /// a SNAP edge list; a further `.gz` suffix compresses. Weights are always written.
     pub fn write(&self, path: &Path) -> Result<(), GraphError> {
-        formats::write(self, path).map_err(|e| e.in_file(path))
+        formats::write(self, path)
     }
 }
 

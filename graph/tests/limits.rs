@@ -18,6 +18,7 @@ fn with_limits(max_vertices: u32, max_edges: u32) -> LoadOptions {
         limits: Limits {
             max_vertices,
             max_edges,
+            ..Limits::default()
         },
         ..LoadOptions::default()
     }
@@ -122,6 +123,7 @@ fn files_and_gzip_content_are_bounded_by_the_edge_ceiling() {
     let limits = Limits {
         max_vertices: 10,
         max_edges: 10,
+        ..Limits::default()
     };
     let max = limits.max_input_bytes() as usize;
     let options = with_limits(10, 10);
@@ -177,4 +179,45 @@ fn generator_parameters_beyond_the_ceilings_are_refused_before_generating() {
         assert!(msg.starts_with(&format!("{spec}: ")), "{msg}");
         assert!(msg.contains(expected), "{spec}: {msg}");
     }
+}
+
+/// With the ceilings raised to the most 32 bits allow, what cannot fit in memory is still
+/// refused before anything is allocated, with the bytes it would take: each of these asked
+/// for 3 to 16 GB and aborted ("memory allocation failed").
+#[test]
+fn raised_ceilings_still_refuse_what_memory_cannot_hold() {
+    let options = LoadOptions {
+        limits: Limits {
+            max_vertices: u32::MAX,
+            max_edges: u32::MAX,
+            max_bytes: 1 << 30,
+        },
+        ..LoadOptions::default()
+    };
+    let refused = |what: &str, result: Result<Graph, GraphError>| {
+        let (e, msg) = failure(result);
+        assert!(matches!(e.kind, ErrorKind::TooLarge(_)), "{what}: {msg}");
+        assert!(
+            msg.contains("of host memory, more than the 1.1 GB wsim may use"),
+            "{what}: {msg}"
+        );
+    };
+    let text = "%%MatrixMarket matrix coordinate pattern general\n4000000000 4000000000 1\n1 2\n";
+    assert!(text.len() < 80);
+    let result = load_bytes("declared.mtx", text.as_bytes(), &options);
+    let (_, msg) = failure(load_bytes("declared.mtx", text.as_bytes(), &options));
+    assert!(msg.contains("line 2: the size line"), "{msg}");
+    refused("declared.mtx", result);
+    for spec in [
+        "gen:uniform:v=4294967295,e=1",
+        "gen:uniform:v=268435456,e=1",
+        "gen:rmat:scale=31,ef=1",
+        "gen:grid:w=20000,h=20000",
+        "gen:powerlaw:v=268435456,e=1",
+    ] {
+        refused(spec, Graph::from_spec(spec, &options));
+    }
+    // What fits is loaded.
+    let g = Graph::from_spec("gen:uniform:v=1000,e=1000", &options).unwrap();
+    assert_eq!(g.num_vertices(), 1000);
 }

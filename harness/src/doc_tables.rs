@@ -250,7 +250,7 @@ pub fn gcn(reports: &[PathBuf]) -> anyhow::Result<(String, Table)> {
         rows: Vec::new(),
     };
     for path in reports {
-        let report = std::fs::read_to_string(path)
+        let report = crate::files::read_text(path, crate::REPORT_BYTES, "a report")
             .ok()
             .and_then(|text| serde_json::from_str::<Report<GraphRun>>(&text).ok());
         let Some(report) = report else {

@@ -6,7 +6,6 @@
 
 pub mod doc_tables;
 pub mod experiment;
-pub mod files;
 pub mod interrupt;
 pub mod paper;
 pub mod plot;
@@ -24,7 +23,25 @@ pub mod trace;
 use std::path::Path;
 
 use anyhow::Context;
+/// Inputs opened as regular files with a cap, outputs written whole (wsim-files).
+pub use wsim_files as files;
 use wsim_sim::Config;
+
+/// The most bytes of a hand-written text file (an experiment, readings or paper file, a
+/// document): the project's largest has 40 KB, and parsing TOML takes some 60 times its
+/// text.
+pub const TEXT_BYTES: u64 = 16 << 20;
+/// The most bytes of a baseline: one of 100,000 runs has 46-72 MB, and `toml_edit` takes
+/// some 30 times its text (1.3 GB for 46 MB).
+pub const BASELINE_BYTES: u64 = 128 << 20;
+/// The most bytes of a table (CSV): 100,000 runs' rows of 1-2 KB each.
+pub const TABLE_BYTES: u64 = 256 << 20;
+/// The most bytes of a run's JSON report (`wsim plot RUN.json`, a cached run): 100,000
+/// iteration and launch records each fit.
+pub const REPORT_BYTES: u64 = 1 << 30;
+/// The most bytes of a program (an ELF file): its image fills at most a quarter of the
+/// 32-bit address space.
+pub const PROGRAM_BYTES: u64 = 1 << 30;
 
 /// The exit statuses of `wsim` itself, one meaning each (`wsim --help` lists them).
 pub mod exit {
@@ -36,7 +53,8 @@ pub mod exit {
     /// configuration, graph or baseline.
     pub const CANNOT_RUN: u8 = 2;
     /// `run`: the simulation failed (illegal instruction, misaligned or null access,
-    /// deadlock, `run.max_cycles`).
+    /// deadlock, `run.max_cycles` or another of a program's limits: phases, iterations,
+    /// launches, Weaver skips, split-stack entries).
     pub const SIMULATION_FAILED: u8 = 3;
     /// `run`: a graph program's result differs from the host reference.
     pub const MISMATCH: u8 = 4;
@@ -88,11 +106,7 @@ pub fn version() -> String {
 pub fn load_config(path: Option<&Path>, overrides: &[String]) -> anyhow::Result<Config> {
     let _stage = tracing::info_span!("configuration").entered();
     let base = match path {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read configuration {}", path.display()))?;
-            Config::from_toml(&text, &path.display().to_string())?
-        }
+        Some(path) => read_config(path)?,
         None => Config::default(),
     };
     let config = base.with_overrides(overrides)?;
@@ -108,6 +122,43 @@ pub fn load_config(path: Option<&Path>, overrides: &[String]) -> anyhow::Result<
         g.threads_per_warp
     );
     Ok(config)
+}
+
+/// The configuration file at `path` (a regular file of at most
+/// `limits::CONFIG_BYTES`).
+pub fn read_config(path: &Path) -> anyhow::Result<Config> {
+    let what = "a configuration";
+    let text = files::read_text(path, wsim_sim::limits::CONFIG_BYTES, what)?;
+    Ok(Config::from_toml(&text, &path.display().to_string())?)
+}
+
+/// The program at `path`, an ELF file (a regular file of at most [`PROGRAM_BYTES`]).
+pub fn read_program(path: &Path) -> anyhow::Result<Vec<u8>> {
+    Ok(files::read_input(path, PROGRAM_BYTES, "a program")?)
+}
+
+/// The SHA-256 of the file at `path` (a regular file), read as a stream: a graph's
+/// fingerprint without its bytes in memory.
+pub fn sha256_file(path: &Path) -> anyhow::Result<String> {
+    use sha2::Digest;
+    use std::io::Read;
+    let mut file =
+        files::open_input(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut hasher = sha2::Sha256::new();
+    let mut chunk = vec![0; 1 << 16];
+    loop {
+        let n =
+            (file.read(&mut chunk)).with_context(|| format!("cannot read {}", path.display()))?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&chunk[..n]);
+    }
+    Ok(hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
 }
 
 /// Run at most `jobs` simulations at once (`--jobs`): the size of the pool every command's

@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use serde::Deserialize;
 use wsim_workloads::graph_image::Schedule;
 
@@ -96,8 +96,7 @@ impl Readings {
     /// scope without overrides, a replace of another column than `schedule` or naming no
     /// schedule.
     pub fn load(path: &Path) -> anyhow::Result<Readings> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read readings {}", path.display()))?;
+        let text = crate::files::read_text(path, crate::TEXT_BYTES, "a readings file")?;
         let file: ReadingsFile = toml::from_str(&text)
             .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.to_string().trim_end()))?;
         let at = |what: String| anyhow::anyhow!("{}: {what}", path.display());

@@ -269,6 +269,25 @@ fn load(config: &Config, elf: &[u8]) -> Result<Machine, SimError> {
     Ok(machine)
 }
 
+/// What a run would take of host memory, said before it is paid (`wsim run --dry-run`):
+/// the program loaded into a machine, nothing placed or run.
+pub fn plan(config: &Config, elf: &[u8], input: &GraphInput) -> anyhow::Result<String> {
+    let machine = load(config, elf)?;
+    let human = wsim_graph::memory::human;
+    let budget = human(wsim_graph::memory::budget());
+    Ok(match graph_run::footprint(&machine, input)? {
+        Some(f) => format!(
+            "host memory: about {} at its peak ({}); wsim may use {budget}\n",
+            human(f.total()),
+            f.parts()
+        ),
+        None => format!(
+            "host memory: about {} (the machine's structures); wsim may use {budget}\n",
+            human(config.host_bytes())
+        ),
+    })
+}
+
 /// Run the machine to its end (the log's `simulation` stage).
 fn simulate(machine: &mut Machine, options: &mut RunOptions) -> Result<RunSummary, SimError> {
     let _stage = tracing::info_span!("simulation").entered();
@@ -310,11 +329,9 @@ pub fn execute(request: RunRequest) -> Finished {
     } = request;
     let elf = match program {
         Program::Bytes(bytes) => bytes,
-        Program::Path(path) => match std::fs::read(&path) {
+        Program::Path(path) => match crate::read_program(&path) {
             Ok(bytes) => Arc::new(bytes),
-            Err(e) => {
-                return Finished::not_set_up(&name, format!("cannot read {}: {e}", path.display()))
-            }
+            Err(e) => return Finished::not_set_up(&name, format!("{e:#}")),
         },
     };
     let mut machine = match load(&config, &elf) {

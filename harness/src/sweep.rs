@@ -13,7 +13,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use wsim_sim::Config;
 use wsim_workloads::GraphInput;
 
@@ -65,6 +65,40 @@ pub fn distinct_keys(axes: &[Axis]) -> anyhow::Result<()> {
 }
 
 /// Every combination of the axes' values, first axis slowest, as `key=value` overrides.
+/// The most runs one sweep or experiment expands into: each holds its configuration and
+/// key (a few KB) before anything runs, and 100,000 simulations are already weeks of
+/// host time.
+pub const MAX_RUNS: u64 = 100_000;
+
+/// The number of runs `factors` make (each a count and what it counts: `3 programs`), or
+/// an error naming them when more than [`MAX_RUNS`]: checked before the runs are expanded,
+/// so a file of 9 axes of 10 values is refused, not expanded into 10^9 runs.
+pub fn run_count(factors: &[(u64, &str)]) -> anyhow::Result<u64> {
+    let runs = (factors.iter()).fold(1u64, |n, (k, _)| n.saturating_mul(*k));
+    if runs > MAX_RUNS {
+        let product: Vec<String> = factors
+            .iter()
+            .map(|(k, what)| format!("{k} {what}"))
+            .collect();
+        bail!(
+            "{} runs ({}): more than the {MAX_RUNS} one sweep or experiment may have; split \
+             it (fewer axis values, profiles, --graphs, --programs)",
+            if runs == u64::MAX {
+                "over 2^64".to_string()
+            } else {
+                runs.to_string()
+            },
+            product.join(" x ")
+        );
+    }
+    Ok(runs)
+}
+
+/// The product of the axes' value counts (saturating), for [`run_count`].
+pub fn combination_count(axes: &[Axis]) -> u64 {
+    (axes.iter()).fold(1u64, |n, a| n.saturating_mul(a.values.len() as u64))
+}
+
 pub fn combinations(axes: &[Axis]) -> Vec<Vec<String>> {
     axes.iter().fold(vec![Vec::new()], |acc, axis| {
         acc.iter()
@@ -136,6 +170,10 @@ pub fn sweep(
     out: &mut (dyn Write + Send),
 ) -> anyhow::Result<Vec<String>> {
     distinct_keys(axes)?;
+    run_count(&[
+        (programs.len() as u64, "programs"),
+        (combination_count(axes), "combinations of the --vary values"),
+    ])?;
     let combos = combinations(axes);
     // Bad values fail here, before anything runs.
     let configs = combos
@@ -144,10 +182,7 @@ pub fn sweep(
         .collect::<Result<Vec<Config>, _>>()?;
     let elfs = programs
         .iter()
-        .map(|p| {
-            let bytes = std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
-            Ok(Arc::new(bytes))
-        })
+        .map(|p| Ok(Arc::new(crate::read_program(p)?)))
         .collect::<anyhow::Result<Vec<Arc<Vec<u8>>>>>()?;
     let jobs: Vec<(usize, usize)> = (0..programs.len())
         .flat_map(|p| (0..combos.len()).map(move |c| (p, c)))

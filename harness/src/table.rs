@@ -65,13 +65,15 @@ impl Table {
         let bytes = out
             .into_inner()
             .map_err(|e| anyhow::anyhow!("{}", e.error()))?;
-        crate::files::write_whole(path, &bytes)
+        Ok(crate::files::write_whole(path, &bytes)?)
     }
 
     pub fn read(path: &Path) -> anyhow::Result<Table> {
-        let reader = csv::Reader::from_path(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        Table::from_csv(reader, &path.display().to_string())
+        let text = crate::files::read_input(path, crate::TABLE_BYTES, "a table")?;
+        Table::from_csv(
+            csv::Reader::from_reader(&text[..]),
+            &path.display().to_string(),
+        )
     }
 
     /// A table from CSV text (`what`: where it came from, for errors).

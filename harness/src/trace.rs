@@ -8,10 +8,9 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path;
 
-use anyhow::Context;
 use serde::Serialize;
 use serde_json::{json, Value};
 use wsim_sim::instruction_trace::InstructionTrace;
@@ -60,12 +59,9 @@ pub fn write<W>(
     report: &Report<W>,
     program: &str,
 ) -> anyhow::Result<()> {
-    let file =
-        std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
-    let mut out = BufWriter::new(file);
-    write_events(&mut out, timeline, report, program)
-        .and_then(|()| out.flush())
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    crate::files::write_with(path, |out| {
+        write_events(&mut &mut *out, timeline, report, program)
+    })?;
     if timeline.dropped > 0 {
         tracing::warn!(
             "the trace keeps its first {MAX_SLICES} slices: {} more were left out",
@@ -226,12 +222,9 @@ pub fn write_instructions(
     machine: &Machine,
     program: &str,
 ) -> anyhow::Result<()> {
-    let file =
-        std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
-    let mut out = BufWriter::new(file);
-    write_instruction_lines(&mut out, trace, machine, program)
-        .and_then(|()| out.flush())
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    crate::files::write_with(path, |out| {
+        write_instruction_lines(&mut &mut *out, trace, machine, program)
+    })?;
     if trace.left_out > 0 {
         tracing::warn!(
             "the instruction trace keeps its first {} instructions: {} more were left out \

@@ -28,6 +28,9 @@ pub const ST_ENTRY_BYTES: u32 = 12;
 pub const EGHW_ST_ENTRY_BYTES: u32 = 4;
 /// Local memory a Distribution Table entry takes (one edge id per lane).
 pub const DT_ENTRY_BYTES: u32 = 4;
+/// Bytes of a configuration file: a file stating every key has a few KB, and parsing
+/// TOML takes some 60 times its text.
+pub const CONFIG_BYTES: u64 = 1 << 20;
 /// Regions in `map.regions`.
 pub const MAP_REGIONS: usize = 64;
 /// Distinct values a run may write to the phase CSR (0x7C0): each has its counters on
@@ -39,6 +42,15 @@ pub const ITERATIONS: usize = 100_000;
 /// Kernel launches a run keeps records of (`vx_wspawn`; a record each, about 1 KB):
 /// BFS on a road graph at the paper's size launches a few per super-step.
 pub const LAUNCHES: usize = 100_000;
+/// Distinct vertices one core's Weaver unit skips in a round (`weaver.skip`): as many as
+/// the largest ST holds (`LOCAL_MEM / EGHW_ST_ENTRY_BYTES`), so a program that skips only
+/// vertices it registered never reaches it; at about 10 host bytes each (a `BTreeSet`),
+/// 2.5 MiB per core.
+pub const WEAVER_SKIPS: usize = (LOCAL_MEM / EGHW_ST_ENTRY_BYTES) as usize;
+/// Entries of one warp's `vx_split` stack: a split pushes one, two when it diverges, and
+/// its `vx_join` pops them, so code nests a few; 12 host bytes each, 6 KiB per warp at
+/// most (48 MiB for the largest machine's 8,192 warps).
+pub const SPLIT_STACK: usize = 512;
 /// Host memory the machine's structures may take: every cache's tags (16 bytes per
 /// line), local memories, registers and instruction buffers. Each cache alone may be
 /// 256 MiB with 4-byte lines; together they must stay allocatable.

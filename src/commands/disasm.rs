@@ -18,7 +18,7 @@ pub struct DisasmArgs {
 
 pub fn exec(args: DisasmArgs) -> anyhow::Result<ExitCode> {
     let elf = &args.elf;
-    let bytes = std::fs::read(elf).with_context(|| format!("cannot read {}", elf.display()))?;
+    let bytes = wsim_harness::read_program(elf)?;
     let image = loader::parse(&bytes).with_context(|| elf.display().to_string())?;
     let text = render(&image, &elf.display().to_string());
     let mut out = std::io::stdout().lock();

@@ -257,8 +257,7 @@ pub fn exec(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
                 let path = output
                     .clone()
                     .unwrap_or_else(|| outputs.dir.join(format!("{}.sbatch", experiment.name)));
-                std::fs::write(&path, text)
-                    .with_context(|| format!("cannot write {}", path.display()))?;
+                wsim_harness::files::write_whole(&path, text.as_bytes())?;
                 println!("{}", path.display());
             }
         }
@@ -326,14 +325,26 @@ fn write_outputs(
             table.display()
         );
     }
+    let rows = written.earlier_rows;
+    if rows.corrected > 0 {
+        tracing::warn!(
+            "experiment {}: {} rows of the earlier {} differ from their runs in the cache \
+             (edited?): the table has the cached runs' rows",
+            experiment.name,
+            rows.corrected,
+            table.display()
+        );
+    }
     if let Some(kept) = &written.earlier_kept_as {
         tracing::warn!(
             "experiment {}: {} rows of the earlier {} name no run of the experiment as it is \
-             now (another configuration hash, program, graph or reading) and are not in the \
-             new table; the earlier table is kept whole as {}",
+             now (another configuration hash, program, graph or reading) and {} say this \
+             wsim measured them but its cache has no such run; neither is in the new table, \
+             and the earlier table is kept whole as {}",
             experiment.name,
-            written.earlier_rows.unplaced,
+            rows.unplaced,
             table.display(),
+            rows.unbacked,
             kept.display()
         );
     }

@@ -67,6 +67,12 @@ pub fn exec(command: GraphCommand) -> anyhow::Result<ExitCode> {
 }
 
 fn write(spec: &str, output: &Path, load: &LoadArgs) -> anyhow::Result<()> {
+    // Before the graph is loaded: a convert onto its own input, or into a folder that is
+    // not there, is refused at once.
+    if !spec.starts_with("gen:") {
+        wsim_harness::files::check_not_input(output, &[Path::new(spec)])?;
+    }
+    wsim_harness::files::check_output(output)?;
     let graph = Graph::from_spec(spec, &load.options())?;
     graph.write(output)?;
     println!(

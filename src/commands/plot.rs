@@ -90,6 +90,10 @@ pub fn exec(args: PlotArgs) -> anyhow::Result<ExitCode> {
     if out.extension().and_then(|e| e.to_str()) != Some("svg") {
         bail!("-o {}: the figure is an SVG (FILE.svg)", out.display());
     }
+    for file in [out.clone(), out.with_extension("pdf")] {
+        wsim_harness::files::check_not_input(&file, &[&args.input])?;
+        wsim_harness::files::check_output(&file)?;
+    }
     let is_table = args.input.extension().and_then(|e| e.to_str()) == Some("csv");
     if is_table {
         table_figure(&args, &out)?;

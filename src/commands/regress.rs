@@ -4,7 +4,6 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::Subcommand;
 use wsim_harness::exit;
 use wsim_harness::regress::{Baseline, Options};
@@ -105,8 +104,7 @@ pub fn exec(command: RegressCommand) -> anyhow::Result<ExitCode> {
             };
             let check = baseline.check(&options)?;
             if let Some(path) = json {
-                std::fs::write(&path, check.to_json())
-                    .with_context(|| format!("cannot write {}", path.display()))?;
+                wsim_harness::files::write_whole(&path, check.to_json().as_bytes())?;
             }
             out.write_all(check.table().as_bytes())?;
             Ok(ExitCode::from(check.exit_code()))

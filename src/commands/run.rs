@@ -2,14 +2,13 @@
 //! summary, the JSON report and the trace.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use anyhow::Context;
 use clap::Args;
 use wsim_harness::run::{self, Program, RunOptions, RunRequest, Verdict};
-use wsim_harness::{exit, interrupt, terminal, trace};
+use wsim_harness::{exit, files, interrupt, terminal, trace};
 use wsim_sim::report::Status;
 use wsim_workloads::graph_run;
 
@@ -64,6 +63,11 @@ pub struct RunArgs {
         conflicts_with_all = ["trace", "trace_instructions", "profile_pc", "profile_top", "annotate"]
     )]
     functional: bool,
+    /// Say what the run would take of host memory at its peak (the graph, its arrays in
+    /// the machine, the host reference, the machine's structures) and stop: nothing is
+    /// placed or run.
+    #[arg(long)]
+    dry_run: bool,
     /// The program: a 32-bit RISC-V ELF executable.
     elf: PathBuf,
     /// The program's arguments, after `--`: into the `wsim_args` block it declares
@@ -75,8 +79,13 @@ pub struct RunArgs {
 pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
     let config = args.machine.config()?;
     let elf = &args.elf;
-    let bytes = std::fs::read(elf).with_context(|| format!("cannot read {}", elf.display()))?;
+    check_outputs(&args)?;
+    let bytes = wsim_harness::read_program(elf)?;
     let input = graph_run::load(&args.graph.options())?;
+    if args.dry_run {
+        print!("{}", run::plan(&config, &bytes, &input)?);
+        return Ok(ExitCode::SUCCESS);
+    }
     let name = elf.display().to_string();
     let request = RunRequest {
         name: name.clone(),
@@ -103,19 +112,22 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(machine) = &finished.machine {
         out.write(machine.console());
     }
+    // An output that cannot be written now (a full disk) does not keep the report from
+    // the terminal: it is said after it, with exit status 2.
+    let mut unwritten = Vec::new();
     if let (Some(path), Some(timeline)) = (&args.trace.trace, &finished.timeline) {
-        trace::write(path, timeline, report, &name)?;
+        unwritten.extend(trace::write(path, timeline, report, &name).err());
     }
     if let (Some(path), Some(trace), Some(machine)) = (
         &args.trace.trace_instructions,
         &finished.instructions,
         &finished.machine,
     ) {
-        trace::write_instructions(path, trace, machine, &name)?;
+        unwritten.extend(trace::write_instructions(path, trace, machine, &name).err());
     }
     if let Some(path) = &args.json {
-        std::fs::write(path, report.to_json())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        let written = files::write_whole(path, report.to_json().as_bytes());
+        unwritten.extend(written.err().map(anyhow::Error::from));
     }
     // An unknown function to annotate fails the command after the report is out.
     let mut profile = String::new();
@@ -140,7 +152,7 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(interrupt::exit_status()));
         }
         stderr_line!("wsim: error: {name}: {error}");
-        return Ok(ExitCode::from(exit::SIMULATION_FAILED));
+        return Ok(unwritten_outputs(unwritten).unwrap_or(ExitCode::from(exit::SIMULATION_FAILED)));
     }
     if let (Some(placed), Some(graph)) = (&finished.placed, &report.graph) {
         out.write(graph_run::describe(placed, graph).as_bytes());
@@ -148,6 +160,9 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
     out.write(profile.as_bytes());
     out.write(terminal::guide(report).as_bytes());
     out.finish();
+    if let Some(status) = unwritten_outputs(unwritten) {
+        return Ok(status);
+    }
     if let Some(e) = annotate_error {
         return Err(e);
     }
@@ -155,6 +170,38 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
         Verdict::Mismatch => ExitCode::from(exit::MISMATCH),
         _ => exit_code(report.exit_code, args.exit_status),
     })
+}
+
+/// The outputs asked for can be written, and none is an input or the other, before the
+/// run: a wrong path fails at once, not after the simulation.
+fn check_outputs(args: &RunArgs) -> anyhow::Result<()> {
+    let graph = args
+        .graph
+        .graph
+        .as_deref()
+        .filter(|g| !g.starts_with("gen:"));
+    let mut inputs: Vec<&Path> = vec![args.elf.as_path()];
+    inputs.extend(args.machine.config.as_deref());
+    inputs.extend(graph.map(Path::new));
+    let outputs = [
+        &args.json,
+        &args.trace.trace,
+        &args.trace.trace_instructions,
+    ];
+    for output in outputs.into_iter().flatten() {
+        files::check_not_input(output, &inputs)?;
+        files::check_output(output)?;
+        inputs.push(output.as_path());
+    }
+    Ok(())
+}
+
+/// Each output that could not be written, said on stderr: then exit status 2.
+fn unwritten_outputs(errors: Vec<anyhow::Error>) -> Option<ExitCode> {
+    for e in &errors {
+        stderr_line!("wsim: error: {e:#}");
+    }
+    (!errors.is_empty()).then(|| ExitCode::from(exit::CANNOT_RUN))
 }
 
 /// The run's text on stdout. The exit status is the run's: a stdout that cannot be

@@ -1,12 +1,12 @@
 //! `wsim tables`: the documentation's measured tables, made from measurements.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use wsim_harness::doc_tables::{self, Schedules, ALGORITHMS, SCHEDULES};
-use wsim_harness::exit;
+use wsim_harness::{exit, files};
 
 #[derive(Subcommand)]
 pub enum TablesCommand {
@@ -72,6 +72,11 @@ pub fn exec(command: TablesCommand) -> anyhow::Result<ExitCode> {
     match command {
         TablesCommand::Schedules(args) => print!("{}", args.table().render()?),
         TablesCommand::Gcn { reports, csv } => {
+            if let Some(path) = &csv {
+                let inputs: Vec<&Path> = reports.iter().map(PathBuf::as_path).collect();
+                files::check_not_input(path, &inputs)?;
+                files::check_output(path)?;
+            }
             let (text, table) = doc_tables::gcn(&reports)?;
             if let Some(path) = csv {
                 table.write(&path)?;
@@ -80,8 +85,7 @@ pub fn exec(command: TablesCommand) -> anyhow::Result<ExitCode> {
         }
         TablesCommand::Doc { doc, check } => {
             let what = doc.display().to_string();
-            let text =
-                std::fs::read_to_string(&doc).with_context(|| format!("cannot read {what}"))?;
+            let text = files::read_text(&doc, wsim_harness::TEXT_BYTES, "a document")?;
             let blocks = doc_tables::blocks(&text, &what)?;
             let tables = blocks
                 .iter()
@@ -110,8 +114,11 @@ pub fn exec(command: TablesCommand) -> anyhow::Result<ExitCode> {
                     ExitCode::from(exit::FAILED)
                 });
             }
-            std::fs::write(&doc, doc_tables::rewrite(&text, &blocks, &tables))
-                .with_context(|| format!("cannot write {what}"))?;
+            // Written whole: a full disk leaves the hand-written document as it was.
+            files::write_whole(
+                &doc,
+                doc_tables::rewrite(&text, &blocks, &tables).as_bytes(),
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)

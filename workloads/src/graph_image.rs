@@ -5,6 +5,7 @@
 //! files, building CSR/CSC and checking results belong to the `wsim-graph` crate and the
 //! command line.
 
+use wsim_graph::Csr;
 use wsim_sim::error::{ErrorKind, SimError, SimResult};
 use wsim_sim::Machine;
 
@@ -148,34 +149,61 @@ pub struct GraphProgram {
     scratch_fixed: u32,
 }
 
-/// The graph, as the arrays the kernels read. Offsets have V + 1 entries, the others E.
+/// The graph, as the arrays the kernels read: the out-edges (CSR) and in-edges (CSC).
 #[derive(Clone, Copy, Debug)]
 pub struct GraphArrays<'a> {
-    pub out_offsets: &'a [u32],
-    pub out_targets: &'a [u32],
-    pub out_weights: &'a [u32],
-    /// COO: the source of each CSR edge.
-    pub out_sources: &'a [u32],
-    pub in_offsets: &'a [u32],
-    pub in_sources: &'a [u32],
-    pub in_weights: &'a [u32],
-    /// COO: the destination of each CSC edge.
-    pub in_dests: &'a [u32],
+    pub out: &'a Csr,
+    pub inn: &'a Csr,
+}
+
+/// One of the eight arrays: a CSR's words, or its rows (the COO form: each edge's row).
+#[derive(Clone, Copy)]
+enum Array<'a> {
+    Words(&'a [u32]),
+    /// Made a chunk at a time as they are written, never held (4 bytes an edge).
+    Rows(&'a [u32]),
 }
 
 impl<'a> GraphArrays<'a> {
-    /// The arrays in descriptor order.
-    fn in_order(&self) -> [(&'static str, &'a [u32]); 8] {
+    /// The arrays in descriptor order: offsets, neighbours, weights and rows of the CSR,
+    /// then of the CSC.
+    fn in_order(&self) -> [Array<'a>; 8] {
+        let (out, inn) = (self.out, self.inn);
         [
-            ("out_offsets", self.out_offsets),
-            ("out_targets", self.out_targets),
-            ("out_weights", self.out_weights),
-            ("out_sources", self.out_sources),
-            ("in_offsets", self.in_offsets),
-            ("in_sources", self.in_sources),
-            ("in_weights", self.in_weights),
-            ("in_dests", self.in_dests),
+            Array::Words(&out.offsets),
+            Array::Words(&out.targets),
+            Array::Words(&out.weights),
+            Array::Rows(&out.offsets),
+            Array::Words(&inn.offsets),
+            Array::Words(&inn.targets),
+            Array::Words(&inn.weights),
+            Array::Rows(&inn.offsets),
         ]
+    }
+}
+
+impl Array<'_> {
+    /// Write the array's words from `addr`.
+    fn write(self, m: &mut Machine, addr: u32) {
+        match self {
+            Array::Words(words) => m.write_words(addr, words),
+            Array::Rows(offsets) => {
+                const CHUNK: usize = 1 << 16;
+                let mut chunk = Vec::with_capacity(CHUNK);
+                let mut at = addr;
+                for (row, pair) in offsets.windows(2).enumerate() {
+                    for _ in pair[0]..pair[1] {
+                        chunk.push(row as u32);
+                        if chunk.len() == CHUNK {
+                            m.write_words(at, &chunk);
+                            at = at.wrapping_add(4 * CHUNK as u32);
+                            chunk.clear();
+                        }
+                    }
+                }
+                m.write_words(at, &chunk);
+            }
+        }
     }
 }
 
@@ -223,6 +251,22 @@ pub fn placed_arrays(
     } else {
         reads(p)
     }
+}
+
+/// The host bytes a graph of `vertices` and `edges` takes in the machine's memory when
+/// the arrays of `placed` are laid out: those [`place_from`] writes (the ones `p` reads),
+/// the out-degrees, and the result and scratch the run writes.
+pub fn placed_bytes(
+    p: &GraphProgram,
+    placed: [bool; 8],
+    (vertices, edges): (u32, u32),
+    iterations: u32,
+) -> u64 {
+    let read = reads(p);
+    let written = std::array::from_fn(|k| placed[k] && read[k]);
+    let mut arena = Arena::new(BASE);
+    reserve_arrays(&mut arena, p, written, vertices, edges, iterations);
+    arena.at - arena.start
 }
 
 /// Reserve the arrays of `placed` (their addresses; 0 for the others), then the
@@ -364,24 +408,11 @@ pub fn place_from(
     if m.cycle() != 0 {
         return Err(setup("a graph must be placed before the run".into()));
     }
-    let edges = g.out_targets.len();
     let too_big = |what: &str| setup(format!("too many {what} for a 32-bit machine"));
     let v =
-        u32::try_from(g.out_offsets.len().saturating_sub(1)).map_err(|_| too_big("vertices"))?;
-    let e = u32::try_from(edges).map_err(|_| too_big("edges"))?;
+        u32::try_from(g.out.offsets.len().saturating_sub(1)).map_err(|_| too_big("vertices"))?;
+    let e = u32::try_from(g.out.targets.len()).map_err(|_| too_big("edges"))?;
     let placed = placed_arrays(m, p, start, (v, e), iterations, layout);
-    let consistent = g.in_order().iter().zip(placed).all(|((name, a), placed)| {
-        !placed
-            || a.len()
-                == if name.ends_with("offsets") {
-                    g.out_offsets.len()
-                } else {
-                    edges
-                }
-    });
-    if !consistent {
-        return Err(setup("graph arrays of inconsistent lengths".into()));
-    }
     if v == 0 {
         return Err(setup("the graph has no vertices".into()));
     }
@@ -396,12 +427,16 @@ pub fn place_from(
     let (addrs, [degree_at, result_at, scratch_at], scratch_words) =
         reserve_arrays(&mut arena, p, placed, v, e, iterations);
     let end = arena.claim(m, "the graph")?;
-    for ((_, a), &addr) in g.in_order().iter().zip(&addrs) {
-        if addr != 0 {
-            m.write_words(addr, a);
+    // An array the program does not read keeps its place (every address, so every
+    // statistic, is the same whether it is written) but is not written: memory nothing
+    // has written takes no host memory (16 of the 24 bytes an edge of all eight arrays).
+    let read = reads(p);
+    for ((a, &addr), read) in g.in_order().into_iter().zip(&addrs).zip(read) {
+        if addr != 0 && read {
+            a.write(m, addr);
         }
     }
-    let degrees: Vec<u32> = g.out_offsets.windows(2).map(|w| w[1] - w[0]).collect();
+    let degrees: Vec<u32> = g.out.offsets.windows(2).map(|w| w[1] - w[0]).collect();
     m.write_words(degree_at, &degrees);
     // Scratch and result: untouched memory reads as zero.
     let mut desc = vec![v, e, source, iterations, max_steps];

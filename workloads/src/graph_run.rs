@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use anyhow::{bail, Context};
-use wsim_graph::{reference, Csr, Graph};
+use wsim_graph::{memory, reference, Csr, Graph};
 use wsim_sim::config::WeaverMode;
 use wsim_sim::Machine;
 
@@ -180,10 +180,21 @@ pub fn place(
     };
     let graph = Arc::clone(gcn.as_ref().map_or(&input.graph, |(_, l)| &l.graph));
     let graph = &graph;
+    // Before anything is paid for it (SSSP's check runs the reference); a GCN layer's
+    // arrays go first, so its graph's place is known once they are placed.
+    if gcn.is_none() {
+        fits(
+            machine,
+            &program,
+            graph,
+            graph_image::BASE,
+            iterations,
+            layout,
+        )?;
+    }
     if program.algorithm == Algorithm::Sssp {
         distances_fit(graph, source, &input.spec)?;
     }
-    let (csr, csc) = (graph.csr(), graph.csc());
     // A GCN layer goes first, so that its arrays' addresses do not depend on the
     // scratch the design asks of the graph.
     let layer = match gcn {
@@ -191,28 +202,12 @@ pub fn place(
         None => None,
     };
     let start = layer.as_ref().map_or(graph_image::BASE, |l| l.layout.end);
-    // The COO arrays only when they are laid out (each has an entry per edge).
-    let (v, e) = (graph.num_vertices(), graph.num_edges());
-    let placed = graph_image::placed_arrays(machine, &program, start, (v, e), iterations, layout);
-    let out_sources = if placed[3] {
-        graph.coo_sources()
-    } else {
-        Vec::new()
-    };
-    let in_dests = if placed[7] {
-        graph.coo_destinations()
-    } else {
-        Vec::new()
-    };
+    if layer.is_some() {
+        fits(machine, &program, graph, start, iterations, layout)?;
+    }
     let arrays = GraphArrays {
-        out_offsets: &csr.offsets,
-        out_targets: &csr.targets,
-        out_weights: &csr.weights,
-        out_sources: &out_sources,
-        in_offsets: &csc.offsets,
-        in_sources: &csc.targets,
-        in_weights: &csc.weights,
-        in_dests: &in_dests,
+        out: graph.csr(),
+        inn: graph.csc(),
     };
     let layout = graph_image::place_from(
         machine, &program, &arrays, source, iterations, start, layout,
@@ -235,6 +230,111 @@ pub fn place(
         iterations,
         layer,
     }))
+}
+
+/// What a run on a graph takes of host memory, estimated before anything is placed
+/// (docs/GRAPHS.md, "Memory"): the graph as loaded, its arrays in the machine's memory,
+/// the host reference it is checked against, and the machine's own structures. A GCN
+/// layer's inputs and reference are not counted.
+#[derive(Clone, Copy, Debug)]
+pub struct Footprint {
+    pub graph: u64,
+    pub arrays: u64,
+    pub reference: u64,
+    pub machine: u64,
+}
+
+impl Footprint {
+    pub fn total(&self) -> u64 {
+        self.graph + self.arrays + self.reference + self.machine
+    }
+
+    /// `the graph 4.4 GB, its arrays in the machine 1.1 GB, ...`.
+    pub fn parts(&self) -> String {
+        let h = memory::human;
+        format!(
+            "the graph {}, its arrays in the machine {}, the host reference {}, the machine's \
+             structures {}",
+            h(self.graph),
+            h(self.arrays),
+            h(self.reference),
+            h(self.machine)
+        )
+    }
+}
+
+/// The run's [`Footprint`], for `wsim run --dry-run`: `None` for a program that is not a
+/// graph program.
+pub fn footprint(machine: &Machine, input: &GraphInput) -> anyhow::Result<Option<Footprint>> {
+    let Some(program) = graph_image::program(machine)? else {
+        return Ok(None);
+    };
+    let (start, layout) = (graph_image::BASE, Layout::default());
+    let graph = &input.graph;
+    Ok(Some(footprint_from(
+        machine,
+        &program,
+        graph,
+        start,
+        input.iterations,
+        layout,
+    )))
+}
+
+/// The run's [`Footprint`] within the memory wsim may use, or an error naming its parts.
+fn fits(
+    machine: &Machine,
+    program: &GraphProgram,
+    graph: &Graph,
+    start: u32,
+    iterations: u32,
+    layout: Layout,
+) -> anyhow::Result<()> {
+    let footprint = footprint_from(machine, program, graph, start, iterations, layout);
+    let budget = memory::budget();
+    if footprint.total() > budget {
+        bail!(
+            "the run needs about {} of host memory ({}), more than the {} wsim may use (the \
+             memory available, or --max-memory)",
+            memory::human(footprint.total()),
+            footprint.parts(),
+            memory::human(budget)
+        );
+    }
+    Ok(())
+}
+
+fn footprint_from(
+    machine: &Machine,
+    program: &GraphProgram,
+    graph: &Graph,
+    start: u32,
+    iterations: u32,
+    layout: Layout,
+) -> Footprint {
+    let (v, e) = (graph.num_vertices(), graph.num_edges());
+    let placed = graph_image::placed_arrays(machine, program, start, (v, e), iterations, layout);
+    let (vertices, edges) = (u64::from(v), u64::from(e));
+    Footprint {
+        graph: memory::graph_bytes(vertices, edges),
+        arrays: graph_image::placed_bytes(program, placed, (v, e), iterations),
+        reference: reference_bytes(program.algorithm, vertices, edges),
+        machine: machine.config().host_bytes(),
+    }
+}
+
+/// The host reference's bytes: for BFS and SSSP petgraph's copy of the graph (20 bytes
+/// an edge, 8 a vertex) and its search state (a queue, or Dijkstra's scores and heap);
+/// PageRank's ranks, sums and degrees; labels; and the result read back.
+fn reference_bytes(algorithm: Algorithm, vertices: u64, edges: u64) -> u64 {
+    let (per_vertex, per_edge) = match algorithm {
+        Algorithm::Bfs => (8 + 16, 20),
+        Algorithm::Sssp => (8 + 48, 20),
+        Algorithm::PageRank => (24, 0),
+        Algorithm::Cc => (8, 0),
+        Algorithm::Gcn => (0, 0),
+    };
+    (per_vertex + 4) * vertices + per_edge * edges
 }
 
 /// Warn (once per algorithm) about the options the program's algorithm ignores.

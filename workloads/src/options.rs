@@ -149,6 +149,7 @@ impl LoadSpec {
             limits: Limits {
                 max_vertices: self.max_vertices,
                 max_edges: self.max_edges,
+                ..Limits::default()
             },
         }
     }

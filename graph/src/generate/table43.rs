@@ -252,8 +252,8 @@ pub(super) fn table43(p: &Params) -> Generated {
             }
             let levels = levels as u32;
             let raw = edge_factor << levels;
-            p.limits.vertices(1 << levels, "keys `graph`, `scale`")?;
-            p.limits.edges(2 * raw, "keys `graph`, `scale`")?;
+            p.limits
+                .size(1 << levels, 2 * raw, "keys `graph`, `scale`")?;
             let (n, pairs) = kronecker(levels, raw, &mut rng);
             (n, pairs, true)
         }
@@ -272,8 +272,7 @@ pub(super) fn table43(p: &Params) -> Generated {
 
 /// The ceilings, before anything is generated.
 fn check(p: &Params, vertices: u64, directed: u64) -> Result<(), crate::GraphError> {
-    p.limits.vertices(vertices, "keys `graph`, `scale`")?;
-    p.limits.edges(directed, "keys `graph`, `scale`")
+    p.limits.size(vertices, directed, "keys `graph`, `scale`")
 }
 
 /// Graph500's graph: R-MAT edges, self-loops and duplicates dropped, undirected, the

@@ -7,7 +7,11 @@
 //! written whole (a temporary file renamed), so an interrupted run leaves none, and array
 //! tasks of a cluster can share the directory. An entry carries its key, the simulator's
 //! identity and a digest of its outcome, checked when read: a file copied over another
-//! key's, or an edited one, is refused like a broken one.
+//! key's, or an edited one, is refused like a broken one. The digest is keyed by the
+//! run's inputs themselves (a second hash of the text the key hashes, which the entry does
+//! not hold), so an entry edited with its digest recomputed from what the entry holds is
+//! refused too; it is no signature: whoever rebuilds the inputs (wsim's source ids, the
+//! program, the configuration) can forge one (docs/EXPERIMENTS.md, "Caching").
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -22,7 +26,7 @@ use wsim_workloads::record::GraphRun;
 use crate::run::{RunError, RunRecord};
 use crate::sha256;
 
-const SCHEMA: &str = "wsim-experiment-run/2";
+const SCHEMA: &str = "wsim-experiment-run/3";
 
 /// What identifies the simulator: the version and the git object ids of its sources at
 /// the commit it was built from (so that a commit that leaves them alone, such as one of
@@ -57,7 +61,18 @@ pub struct Inputs<'a> {
 }
 
 impl Inputs<'_> {
+    /// The cache key: the hash of the inputs' text.
     pub fn key(&self) -> String {
+        sha256(self.text().as_bytes())
+    }
+
+    /// What keys an entry's digest: another hash of the same text, which the key does not
+    /// give away.
+    pub fn seal(&self) -> String {
+        sha256(format!("wsim-experiment-seal\n{}", self.text()).as_bytes())
+    }
+
+    fn text(&self) -> String {
         let mut text = format!(
             "{}\nprogram {}\nconfig {}\n{}\n",
             simulator(),
@@ -74,7 +89,7 @@ impl Inputs<'_> {
         if self.arguments.source_hub {
             text.push_str("source hub\n");
         }
-        sha256(text.as_bytes())
+        text
     }
 }
 
@@ -84,9 +99,7 @@ pub fn graph_identity(spec: &str, resolved: &str, flags: &[String]) -> anyhow::R
     let contents = if resolved.starts_with("gen:") {
         sha256(resolved.as_bytes())
     } else {
-        let bytes =
-            std::fs::read(resolved).with_context(|| format!("cannot read graph {resolved}"))?;
-        sha256(&bytes)
+        crate::sha256_file(Path::new(resolved)).context("graph")?
     };
     Ok(format!("graph {spec} {contents} {}", flags.join(" ")))
 }
@@ -100,17 +113,18 @@ struct Entry {
     key: String,
     /// [`simulator`] of the wsim that ran it.
     simulator: String,
-    /// SHA-256 of the outcome as written ([`digest`]).
+    /// SHA-256 of the run's seal and its outcome as written ([`digest`]).
     digest: String,
     report: Option<Report<GraphRun>>,
     error: Option<String>,
 }
 
-/// The hash of an entry's outcome: its report and error as JSON (a report reads back into
-/// the same bytes, so a read entry hashes as it was written unless it was edited).
-fn digest(report: &Option<Report<GraphRun>>, error: &Option<String>) -> String {
+/// The hash of an entry's outcome, keyed by its run's seal ([`Inputs::seal`]): its report
+/// and error as JSON (a report reads back into the same bytes, so a read entry hashes as
+/// it was written unless it was edited).
+fn digest(seal: &str, report: &Option<Report<GraphRun>>, error: &Option<String>) -> String {
     let text = serde_json::to_string(&(report, error)).expect("an outcome serializes");
-    sha256(text.as_bytes())
+    sha256(format!("{seal}\n{text}").as_bytes())
 }
 
 /// A directory of cached runs.
@@ -135,13 +149,13 @@ impl Cache {
         self.path(key).is_file()
     }
 
-    /// The run cached under `key` (named `name`), if any.
-    pub fn get(&self, key: &str, name: &str) -> anyhow::Result<Option<RunRecord>> {
+    /// The run cached under `key` (its inputs sealed as `seal`, named `name`), if any.
+    pub fn get(&self, key: &str, seal: &str, name: &str) -> anyhow::Result<Option<RunRecord>> {
         let path = self.path(key);
-        let text = match std::fs::read_to_string(&path) {
+        let text = match crate::files::read_text(&path, crate::REPORT_BYTES, "a cached run") {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+            Err(e) => return Err(e.into()),
         };
         let entry: Entry = serde_json::from_str(&text).with_context(|| {
             format!("{}: not a cached run (delete it to rerun)", path.display())
@@ -168,7 +182,7 @@ impl Cache {
                 simulator()
             )));
         }
-        if digest(&entry.report, &entry.error) != entry.digest {
+        if digest(seal, &entry.report, &entry.error) != entry.digest {
             return Err(refuse(
                 "its report or error is not what was written (edited?)".into(),
             ));
@@ -191,18 +205,18 @@ impl Cache {
     }
 
     /// Keep a run: written to a temporary file beside its place, then renamed into it.
-    pub fn put(&self, key: &str, record: &RunRecord) -> anyhow::Result<()> {
+    pub fn put(&self, key: &str, seal: &str, record: &RunRecord) -> anyhow::Result<()> {
         let report = record.report.clone();
         let error = record.error.as_ref().map(|e| e.message().to_string());
         let entry = Entry {
             schema: SCHEMA.to_string(),
             key: key.to_string(),
             simulator: simulator().to_string(),
-            digest: digest(&report, &error),
+            digest: digest(seal, &report, &error),
             report,
             error,
         };
         let text = serde_json::to_string(&entry).expect("an entry serializes");
-        crate::files::write_whole(&self.path(key), text.as_bytes())
+        Ok(crate::files::write_whole(&self.path(key), text.as_bytes())?)
     }
 }

@@ -311,8 +311,7 @@ pub struct Graph {
 /// Read and check `path` under `profile` (the file's default without it); returns the
 /// file and the profile's name (none for a file without profiles).
 pub(super) fn read(path: &Path, profile: Option<&str>) -> anyhow::Result<(Spec, Option<String>)> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read experiment {}", path.display()))?;
+    let text = crate::files::read_text(path, crate::TEXT_BYTES, "an experiment file")?;
     let syntax =
         |e: toml::de::Error| anyhow::anyhow!("{}: {}", path.display(), e.to_string().trim_end());
     let mut tree: toml::Table = text.parse().map_err(syntax)?;

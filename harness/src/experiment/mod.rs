@@ -12,7 +12,7 @@ mod profile;
 pub mod slurm;
 pub mod table;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -53,10 +53,10 @@ pub struct Experiment {
     pub kept_programs: Vec<String>,
     /// The readings `keep_readings` kept the runs of (empty: every reading).
     pub kept_readings: Vec<String>,
-    /// The runs a part (`keep_graphs`, `keep_programs`, `keep_readings`) left out: their index and what
-    /// names their row ([`Experiment::row_id`]), so that the part's table keeps the rows
-    /// earlier parts measured for them.
-    pub left_out: Vec<(usize, Vec<String>)>,
+    /// The runs a part (`keep_graphs`, `keep_programs`, `keep_readings`) left out, so that
+    /// the part's table keeps the rows earlier parts measured for them (named by
+    /// [`Experiment::row_id`]).
+    pub left_out: Vec<Run>,
     /// The readings the file runs under, the default first (none without `[readings]`).
     pub readings: Vec<Reading>,
     /// `[external]`: what measures the table outside wsim, and what that needs (no runs
@@ -99,6 +99,8 @@ pub struct Run {
     pub arguments: Arguments,
     /// The cache key of its result.
     pub key: String,
+    /// What keys its cache entry's digest ([`cache::Inputs::seal`]).
+    pub seal: String,
     /// The reading it runs under (empty for an experiment without readings).
     pub reading: String,
 }
@@ -184,6 +186,29 @@ impl Outputs {
     pub fn table(&self, experiment: &Experiment) -> PathBuf {
         self.dir.join(format!("{}.csv", experiment.name))
     }
+
+    /// Whether the results can be written, before any run (a read-only `--out` fails now,
+    /// not after hours of runs): the cache, and with `table` the table, which may not be
+    /// one of the experiment's inputs.
+    pub fn check(&self, experiment: &Experiment, table: bool) -> anyhow::Result<()> {
+        let mut places = vec![self.cache.join("entry.json")];
+        if table {
+            places.push(self.table(experiment));
+        }
+        let programs: BTreeSet<&Path> = (experiment.runs.iter())
+            .map(|r| r.program.path.as_path())
+            .collect();
+        let mut inputs = vec![experiment.path.as_path()];
+        inputs.extend(programs);
+        for place in &places {
+            let dir = place.parent().expect("a file in a directory");
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            crate::files::check_not_input(place, &inputs)?;
+            crate::files::check_output(place)?;
+        }
+        Ok(())
+    }
 }
 
 impl Experiment {
@@ -203,16 +228,29 @@ impl Experiment {
         };
         let base = match &spec.config {
             Some(config) => {
-                let file = dir.join(config);
-                let text = std::fs::read_to_string(&file).map_err(|e| {
-                    at(format!("cannot read configuration {}: {e}", file.display()))
-                })?;
-                Config::from_toml(&text, &file.display().to_string())?
+                crate::read_config(&dir.join(config)).map_err(|e| at(format!("{e:#}")))?
             }
             None => Config::default(),
         };
         let base = base.with_overrides_from(&format!("{}: set", path.display()), &spec.set)?;
         let axes = file::axis_values(&spec).map_err(|e| at(format!("{e:#}")))?;
+        let programs = file::programs(&spec, dir, path)?;
+        let (readings_file, readings) = match file::readings(&spec, dir, path)? {
+            Some((file, chosen)) => (Some(file), chosen),
+            None => (None, Vec::new()),
+        };
+        // Counted before anything is expanded (at most, as a reading may leave programs
+        // out).
+        crate::sweep::run_count(&[
+            (programs.len() as u64, "programs"),
+            (spec.graphs.len().max(1) as u64, "graphs"),
+            (
+                crate::sweep::combination_count(&axes),
+                "combinations of the axes",
+            ),
+            (readings.len().max(1) as u64, "readings"),
+        ])
+        .map_err(|e| at(format!("{e:#}")))?;
         // Each combination's values, in the axes' order.
         let combos: Vec<Vec<String>> = crate::sweep::combinations(&axes)
             .into_iter()
@@ -223,11 +261,6 @@ impl Experiment {
                     .collect()
             })
             .collect();
-        let programs = file::programs(&spec, dir, path)?;
-        let (readings_file, readings) = match file::readings(&spec, dir, path)? {
-            Some((file, chosen)) => (Some(file), chosen),
-            None => (None, Vec::new()),
-        };
         // Loading options are checked now, not in the middle of the runs.
         let graphs = file::graphs(&spec, dir).map_err(|e| at(format!("{e:#}")))?;
         let graph_ids = graphs
@@ -242,13 +275,8 @@ impl Experiment {
         let elves = programs
             .iter()
             .map(|program| {
-                let elf = std::fs::read(&program.path).map_err(|e| {
-                    let file = program.path.display();
-                    at(format!(
-                        "programs[{}]: cannot read {file}: {e}",
-                        program.entry
-                    ))
-                })?;
+                let elf = crate::read_program(&program.path)
+                    .map_err(|e| at(format!("programs[{}]: {e:#}", program.entry)))?;
                 Ok(Arc::new(elf))
             })
             .collect::<anyhow::Result<Vec<Arc<Vec<u8>>>>>()?;
@@ -324,6 +352,7 @@ impl Experiment {
                             config: config.clone(),
                             arguments: *arguments,
                             key: inputs.key(),
+                            seal: inputs.seal(),
                             reading: reading.map_or(String::new(), |r| r.name.clone()),
                         });
                     }
@@ -400,8 +429,9 @@ impl Experiment {
     /// adds its rows to those the table there holds for the runs it left out (earlier
     /// parts, perhaps measured by another wsim: each row names its `wsim_version`).
     pub fn write_outputs(&self, outputs: &Outputs) -> anyhow::Result<Written> {
-        let records = self.collect(outputs)?;
-        let mut table = table::table(self, &records);
+        let mut records = self.collect(outputs)?;
+        let mut runs: Vec<&Run> = self.runs.iter().collect();
+        let part = runs.len();
         let path = outputs.table(self);
         let mut earlier_rows = table::EarlierRows::default();
         let mut earlier_kept_as = None;
@@ -409,16 +439,35 @@ impl Experiment {
         std::fs::create_dir_all(&outputs.dir)
             .with_context(|| format!("cannot create {}", outputs.dir.display()))?;
         let _lock = crate::files::lock_directory_of(&path)?;
-        if !self.left_out.is_empty() && path.exists() {
-            let earlier = Table::read(&path)?;
-            earlier_rows = table::add_earlier_parts(&mut table, self, &earlier);
+        let earlier = if !self.left_out.is_empty() && path.exists() {
+            // The rows of left-out runs this cache holds come from it (each entry checked
+            // by its digest), not from the earlier table, which anyone may have edited.
+            let cache = Cache::new(&outputs.cache)?;
+            for run in &self.left_out {
+                if let Some(record) = cache.get(&run.key, &run.seal, &run.program.name)? {
+                    runs.push(run);
+                    records.push(record);
+                }
+            }
+            Some(Table::read(&path)?)
+        } else {
+            None
+        };
+        // One table of this part's runs and the cached ones, so that their columns are
+        // filled alike (a phase only some runs have is 0 in the others' rows).
+        let mut table = table::table_of(self, &runs, &records);
+        let cached = Table {
+            header: table.header.clone(),
+            rows: table.rows.split_off(part),
+        };
+        if let Some(earlier) = earlier {
+            earlier_rows = table::add_earlier_parts(&mut table, self, &earlier, &cached);
             // Rows the new table cannot hold (measured under an older configuration, say)
             // are still somebody's measurements: the whole earlier table stays, renamed.
-            if earlier_rows.unplaced > 0 {
+            if earlier_rows.unplaced + earlier_rows.unbacked > 0 {
                 let kept = crate::files::free_name(&path, "earlier");
-                std::fs::copy(&path, &kept).with_context(|| {
-                    format!("cannot keep {} as {}", path.display(), kept.display())
-                })?;
+                let text = crate::files::read_input(&path, crate::TABLE_BYTES, "a table")?;
+                crate::files::write_whole(&kept, &text)?;
                 earlier_kept_as = Some(kept);
             }
         }
@@ -469,8 +518,6 @@ impl Experiment {
     fn retain_runs(&mut self, keep: impl Fn(&Run) -> bool) {
         let (kept, left): (Vec<Run>, Vec<Run>) =
             std::mem::take(&mut self.runs).into_iter().partition(keep);
-        let left: Vec<(usize, Vec<String>)> =
-            left.iter().map(|r| (r.index, self.row_id(r))).collect();
         self.left_out.extend(left);
         self.runs = kept;
     }
@@ -530,6 +577,7 @@ impl Experiment {
         shard: Option<Shard>,
         progress: bool,
     ) -> anyhow::Result<Execution> {
+        outputs.check(self, shard.is_none())?;
         let cache = Cache::new(&outputs.cache)?;
         let selected: Vec<&Run> = self
             .runs
@@ -554,7 +602,10 @@ impl Experiment {
                 options: RunOptions::default(),
             })
         };
-        let keep = |k: usize, record: &RunRecord| cache.put(&pending[k].key, record);
+        let keep = |k: usize, record: &RunRecord| {
+            let run = pending[k];
+            cache.put(&run.key, &run.seal, record)
+        };
         let what = format!("experiment {}", self.name);
         run::run_many(&pending, &what, progress, request, keep)?;
         Ok(Execution {
@@ -655,7 +706,7 @@ impl Experiment {
         let found = self
             .runs
             .iter()
-            .map(|r| cache.get(&r.key, &r.program.name))
+            .map(|r| cache.get(&r.key, &r.seal, &r.program.name))
             .collect::<anyhow::Result<Vec<Option<RunRecord>>>>()?;
         let missing: Vec<&Run> = (self.runs.iter().zip(&found))
             .filter(|(_, m)| m.is_none())

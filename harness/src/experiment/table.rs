@@ -48,8 +48,8 @@ pub fn header(experiment: &Experiment, phases: &[u32]) -> Vec<String> {
     header
 }
 
-/// The table of `experiment`, whose runs left `records` (in the runs' order).
-pub fn table(experiment: &Experiment, records: &[RunRecord]) -> Table {
+/// The table of `runs` of `experiment`, which left `records` (in the runs' order).
+pub fn table_of(experiment: &Experiment, runs: &[&Run], records: &[RunRecord]) -> Table {
     let phases: BTreeSet<u32> = (records.iter())
         .filter_map(|r| r.report.as_ref())
         .flat_map(|r| r.phases.keys().copied())
@@ -59,8 +59,7 @@ pub fn table(experiment: &Experiment, records: &[RunRecord]) -> Table {
     let header = header(experiment, &phases);
     let version = crate::version();
     let text = |s: &str| Cell::Text(s.to_string());
-    let rows = experiment
-        .runs
+    let rows = runs
         .iter()
         .zip(records)
         .map(|(run, record)| {
@@ -100,6 +99,12 @@ pub fn table(experiment: &Experiment, records: &[RunRecord]) -> Table {
 pub struct EarlierRows {
     /// Rows of runs this part left out, kept.
     pub kept: usize,
+    /// Of those, rows whose run the cache holds and that differed from it (edited): the
+    /// cache's row is kept.
+    pub corrected: usize,
+    /// Rows that say this wsim measured them but whose run its cache does not hold, so
+    /// nothing backs them: not in the new table.
+    pub unbacked: usize,
     /// Rows that name no run of the experiment as it is now (another configuration hash,
     /// program, graph or reading; or a table with no column to tell): not in the new table.
     pub unplaced: usize,
@@ -110,17 +115,25 @@ pub struct EarlierRows {
 /// the runs' order. Columns go by name (phases that only one side has are kept); an earlier
 /// row of a run this part measured again gives way to the new one, and one of a run the
 /// experiment no longer has cannot be placed (counted, so the caller can keep the table).
+/// A left-out run that `cached` has a row for (read from the cache) gets that row, whatever
+/// the earlier one says; one without, whose row claims this wsim measured it, is not
+/// placed: only rows of other wsims' (other caches') are taken on trust.
 pub fn add_earlier_parts(
     table: &mut Table,
     experiment: &Experiment,
     earlier: &Table,
+    cached: &Table,
 ) -> EarlierRows {
     let phases: BTreeSet<u32> = (table.header.iter().chain(&earlier.header))
         .filter_map(|h| Stat::parse(h).and_then(Stat::phase))
         .collect();
     let header = header(experiment, &phases.into_iter().collect::<Vec<_>>());
-    let left_out: BTreeMap<&[String], usize> = (experiment.left_out.iter())
-        .map(|(index, id)| (id.as_slice(), *index))
+    let ids: Vec<(Vec<String>, usize)> = (experiment.left_out.iter())
+        .map(|run| (experiment.row_id(run), run.index))
+        .collect();
+    let left_out: BTreeMap<&[String], usize> = ids
+        .iter()
+        .map(|(id, index)| (id.as_slice(), *index))
         .collect();
     // An axis's column has its name (an argument axis's is the argument's, so named).
     // An earlier table without one of these columns has no row this part can place; one
@@ -150,6 +163,15 @@ pub fn add_earlier_parts(
         .iter()
         .map(|r| experiment.row_id(r))
         .collect();
+    let from_cache: BTreeMap<usize, Vec<Cell>> = (cached.rows.iter())
+        .map(|row| {
+            let row = aligned(cached, row, &header);
+            (row[run].number().map_or(usize::MAX, |n| n as usize), row)
+        })
+        .collect();
+    let version = header.iter().position(|h| h == "wsim_version");
+    let this_wsim = crate::version();
+    let text = |row: &[Cell]| row.iter().map(Cell::to_string).collect::<Vec<_>>();
     let mut counts = EarlierRows::default();
     if id_columns.is_empty() {
         counts.unplaced = earlier.rows.len();
@@ -166,6 +188,17 @@ pub fn add_earlier_parts(
         };
         let mut row = aligned(earlier, row, &header);
         row[run] = Cell::Count(index as u64);
+        let row = match from_cache.get(&index) {
+            Some(cached) => {
+                counts.corrected += usize::from(text(cached) != text(&row));
+                cached.clone()
+            }
+            None if version.is_some_and(|k| row[k].to_string() == this_wsim) => {
+                counts.unbacked += 1;
+                continue;
+            }
+            None => row,
+        };
         rows.push((index, row));
         counts.kept += 1;
     }

@@ -426,9 +426,8 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
                     std::fs::create_dir_all(dir)
                         .with_context(|| format!("cannot create {}", dir.display()))?;
                 }
-                std::fs::copy(&source, &target).with_context(|| {
-                    format!("cannot copy {} to {}", source.display(), target.display())
-                })?;
+                let svg = crate::files::read_input(&source, crate::REPORT_BYTES, "a figure")?;
+                crate::files::write_whole(&target, &svg)?;
                 let link = pathdiff::diff_paths(absolute(&target)?, &out_dir)
                     .ok_or_else(|| anyhow!("no relative path to {}", target.display()))?;
                 let (short, long) = if every {
@@ -448,9 +447,8 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
                 let pdf = source.with_extension("pdf");
                 if pdf.exists() {
                     let copy = target.with_extension("pdf");
-                    std::fs::copy(&pdf, &copy).with_context(|| {
-                        format!("cannot copy {} to {}", pdf.display(), copy.display())
-                    })?;
+                    let bytes = crate::files::read_input(&pdf, crate::REPORT_BYTES, "a figure")?;
+                    crate::files::write_whole(&copy, &bytes)?;
                     written.push(copy);
                 }
                 written.push(target);
@@ -467,8 +465,7 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
             filled[&at::closing(title)].trim()
         );
     }
-    std::fs::write(&places.out, page)
-        .with_context(|| format!("cannot write {}", places.out.display()))?;
+    crate::files::write_whole(&places.out, page.as_bytes())?;
     written.insert(0, places.out.clone());
     Ok(written)
 }

@@ -227,8 +227,7 @@ fn experiments(dir: &Path, paper: &Path) -> anyhow::Result<BTreeMap<String, Expe
         if file.canonicalize().ok() == own {
             continue;
         }
-        let text = std::fs::read_to_string(&file)
-            .with_context(|| format!("cannot read {}", file.display()))?;
+        let text = crate::files::read_text(&file, crate::TEXT_BYTES, "an experiment file")?;
         let doc: toml::Table =
             toml::from_str(&text).with_context(|| format!("{}", file.display()))?;
         if !doc.contains_key("programs") && !doc.contains_key("external") {
@@ -268,8 +267,7 @@ impl Paper {
     /// Read a paper file and check every claim and figure against the experiment files
     /// (all problems at once, each naming its claim).
     pub fn load(path: &Path) -> anyhow::Result<Paper> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
+        let text = crate::files::read_text(path, crate::TEXT_BYTES, "a paper file")?;
         let file: PaperFile =
             toml::from_str(&text).with_context(|| format!("{}", path.display()))?;
         let here = match path.parent() {

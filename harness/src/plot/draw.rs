@@ -288,8 +288,8 @@ pub struct Lines {
     pub x: XAxis,
 }
 
-fn failed<E: std::fmt::Debug>(e: E) -> anyhow::Error {
-    anyhow!("drawing failed: {e:?}")
+fn failed<E: std::fmt::Display>(e: E) -> anyhow::Error {
+    anyhow!("drawing failed: {e}")
 }
 
 /// A figure at `path` (an SVG, and the same as a PDF beside it) of `style`'s size: `title`
@@ -303,18 +303,21 @@ pub fn figure(
     legend: &Legend,
     draw: impl FnOnce(&Area) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
+    // Drawn in memory, then each file written whole: a failed write leaves no half figure.
     let before = std::fs::read(path).ok();
-    draw_figure(path, style, title, caption, legend, draw)
+    let mut svg = String::new();
+    draw_figure(&mut svg, style, title, caption, legend, draw)
         .with_context(|| format!("cannot draw {}", path.display()))?;
+    crate::files::write_whole(path, svg.as_bytes())?;
     let pdf = path.with_extension("pdf");
     // svg2pdf numbers a PDF's objects in HashMap order (a seed per process), so the same
     // SVG gives other bytes each time: a PDF whose SVG did not change is left as it is,
     // and redrawing a committed figure from its unchanged table changes no file.
-    let unchanged = before.is_some_and(|b| std::fs::read(path).is_ok_and(|now| now == b));
-    if unchanged && pdf.is_file() {
+    if before.as_deref() == Some(svg.as_bytes()) && pdf.is_file() {
         return Ok(());
     }
-    write_pdf(path, &pdf).with_context(|| format!("cannot write {}", pdf.display()))
+    let bytes = pdf_of(&svg).with_context(|| format!("cannot make {}", pdf.display()))?;
+    Ok(crate::files::write_whole(&pdf, &bytes)?)
 }
 
 /// Lines of text at `size` from `(x, y)` down, in the font `style` makes of the family's;
@@ -337,7 +340,7 @@ fn write_lines(
 }
 
 fn draw_figure(
-    path: &Path,
+    svg: &mut String,
     style: &Style,
     title: &str,
     caption: &[String],
@@ -346,7 +349,7 @@ fn draw_figure(
 ) -> anyhow::Result<()> {
     const PAD: f64 = 10.0;
     let (width, height) = (style.width, style.height);
-    let root = SVGBackend::new(path, (width, height)).into_drawing_area();
+    let root = SVGBackend::with_string(svg, (width, height)).into_drawing_area();
     root.fill(&WHITE).map_err(failed)?;
     let inner = f64::from(width) - 2.0 * PAD;
     // The title, wrapped to the width.
@@ -441,29 +444,26 @@ fn fonts() -> Arc<svg2pdf::usvg::fontdb::Database> {
         .clone()
 }
 
-/// The SVG at `svg` as a PDF at `pdf`, its text in the host's fonts (embedded, so that
-/// the PDF reads the same anywhere). A host without fonts is an error, not a PDF without
-/// its text.
-fn write_pdf(svg: &Path, pdf: &Path) -> anyhow::Result<()> {
+/// The SVG `svg` as a PDF, its text in the host's fonts (embedded, so that the PDF reads
+/// the same anywhere). A host without fonts is an error, not a PDF without its text.
+fn pdf_of(svg: &str) -> anyhow::Result<Vec<u8>> {
     use svg2pdf::usvg;
     let fontdb = fonts();
     anyhow::ensure!(
         !fontdb.is_empty(),
         "no fonts on this host for the PDF's text (install fonts-dejavu-core)"
     );
-    let text = std::fs::read_to_string(svg)?;
     let options = usvg::Options {
         fontdb,
         ..usvg::Options::default()
     };
-    let tree = usvg::Tree::from_str(&text, &options)?;
-    let bytes = svg2pdf::to_pdf(
+    let tree = usvg::Tree::from_str(svg, &options)?;
+    svg2pdf::to_pdf(
         &tree,
         svg2pdf::ConversionOptions::default(),
         svg2pdf::PageOptions::default(),
     )
-    .map_err(|e| anyhow!("{e}"))?;
-    crate::files::write_whole(pdf, &bytes)
+    .map_err(|e| anyhow!("{e}"))
 }
 
 /// The texts of the SVG at `path` that leave its canvas, laid out in the host's fonts (as

@@ -8,7 +8,7 @@ pub mod draw;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use serde::Deserialize;
 use wsim_sim::report::Report;
 use wsim_sim::stats::{CoreCounters, SlotReason};
@@ -1096,8 +1096,7 @@ fn provenance(table: &Table, rows: &[&Vec<Cell>]) -> String {
 /// `wsim plot`: one run's issue slots by reason per core and per phase, as stacked bars
 /// side by side, from its JSON report (`wsim run --json`), into `out`.
 pub fn run(report_path: &Path, out: &Path) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(report_path)
-        .with_context(|| format!("cannot read {}", report_path.display()))?;
+    let text = crate::files::read_text(report_path, crate::REPORT_BYTES, "a report")?;
     let report: Report<GraphRun> = serde_json::from_str(&text).map_err(|e| {
         anyhow::anyhow!(
             "{}: not a wsim run's report (schema wsim-stats/1; write one with wsim run \

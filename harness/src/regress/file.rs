@@ -2,10 +2,11 @@
 //! `[run.recorded]` table. Read with the key path in every error; written back with
 //! `toml_edit`, so the comments and layout a reviewer sees survive a `record`.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use anyhow::{anyhow, bail, Context};
+use anyhow::{anyhow, bail};
 use toml_edit::{DocumentMut, Item, Table, TableLike};
 
 use super::stats::{self, Value};
@@ -340,8 +341,7 @@ fn stem(path: &str) -> &str {
 
 impl File {
     pub fn load(path: &Path) -> anyhow::Result<File> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read baseline {}", path.display()))?;
+        let text = crate::files::read_text(path, crate::BASELINE_BYTES, "a baseline")?;
         let doc: DocumentMut = text
             .parse()
             .map_err(|e| anyhow!("{}: not valid TOML: {e}", path.display()))?;
@@ -381,17 +381,20 @@ impl File {
             }
         };
         let mut out: Vec<RunSpec> = Vec::new();
+        // Names looked up, not searched: a baseline of 100,000 runs loads in a second.
+        let mut named: HashMap<String, usize> = HashMap::new();
         for (index, table) in runs.iter().enumerate() {
             let run = run_spec(path, &root, table, index, &stats, &tolerance)?;
-            if let Some(other) = out.iter().find(|r| r.name == run.name) {
+            if let Some(&other) = named.get(&run.name) {
                 bail!(
                     "{}: runs {} and {} are both named `{}`: give them distinct `name`s",
                     path.display(),
-                    other.index + 1,
+                    out[other].index + 1,
                     index + 1,
                     run.name
                 );
             }
+            named.insert(run.name.clone(), out.len());
             out.push(run);
         }
         Ok(File {
@@ -448,8 +451,11 @@ impl File {
     pub fn write_records(&self, records: &[(String, Recorded)]) -> anyhow::Result<File> {
         let _lock = crate::files::lock_directory_of(&self.path)?;
         let mut fresh = File::load(&self.path)?;
+        let named: HashMap<String, usize> = (fresh.runs.iter().enumerate())
+            .map(|(i, r)| (r.name.clone(), i))
+            .collect();
         for (name, record) in records {
-            let Some(i) = fresh.runs.iter().position(|r| r.name == *name) else {
+            let Some(&i) = named.get(name) else {
                 bail!(
                     "{}: the run `{name}` was removed while it was recorded: record again",
                     self.path.display()

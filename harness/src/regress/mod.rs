@@ -393,8 +393,7 @@ struct Prepared {
 /// Read a run's program, configuration (with `overrides` on top) and graph. `Err`: it
 /// could not be set up.
 fn prepare(run: &RunSpec, overrides: &[String]) -> Result<Prepared, String> {
-    let elf = std::fs::read(&run.program)
-        .map_err(|e| format!("cannot read {}: {e}", run.program.display()))?;
+    let elf = crate::read_program(&run.program).map_err(|e| format!("{e:#}"))?;
     let stated = load_config(run.config.as_deref(), &run.set).map_err(|e| format!("{e:#}"))?;
     let config = stated
         .with_overrides(overrides)
@@ -403,13 +402,13 @@ fn prepare(run: &RunSpec, overrides: &[String]) -> Result<Prepared, String> {
     // The graph as loaded: the file's bytes (or the generator's spec), the loading
     // options, and the source and iterations the kernel is given.
     let content = if input.spec.starts_with("gen:") {
-        input.spec.as_bytes().to_vec()
+        sha256(input.spec.as_bytes())
     } else {
-        std::fs::read(&input.spec).map_err(|e| format!("cannot read {}: {e}", input.spec))?
+        crate::sha256_file(Path::new(&input.spec)).map_err(|e| format!("{e:#}"))?
     };
     let graph = format!(
         "{}\n{}\nsource {}\niterations {}",
-        sha256(&content),
+        content,
         input.load_flags.join(" "),
         input.source,
         input.iterations

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::limits;
 use crate::mem::hierarchy::MemConfig;
 
 mod parse;
@@ -456,6 +457,15 @@ impl Config {
     /// Parse a TOML document (`origin` names it in errors, with the line of the key) and
     /// validate it.
     pub fn from_toml(text: &str, origin: &str) -> Result<Config, ConfigError> {
+        // Bounded before it is parsed: parsing takes some 60 times the text.
+        if text.len() as u64 > limits::CONFIG_BYTES {
+            return Err(ConfigError(format!(
+                "{origin}: {} bytes, more than a configuration may have ({}, \
+                 limits::CONFIG_BYTES)",
+                text.len(),
+                limits::CONFIG_BYTES
+            )));
+        }
         let table: toml::Table = text
             .parse()
             .map_err(|e: toml::de::Error| ConfigError(format!("{origin}: {e}")))?;

@@ -150,6 +150,13 @@ pub(super) fn parse_override_value(raw: &str) -> Result<toml::Value, String> {
     if raw.contains(['\n', '\r']) {
         return Err("a value is one line: it has a line break".into());
     }
+    if raw.len() as u64 > crate::limits::CONFIG_BYTES {
+        return Err(format!(
+            "a value of {} bytes, more than a configuration may have ({}, limits::CONFIG_BYTES)",
+            raw.len(),
+            crate::limits::CONFIG_BYTES
+        ));
+    }
     Ok(format!("v = {raw}")
         .parse::<toml::Table>()
         .ok()

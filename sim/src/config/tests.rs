@@ -107,3 +107,40 @@ fn hash_is_stable_and_sensitive() {
     b.gpu.warps_per_core = 8;
     assert_ne!(a.hash(), b.hash());
 }
+
+/// Settings that passed validation and then failed every run, or failed it at run time
+/// (issue 47): each is refused when the configuration is read, naming the keys.
+#[test]
+fn settings_that_fail_every_run_are_refused_up_front() {
+    let refused = |item: &str, expected: &str| {
+        let err = Config::default()
+            .with_overrides(&[item.to_string()])
+            .unwrap_err();
+        assert!(err.0.contains(expected), "{item}: {}", err.0);
+    };
+    // Every console store failed as "a null pointer?".
+    refused(
+        "io.exit=0",
+        "io.exit = 0x0 lies below io.null_guard = 0x1000",
+    );
+    refused(
+        "io.null_guard=0x80000000",
+        "io.console = 0x8340 lies below io.null_guard = 0x80000000",
+    );
+    refused(
+        "local_mem.base=0x800",
+        "local_mem.base = 0x800 lies below io.null_guard = 0x1000",
+    );
+    // The unit is present when a program has Weaver instructions: its L1D (163 bytes)
+    // failed the run ("must be a power of two").
+    refused(
+        "weaver.l1d_reduction_percent=99",
+        "with weaver.l1d_reduction_percent applied",
+    );
+    assert!(Config::default()
+        .with_overrides(&[
+            "weaver.enabled=off".into(),
+            "weaver.l1d_reduction_percent=99".into()
+        ])
+        .is_ok());
+}

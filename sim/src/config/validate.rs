@@ -138,9 +138,23 @@ impl Config {
             if addr % 4 != 0 {
                 problems.push(format!("{name} = {addr:#x} must be word aligned"));
             }
+            if addr < io.null_guard {
+                problems.push(format!(
+                    "{name} = {addr:#x} lies below io.null_guard = {:#x}: every store to it \
+                     would be refused as a null pointer",
+                    io.null_guard
+                ));
+            }
             if addr >= lm.base && u64::from(addr) < local_end {
                 problems.push(format!("{name} = {addr:#x} lies inside local memory"));
             }
+        }
+        if lm.base < io.null_guard {
+            problems.push(format!(
+                "local_mem.base = {:#x} lies below io.null_guard = {:#x}: every access to local \
+                 memory there would be refused as a null pointer",
+                lm.base, io.null_guard
+            ));
         }
         if io.console == io.exit {
             problems.push(format!(
@@ -149,13 +163,10 @@ impl Config {
             ));
         }
         problems.extend(self.stack_problems());
-        if wv.enabled == WeaverPresence::On {
+        // With the unit possibly present (auto: a program with Weaver instructions), its
+        // reduced L1 data cache must be a cache and its tables must fit where they live.
+        if wv.enabled != WeaverPresence::Off {
             if let Err(e) = self.weaver_fits() {
-                problems.push(e);
-            }
-        } else if wv.enabled == WeaverPresence::Auto {
-            // The unit may be present: its tables must fit where they live.
-            if let Err(e) = self.weaver_tables_fit() {
                 problems.push(e);
             }
         }
@@ -181,6 +192,22 @@ impl Config {
     /// The host memory the machine's structures need must be within
     /// [`limits::MACHINE_BYTES`] (the counts are each within their limits).
     fn footprint_problem(&self) -> Option<String> {
+        let bytes = self.host_bytes();
+        let (cores, clusters) = (self.cores(), self.gpu.clusters);
+        (bytes > limits::MACHINE_BYTES).then(|| {
+            format!(
+                "memory.l1d.size, memory.l1i.size and local_mem.size x {cores} cores, memory.l2.size x \
+                 {clusters} clusters and memory.l3.size need {} MiB of host memory (16 bytes of tags \
+                 per cache line, local memories, registers), more than {} MiB",
+                bytes >> 20,
+                limits::MACHINE_BYTES >> 20
+            )
+        })
+    }
+
+    /// The host memory the machine's structures take: every cache's tags (16 bytes a
+    /// line), local memories, registers and instruction buffers.
+    pub fn host_bytes(&self) -> u64 {
         const TAG_BYTES: u64 = 16;
         // x and f registers, 4 bytes each; an instruction-buffer entry, per warp.
         const THREAD_BYTES: u64 = 64 * 4;
@@ -195,22 +222,13 @@ impl Config {
             + tags(&m.l1d)
             + warps * u64::from(self.gpu.threads_per_warp) * THREAD_BYTES
             + warps * u64::from(self.core.ibuffer) * IBUFFER_ENTRY_BYTES;
-        let bytes = cores * per_core
+        cores * per_core
             + if m.l2_enabled {
                 clusters * tags(&m.l2)
             } else {
                 0
             }
-            + if m.l3_enabled { tags(&m.l3) } else { 0 };
-        (bytes > limits::MACHINE_BYTES).then(|| {
-            format!(
-                "memory.l1d.size, memory.l1i.size and local_mem.size x {cores} cores, memory.l2.size x \
-                 {clusters} clusters and memory.l3.size need {} MiB of host memory (16 bytes of tags \
-                 per cache line, local memories, registers), more than {} MiB",
-                bytes >> 20,
-                limits::MACHINE_BYTES >> 20
-            )
-        })
+            + if m.l3_enabled { tags(&m.l3) } else { 0 }
     }
 
     /// The stacks (one of `stack.size` bytes per hardware thread below `stack.top`) must fit

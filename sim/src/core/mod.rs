@@ -276,7 +276,20 @@ impl Core {
             pc,
             instr,
         };
-        let d = match sh.program.fetch(pc, &sh.mem) {
+        let zero;
+        let fetched = match sh.program.fetch(pc, &sh.mem) {
+            Some(fetched) => Some(fetched),
+            // Mapped memory nothing has written (.bss, the heap, a stack) reads as zero,
+            // which is an illegal instruction, not an unmapped one.
+            None if pc.is_multiple_of(4)
+                && sh.geometry.map.check(pc, 4, "instruction fetch").is_ok() =>
+            {
+                zero = wsim_isa::decode(0);
+                Some(&zero)
+            }
+            None => None,
+        };
+        let d = match fetched {
             Some(Ok(d)) => *d,
             Some(Err(e)) => {
                 // It issues (and traps): it takes its slot like any instruction.
@@ -289,12 +302,20 @@ impl Core {
             }
             None => {
                 let word = sh.mem.read_u32(pc & !3);
-                return Err(SimError::new(ErrorKind::Unmapped {
-                    what: "instruction fetch",
-                    addr: pc,
-                    reason: "no code or data is mapped there",
-                })
-                .at(site(format!("{word:#010x}"))));
+                let kind = if pc.is_multiple_of(4) {
+                    ErrorKind::Unmapped {
+                        what: "instruction fetch",
+                        addr: pc,
+                        reason: "no code or data is mapped there",
+                    }
+                } else {
+                    ErrorKind::Misaligned {
+                        what: "instruction fetch",
+                        addr: pc,
+                        width: 4,
+                    }
+                };
+                return Err(SimError::new(kind).at(site(format!("{word:#010x}"))));
             }
         };
         self.count_issue(lanes);

@@ -51,7 +51,7 @@ pub enum LoadError {
         file_size: u32,
         memsz: u32,
     },
-    #[error("the executable has no loadable (PT_LOAD) segments")]
+    #[error("the executable has no loadable (PT_LOAD) segment that takes memory (memsz > 0)")]
     NoSegments,
     #[error("{what} has entries of {size} bytes; a 32-bit ELF file's are {expected}")]
     EntrySize {
@@ -164,13 +164,14 @@ impl ElfImage {
 }
 
 /// Load an executable to run: like [`parse`], but the file must be an executable with at
-/// least one loadable segment.
+/// least one loadable segment that takes memory.
 pub fn load(bytes: &[u8]) -> Result<ElfImage, LoadError> {
     let image = parse(bytes)?;
     if image.kind != ElfKind::Executable {
         return Err(LoadError::NotExecutable("a relocatable object (ET_REL)"));
     }
-    if image.segments.is_empty() {
+    // An empty segment places nothing: without another there is no program image.
+    if image.segments.iter().all(|s| s.memsz == 0) {
         return Err(LoadError::NoSegments);
     }
     Ok(image)
@@ -224,7 +225,8 @@ fn read_segments(elf: &Elf, bytes: &[u8]) -> Result<Vec<Segment>, LoadError> {
                 memsz,
             });
         }
-        if vaddr.checked_add(memsz).is_none() {
+        // A segment may end exactly at 2^32; past it, it would wrap to address 0.
+        if u64::from(vaddr) + u64::from(memsz) > 1 << 32 {
             return Err(LoadError::AddressOverflow {
                 what: format!("segment {index}"),
                 start: vaddr,

@@ -327,6 +327,26 @@ fn segment_wrapping_the_address_space() {
     ));
 }
 
+/// A segment may end exactly at 2^32 (it used to be refused as wrapping): the last byte
+/// of the address space is 0xffffffff.
+#[test]
+fn a_segment_may_end_at_the_top_of_the_address_space() {
+    let mut b = Builder::exec();
+    b.segments[0] = (0xffff_ffe0, vec![0; 8], 0x20);
+    let image = load(&b.build()).expect("ends at 2^32");
+    assert_eq!(image.segments[0].vaddr, 0xffff_ffe0);
+}
+
+/// One empty PT_LOAD is no program image: said so, not as a heap or console-word clash.
+#[test]
+fn an_executable_of_empty_segments_is_refused_as_having_none() {
+    let mut b = Builder::exec();
+    b.segments[0] = (0x8000_0000, vec![], 0);
+    let err = load(&b.build()).unwrap_err();
+    assert!(matches!(err, LoadError::NoSegments), "{err}");
+    assert!(err.to_string().contains("memsz > 0"), "{err}");
+}
+
 #[test]
 fn rejects_what_is_not_riscv32_le() {
     let msg = |bytes: &[u8]| load(bytes).unwrap_err().to_string();

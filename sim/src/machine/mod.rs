@@ -232,7 +232,7 @@ impl Machine {
         let image_end = image
             .segments
             .iter()
-            .map(|s| s.vaddr + s.memsz)
+            .map(|s| s.vaddr.saturating_add(s.memsz))
             .max()
             .unwrap_or(0);
         let mut cores: Vec<Core> = (0..geometry.cores)

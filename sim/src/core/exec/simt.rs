@@ -8,6 +8,7 @@ use super::{Effect, ExecResult, Executed, Next};
 use crate::core::warp::{lanes, SplitEntry, WarpWait};
 use crate::core::Core;
 use crate::error::{ErrorKind, SimError};
+use crate::limits;
 use crate::shared::Shared;
 
 impl Core {
@@ -107,12 +108,20 @@ impl Core {
                     taken |= u32::from((warp.x(i.rs1, l) != 0) != negate) << l;
                 }
                 let depth = warp.splits.len() as u32;
+                let diverges = taken != 0 && taken != mask;
+                if warp.splits.len() + 1 + usize::from(diverges) > limits::SPLIT_STACK {
+                    return Err(program(format!(
+                        "vx_split with {depth} entries on the warp's split stack: a warp holds \
+                         at most {} (limits::SPLIT_STACK); every vx_split needs its vx_join",
+                        limits::SPLIT_STACK
+                    )));
+                }
                 warp.splits.push(SplitEntry {
                     mask,
                     pc: 0,
                     fallthrough: true,
                 });
-                if taken != 0 && taken != mask {
+                if diverges {
                     warp.splits.push(SplitEntry {
                         mask: mask & !taken,
                         pc: pc.wrapping_add(4),

@@ -59,7 +59,7 @@ impl Core {
             _ => {
                 let mut edges = 0;
                 for l in lanes(mask) {
-                    edges += wv.unit.skip(w, warp.x(i.rs1, l));
+                    edges += wv.unit.skip(w, warp.x(i.rs1, l)).map_err(program)?;
                 }
                 WeaverRequest::Skip {
                     lanes: mask.count_ones(),

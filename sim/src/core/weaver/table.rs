@@ -11,6 +11,7 @@
 use std::collections::BTreeSet;
 
 use crate::core::warp::lanes;
+use crate::limits;
 
 /// One ST entry: a vertex, the location of its first edge and its degree.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -292,16 +293,26 @@ impl Weaver {
     /// WEAVER_SKIP from `warp`: hand out no more edges of `vid` this round. Returns the
     /// edges of the current entry it dropped (entries not yet loaded are dropped when
     /// loaded). A skip from a warp still in the previous round's distribution concerns
-    /// that round, which is over: it changes nothing.
-    pub fn skip(&mut self, warp: usize, vid: u32) -> u64 {
+    /// that round, which is over: it changes nothing. An error when `vid` would be the
+    /// round's skipped vertex past [`limits::WEAVER_SKIPS`].
+    pub fn skip(&mut self, warp: usize, vid: u32) -> Result<u64, String> {
         if self.round == Round::Finished || self.from_previous_round(warp) {
-            return 0;
+            return Ok(0);
+        }
+        if self.skipped.len() == limits::WEAVER_SKIPS && !self.skipped.contains(&vid) {
+            return Err(format!(
+                "weaver.skip of vertex {vid} would be the round's distinct skipped vertex {}: \
+                 a round skips at most {} (limits::WEAVER_SKIPS, as many as the largest ST \
+                 holds); skip only vertices the round registered",
+                limits::WEAVER_SKIPS + 1,
+                limits::WEAVER_SKIPS
+            ));
         }
         self.skipped.insert(vid);
-        match self.ced.as_mut() {
+        Ok(match self.ced.as_mut() {
             Some(c) if c.vid == vid => std::mem::take(&mut c.remaining).into(),
             _ => 0,
-        }
+        })
     }
 
     /// Load the next ST entry with work into the CED (S1 for the first of the round, S3
@@ -457,8 +468,8 @@ mod tests {
             lanes_of(&b, 4),
             (vec![8, 8, 8, 9], vec![200, 201, 202, 300])
         );
-        assert_eq!(wv.skip(0, 9), 5, "the rest of vertex 9's edges");
-        assert_eq!(wv.skip(0, 10), 0, "not loaded yet: dropped when it is");
+        assert_eq!(wv.skip(0, 9), Ok(5), "the rest of vertex 9's edges");
+        assert_eq!(wv.skip(0, 10), Ok(0), "not loaded yet: dropped when it is");
         let b = wv.decode(0, 0xF, NO_TOPOLOGY);
         assert_eq!(b.work, 0);
         assert_eq!(b.trace.edges_skipped, 2);
@@ -510,7 +521,7 @@ mod tests {
         let r = wv.register(0, &[(0, entry(1, 200, 3))]).unwrap();
         assert!(r.new_round);
         assert_eq!(wv.location(1, 1), Ok(101), "warp 1's batch of round 1");
-        assert_eq!(wv.skip(1, 1), 0, "a skip of round 1's vertex 1");
+        assert_eq!(wv.skip(1, 1), Ok(0), "a skip of round 1's vertex 1");
         let b = wv.decode(1, 0b11, NO_TOPOLOGY);
         assert_eq!(b.work, 0);
         assert!(b.trace.previous_round && !b.trace.started);
