@@ -14,6 +14,7 @@ use wsim_sim::counts::Merge;
 use wsim_sim::profile::{PcCounts, Profile};
 use wsim_sim::report::Report;
 use wsim_sim::stats::SlotReason;
+use wsim_sim::Machine;
 use wsim_workloads::graph_run;
 use wsim_workloads::options::GraphOptions;
 use wsim_workloads::record::GraphRun;
@@ -72,6 +73,16 @@ fn check_exact(request: impl Fn() -> RunRequest) -> Profile {
         assert_eq!(
             i.counts.instructions,
             i.counts.slots.get(SlotReason::Issued)
+        );
+        // A stall waits at an instruction its warp goes on to issue: not the one after an
+        // instruction being fetched, nor where a spawned warp's previous launch ended.
+        assert!(
+            i.counts.instructions > 0,
+            "{} slots charged to {:#x} {:?} ({}), which never issued",
+            i.counts.stall_slots(),
+            i.pc,
+            i.function,
+            i.disasm
         );
     }
     p
@@ -179,4 +190,53 @@ fn annotating_a_function_the_program_lacks_names_it_after_the_report() {
         "{err}"
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("profile by PC"));
+}
+
+/// A slot's reason and PC do not depend on when a sleeping core is looked at again (issue
+/// 46 item 8): `Machine::check_slots` compares every slot that does not issue, and both
+/// ends of every sleep, with a fresh look at every warp (nothing cached), so a cached
+/// answer the warp's state has moved past fails the run. The stale answers it found: a
+/// fetch sent while the warp's `ibuffer_empty` was cached (a completion waking the core a
+/// cycle earlier or later moved such slots between `fetch` and `ibuffer_empty`), and a
+/// slice's answer cached across a warp-control instruction that started or retired warps
+/// (its slots charged to a PC from the warps' previous launch).
+#[test]
+fn every_slot_is_what_a_fresh_look_at_the_warps_gives() {
+    let programs = [
+        "vecadd",
+        "simt_divergence",
+        "atomics",
+        "barriers",
+        "mem_phases",
+        "ubench_chase",
+        "ubench_stride",
+        "ubench_shared",
+        "ubench_stream",
+        "weaver_edge_sum",
+        "eghw_edge_sum",
+        "launches",
+    ];
+    // Both presets; the round-robin scheduler and fetching ahead on two programs.
+    let mut runs: Vec<(&str, &str, Vec<String>)> = Vec::new();
+    for preset_name in ["tiny", "sparseweaver"] {
+        for name in programs {
+            let eghw = name
+                .starts_with("eghw")
+                .then(|| "weaver.mode=eghw".to_string());
+            runs.push((preset_name, name, eghw.into_iter().collect()));
+        }
+    }
+    for name in ["vecadd", "launches"] {
+        for set in ["core.scheduler=rr", "core.fetch_ahead=true"] {
+            runs.push(("sparseweaver", name, vec![set.to_string()]));
+        }
+    }
+    for (preset_name, name, set) in runs {
+        let config = preset(preset_name).with_overrides(&set).unwrap();
+        let mut request = request(name, &config);
+        request.options.prepare = Some(Box::new(|m: &mut Machine| m.check_slots()));
+        let (_, result) = execute(request);
+        let summary = result.unwrap_or_else(|e| panic!("{name} on {preset_name} {set:?}: {e}"));
+        assert!(summary.profile.is_some(), "the check profiles the run");
+    }
 }

@@ -58,6 +58,8 @@ pub struct CoreProfile {
     charged: Vec<Option<u32>>,
     /// Per warp: the PC of its last issued instruction (a barrier, a branch it waits on).
     pub(crate) last_issued: Vec<u32>,
+    /// Check every slot against a fresh look at the warps (`Machine::check_slots`).
+    pub(crate) check: bool,
 }
 
 impl CoreProfile {
@@ -70,6 +72,7 @@ impl CoreProfile {
             no_warp: Slots::default(),
             charged: vec![None; slices],
             last_issued: vec![0; warps],
+            check: false,
         }
     }
 
@@ -96,6 +99,11 @@ impl CoreProfile {
     pub(crate) fn charge(&mut self, slice: usize, pc: Option<u32>, reason: SlotReason) {
         self.charged[slice] = pc;
         self.add(pc, reason, 1);
+    }
+
+    /// The PC slice `slice`'s last slot was charged to.
+    pub(crate) fn charged(&self, slice: usize) -> Option<u32> {
+        self.charged[slice]
     }
 
     /// `n` skipped cycles, each slice's slot with its last `reasons`.

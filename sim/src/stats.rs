@@ -17,9 +17,10 @@ pub enum SlotReason {
     Issued,
     /// No live warp in the slot's slice.
     NoActiveWarp,
-    /// Warps wait for the instruction cache.
+    /// Warps wait for the instruction cache: a fetch in flight (its hit latency or a miss).
     Fetch,
-    /// No buffered instruction (front-end bubble, or a branch not yet resolved).
+    /// No buffered instruction ready and no fetch in flight (a fetch not yet made or
+    /// refused, decode latency, a branch not yet resolved).
     IbufferEmpty,
     /// The next instruction waits for a register written by a load or atomic.
     ScoreboardMemory,

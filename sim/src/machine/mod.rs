@@ -318,6 +318,18 @@ impl Machine {
         }
     }
 
+    /// Profile the run and check that every slot gets the reason and PC a fresh look at
+    /// every warp gives, at each cycle a core runs (the slots that do not issue) and at both
+    /// ends of each sleep: a slot must not depend on when a sleeping core is looked at
+    /// again. A disagreement panics, naming the core, slice and cycle. For tests: it
+    /// examines every warp for every slot.
+    pub fn check_slots(&mut self) {
+        self.profile_pcs();
+        for core in &mut self.cores {
+            core.check_slots();
+        }
+    }
+
     /// The functions (symbols) called `name`: (start, end exclusive), in address order.
     pub fn functions_named(&self, name: &str) -> Vec<(u32, u32)> {
         self.shared.program.functions_named(name)

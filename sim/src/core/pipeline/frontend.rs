@@ -60,6 +60,11 @@ impl WarpFront {
         }
     }
 
+    /// The PC of the instruction being fetched, or else of the next to fetch.
+    pub(super) fn next_pc(&self) -> u32 {
+        self.fetching.map_or(self.fetch_pc, |(pc, _)| pc)
+    }
+
     /// Fetch stopped for a control instruction: go on from `pc`.
     fn resume(&mut self, pc: u32) {
         self.state = FetchState::Open;
@@ -268,6 +273,8 @@ impl Core {
                     }
                     let t = &mut self.pipe.front.warps[w];
                     t.state = FetchState::Miss(line);
+                    // Its answer is the instruction cache's now, not an empty buffer's.
+                    self.pipe.sched.wake(w);
                     if !ahead {
                         // Decoded from the word now; it reaches the buffer with the line.
                         let decoded = match sh.program.fetch(t.fetch_pc, &sh.mem) {
