@@ -1,8 +1,8 @@
-//! The profile by PC (`wsim run --profile-pc`): every issue slot and instruction is
-//! charged to a PC, so the per-PC counts add up to the report's totals reason by reason
-//! (the slots the idle skip accounts in bulk included); the functions and lines fold them;
-//! profiling changes no statistic; the command line prints the tables and annotates a
-//! function.
+//! The profile by PC (`wsim run --profile-pc`): every issue slot, instruction and memory
+//! event is charged to a PC, so the per-PC counts add up to the report's totals reason by
+//! reason and counter by counter (the slots the idle skip accounts in bulk included); the
+//! functions and lines fold them; profiling changes no statistic; the command line prints
+//! the tables and annotates a function.
 
 mod common;
 
@@ -11,6 +11,8 @@ use std::sync::Arc;
 use common::*;
 use wsim_harness::run::{self, RunRequest};
 use wsim_sim::counts::Merge;
+use wsim_sim::mem::dram::DramStats;
+use wsim_sim::mem::hierarchy::CacheLevel;
 use wsim_sim::profile::{PcCounts, Profile};
 use wsim_sim::report::Report;
 use wsim_sim::stats::SlotReason;
@@ -54,6 +56,28 @@ fn check_exact(request: impl Fn() -> RunRequest) -> Profile {
         );
     }
     assert_eq!(p.no_warp.total(), t.slots.get(SlotReason::NoActiveWarp));
+    // Every memory counter, level by level: what each instruction's requests did.
+    let m = &sum.memory;
+    assert_eq!(m.line_requests, t.dcache_requests, "line requests");
+    assert_eq!(
+        m.local_bank_conflict_cycles, t.local_bank_conflict_cycles,
+        "local-memory bank conflicts"
+    );
+    for (level, by_pc) in [
+        (CacheLevel::L1i, &m.l1i),
+        (CacheLevel::L1d, &m.l1d),
+        (CacheLevel::L2, &m.l2),
+        (CacheLevel::L3, &m.l3),
+    ] {
+        assert_eq!(*by_pc, plain.memory.level(level), "{} by PC", level.name());
+    }
+    let dram = DramStats {
+        ticked_cycles: 0,
+        refreshes: 0,
+        ..plain.memory.dram.clone()
+    };
+    assert_eq!(m.dram, dram, "DRAM by PC");
+    assert!(m.dram.bytes > 0 && m.l1d.misses > 0, "the run misses");
     for (what, folded) in [("functions", &p.functions), ("lines", &p.lines)] {
         let mut sum = PcCounts {
             slots: p.no_warp,
@@ -144,6 +168,43 @@ fn a_sparseweaver_graph_programs_profile_adds_up_and_charges_decode_waits_to_the
     );
 }
 
+/// BFS push under the vertex-mapped schedule on the default machine (issue 46): its
+/// misses and DRAM bytes by source line add up to the report's totals (`check_exact`),
+/// its graph code's lines miss and move DRAM bytes, and with write-through caches every
+/// DRAM write is charged to the store or atomic that made it.
+#[test]
+fn bfs_push_vms_memory_by_source_line_adds_up_and_writes_land_on_stores() {
+    let config = preset("sparseweaver");
+    let options = GraphOptions {
+        graph: Some("gen:rmat:scale=8,ef=8".into()),
+        ..GraphOptions::default()
+    };
+    let input = Arc::new(graph_run::load(&options).unwrap());
+    let name = "graph/bfs_vm_push";
+    let p = check_exact(|| request(name, &config).with_input(Arc::clone(&input)));
+    let total = p.total().memory;
+    let kernel = (p.lines.iter())
+        .filter(|l| l.name.starts_with("graph/"))
+        .map(|l| &l.counts.memory);
+    let (misses, bytes) = kernel.fold((0, 0), |(m, b), c| (m + c.l1d.misses, b + c.dram.bytes));
+    assert!(
+        misses > 0 && bytes > 0,
+        "the graph code's lines miss and move DRAM bytes: {misses} L1D misses, {bytes} bytes"
+    );
+    let writes: u64 = (p.instructions.iter())
+        .filter(|i| {
+            let op = i.disasm.split_whitespace().next().unwrap_or("");
+            matches!(op, "sb" | "sh" | "sw" | "fsw") || op.starts_with("amo")
+        })
+        .map(|i| i.counts.memory.dram.writes)
+        .sum();
+    assert!(total.dram.writes > 0);
+    assert_eq!(
+        writes, total.dram.writes,
+        "DRAM writes at stores and atomics"
+    );
+}
+
 #[test]
 fn the_command_line_prints_the_tables_annotates_and_keeps_the_json_of_a_plain_run() {
     let (out, stats) = run_cli(
@@ -161,6 +222,10 @@ fn the_command_line_prints_the_tables_annotates_and_keeps_the_json_of_a_plain_ru
         "functions by stall slots (3 of",
         "source lines by stall slots (3 of",
         "instructions by stall slots (3 of",
+        "memory by PC: ",
+        "source lines by DRAM bytes (3 of",
+        "instructions by DRAM bytes (3 of",
+        "DRAM bytes\n",
         "annotate tree_kernel (0x",
         "; launches.c:",
     ] {
@@ -170,6 +235,16 @@ fn the_command_line_prints_the_tables_annotates_and_keeps_the_json_of_a_plain_ru
     let profile = &stats["profile"];
     assert!(profile["instructions"].as_array().unwrap().len() > 10);
     assert_eq!(profile["functions"][0]["name"], "tree_kernel");
+    // The line requests are the loads', stores' and atomics' (the JSON's `memory`).
+    let requests: Vec<&str> = (profile["instructions"].as_array().unwrap().iter())
+        .filter(|i| i["memory"]["line_requests"].as_u64() > Some(0))
+        .map(|i| i["disasm"].as_str().unwrap())
+        .collect();
+    assert!(requests.iter().any(|d| d.starts_with("lw")), "{requests:?}");
+    assert!(
+        (requests.iter()).all(|d| d.starts_with(['l', 's']) || d.starts_with("amo")),
+        "{requests:?}"
+    );
 
     let (out, stats) = run_cli("launches", &[]);
     assert!(out.status.success());

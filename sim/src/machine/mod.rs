@@ -136,6 +136,7 @@ impl MemoryPort for Port<'_> {
             kind,
             phase: req.phase,
             ops: req.ops,
+            pc: req.pc,
         };
         self.0.access(now, access).map_err(|reject| match reject {
             Reject::MshrFull => Retry::AfterCompletion(Refusal::MshrFull),
@@ -308,14 +309,15 @@ impl Machine {
         self.shared.instructions.take()
     }
 
-    /// Charge every issue slot and instruction to its PC ([`crate::profile`]); the
-    /// summary's `profile` has them, summed over the cores and folded to functions and
-    /// source lines.
+    /// Charge every issue slot, instruction and memory event to its PC
+    /// ([`crate::profile`]); the summary's `profile` has them, summed over the cores and
+    /// folded to functions and source lines.
     pub fn profile_pcs(&mut self) {
         let ranges = self.shared.program.code_ranges();
         for core in &mut self.cores {
             core.profile_pcs(&ranges);
         }
+        self.memory.count_by_pc();
     }
 
     /// Profile the run and check that every slot gets the reason and PC a fresh look at
@@ -697,7 +699,8 @@ impl Machine {
                 .is_some_and(|c| c.profile().is_some())
                 .then(|| {
                     let cores = self.cores.iter().filter_map(Core::profile);
-                    Profile::new(cores, &self.shared.program, &self.shared.mem)
+                    let memory = self.memory.stats_by_pc();
+                    Profile::new(cores, &memory, &self.shared.program, &self.shared.mem)
                 }),
         }
     }

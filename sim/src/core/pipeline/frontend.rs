@@ -15,6 +15,7 @@ use super::coalescer::line_of;
 use super::ibuffer::{Fetched, InstructionBuffer};
 use super::memory_port::{PortKind, PortRequest, Refusal, Ticket};
 use super::{bits_from, MemoryPort, NEVER};
+use crate::core::warp::WarpWait;
 use crate::core::Core;
 use crate::shared::Shared;
 
@@ -262,6 +263,7 @@ impl Core {
                 kind: PortKind::Fetch,
                 phase: self.phase,
                 ops: 0,
+                pc: t.fetch_pc,
             };
             match port.send(now, self.id, req) {
                 Ok(hit) => {
@@ -274,7 +276,9 @@ impl Core {
                     let t = &mut self.pipe.front.warps[w];
                     t.state = FetchState::Miss(line);
                     // Its answer is the instruction cache's now, not an empty buffer's.
-                    self.pipe.sched.wake(w);
+                    if t.ibuf.is_empty() && self.warps[w].wait == WarpWait::Ready {
+                        self.pipe.sched.fetch_sent(w);
+                    }
                     if !ahead {
                         // Decoded from the word now; it reaches the buffer with the line.
                         let decoded = match sh.program.fetch(t.fetch_pc, &sh.mem) {

@@ -517,7 +517,7 @@ impl Core {
             // Later slices of this cycle no longer see the warps it retired.
             self.update_scheduled();
         }
-        let exit = self.schedule(w, &d, lanes.count_ones(), now, &mut rec);
+        let exit = self.schedule(w, pc, &d, lanes.count_ones(), now, &mut rec);
         self.accesses = rec.accesses;
         let t = &self.pipe.front.warps[w];
         let pending = matches!(t.state, FetchState::Control { .. });

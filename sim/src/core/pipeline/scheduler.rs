@@ -237,6 +237,24 @@ impl Scheduler {
         }
     }
 
+    /// Warp `w`, its buffer empty and at no barrier, sent a fetch: its answer is the
+    /// instruction cache's until the line arrives (which wakes it). Cached as it is, and
+    /// the slice's answer made again from the answers, without examining anything.
+    pub(super) fn fetch_sent(&self, w: usize) {
+        let slice = self.slice_of[w] as usize;
+        let (s, bit) = (&self.slices[slice], self.bits[w]);
+        if s.due.get() & 1 << bit != 0 {
+            // Examined next cycle anyway.
+            return;
+        }
+        s.block(bit, NEVER, SlotReason::Fetch);
+        let (until, _) = s.blocked.get();
+        if until != 0 {
+            let reason = s.answers(self.start(slice)).reason(|b| s.reason[b].get());
+            s.blocked.set((until, reason));
+        }
+    }
+
     pub(super) fn issued(&mut self, w: usize) {
         let slice = self.slice_of[w] as usize;
         self.slices[slice].last_issued = Some(w);
