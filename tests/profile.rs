@@ -315,3 +315,35 @@ fn every_slot_is_what_a_fresh_look_at_the_warps_gives() {
         assert!(summary.profile.is_some(), "the check profiles the run");
     }
 }
+
+/// Kernels by name (issue 46 item 2): BFS push VM's launches name the kernel `wsim_spawn`
+/// was given, the terminal sums them per kernel, and the profile reports warp 0's wait in
+/// `wsim_spawn` for the launch to end apart from the kernels' stalls.
+#[test]
+fn a_bfs_push_vm_profile_names_its_kernels_and_separates_the_launch_wait() {
+    let (out, stats) = run_cli(
+        "graph/bfs_vm_push",
+        &["--graph", "gen:rmat:scale=8,ef=8", "--profile-pc"],
+    );
+    assert!(out.status.success());
+    let stats = stats.unwrap();
+    let kernels: Vec<&str> = (stats["launches"].as_array().unwrap().iter())
+        .map(|l| l["kernel"].as_str().expect("every launch names its kernel"))
+        .collect();
+    assert_eq!(kernels[0], "init_kernel");
+    assert!(kernels.contains(&"vm_kernel") && kernels.contains(&"vertex_kernel"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "kernels (3; ",
+        "  vm_kernel ",
+        "launch wait (warp 0 in `wsim_spawn`",
+    ] {
+        assert!(text.contains(expected), "no {expected:?} in:\n{text}");
+    }
+    let profile = &stats["profile"];
+    let spawn = (profile["functions"].as_array().unwrap().iter())
+        .find(|f| f["name"] == "wsim_spawn")
+        .unwrap();
+    assert_eq!(profile["launch_wait"], spawn["slots"]);
+    assert!(profile["launch_wait"]["barrier"].as_u64() > Some(0));
+}

@@ -24,6 +24,16 @@ pub fn top(p: &Profile, n: usize, threads: u32) -> String {
         all.slots.get(SlotReason::Issued),
         p.no_warp.total(),
     );
+    let wait = p.launch_wait.total() - p.launch_wait.get(SlotReason::Issued);
+    if wait > 0 {
+        let _ = writeln!(
+            s,
+            "  of the stalled, launch wait (warp 0 in `{}` until its launch ends): {wait} ({:.1}%); the rest, the kernels' and main's: {}",
+            wsim_sim::profile::LAUNCH_WAIT,
+            percent(wait, stalls),
+            stalls - wait
+        );
+    }
     let header = |s: &mut String, what: &str, shown: usize, of: usize, first: &str| {
         let _ = writeln!(
             s,

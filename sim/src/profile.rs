@@ -224,7 +224,17 @@ pub struct Profile {
     pub lines: Vec<Folded>,
     /// Every instruction with a count, in address order.
     pub instructions: Vec<InstructionProfile>,
+    /// The slots charged to the runtime's `wsim_spawn` itself (`LAUNCH_WAIT`): warp 0 of
+    /// each core waiting there for its launch's warps to retire and for the other cores
+    /// (the loop on `vx_active_warps` and the global barrier), apart from the kernels'
+    /// own stalls; also in `functions` under its name.
+    #[serde(default)]
+    pub launch_wait: Slots,
 }
+
+/// The runtime's launch function (programs/runtime/wsim_rt.c): after warp 0 has run its
+/// own lanes of the kernel, it waits in here until the launch ends.
+pub const LAUNCH_WAIT: &str = "wsim_spawn";
 
 impl Profile {
     /// The cores' profiles summed, with what the memory hierarchy counted by PC
@@ -274,8 +284,10 @@ impl Profile {
                 }
             })
             .collect();
+        let launch_wait = (functions.get(LAUNCH_WAIT)).map_or(Slots::default(), |c| c.slots);
         Profile {
             no_warp,
+            launch_wait,
             functions: by_stalls(functions),
             lines: by_stalls(lines),
             instructions,

@@ -342,6 +342,11 @@ pub struct Iteration {
 pub struct LaunchRecord {
     /// Position among the run's launches, from 0.
     pub index: u32,
+    /// The kernel: the function whose address `wsim_spawn` was given, as the runtime's
+    /// launch table held it when the launch opened (`name`, or `name+0xoff` for an address
+    /// inside one, or the address); absent for a program without wsim's runtime.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel: Option<String>,
     /// The first cycle of the launch and its length in machine cycles.
     pub start_cycle: u64,
     pub cycles: u64,

@@ -177,6 +177,9 @@ pub struct Machine {
     /// whether that changed in this cycle.
     launching: u32,
     launch_changed: bool,
+    /// The core whose launch started while none ran: its entry of the runtime's launch
+    /// table names the kernel of the record that opens.
+    launch_core: usize,
     /// Buffers the loop reuses from cycle to cycle: the hierarchy's completions, a
     /// core's effects.
     completions: Vec<Completion>,
@@ -272,6 +275,7 @@ impl Machine {
             intervals: Intervals::new(),
             launching: 0,
             launch_changed: false,
+            launch_core: 0,
             completions: Vec::new(),
             asked: Vec::new(),
             timeline: None,
@@ -636,6 +640,9 @@ impl Machine {
             }
             Effect::GlobalBarrier { id, count } => self.arrive_global(c, w, id, count),
             Effect::Launch { started } => {
+                if started && self.launching == 0 {
+                    self.launch_core = c;
+                }
                 self.launching = if started {
                     self.launching + 1
                 } else {
@@ -774,6 +781,7 @@ impl Machine {
                 let memory = self.cut();
                 let record = LaunchRecord {
                     index: self.intervals.launches.len() as u32,
+                    kernel: self.kernel_of(self.launch_core),
                     start_cycle: self.shared.cycle,
                     ..LaunchRecord::default()
                 };
@@ -783,6 +791,27 @@ impl Machine {
             _ => {}
         }
         Ok(())
+    }
+
+    /// The kernel core `c`'s launch runs: the function at the pointer the runtime's
+    /// `wsim_spawn` stored in the core's entry of `__wsim_launch` (programs/runtime/wsim_rt.c:
+    /// an entry is the kernel, its argument, the grid and the warps, four words); `None`
+    /// when the program has no such table.
+    fn kernel_of(&self, c: usize) -> Option<String> {
+        const ENTRY_BYTES: u32 = 16;
+        let table = self.symbol("__wsim_launch")?;
+        if (c as u32 + 1) * ENTRY_BYTES > table.size {
+            return None;
+        }
+        let kernel = self
+            .shared
+            .mem
+            .read_u32(table.addr + c as u32 * ENTRY_BYTES);
+        Some(match self.shared.program.function_of(kernel) {
+            Some((name, 0)) => name.to_string(),
+            Some((name, offset)) => format!("{name}+{offset:#x}"),
+            None => format!("{kernel:#010x}"),
+        })
     }
 
     /// Close the open launch record at the end of the cycle just run.
