@@ -1,8 +1,8 @@
-//! The profile by PC (`wsim run --profile-pc`): every issue slot and instruction is
-//! charged to a PC, so the per-PC counts add up to the report's totals reason by reason
-//! (the slots the idle skip accounts in bulk included); the functions and lines fold them;
-//! profiling changes no statistic; the command line prints the tables and annotates a
-//! function.
+//! The profile by PC (`wsim run --profile-pc`): every issue slot, instruction and memory
+//! event is charged to a PC, so the per-PC counts add up to the report's totals reason by
+//! reason and counter by counter (the slots the idle skip accounts in bulk included); the
+//! functions and lines fold them; profiling changes no statistic; the command line prints
+//! the tables and annotates a function.
 
 mod common;
 
@@ -11,9 +11,12 @@ use std::sync::Arc;
 use common::*;
 use wsim_harness::run::{self, RunRequest};
 use wsim_sim::counts::Merge;
+use wsim_sim::mem::dram::DramStats;
+use wsim_sim::mem::hierarchy::CacheLevel;
 use wsim_sim::profile::{PcCounts, Profile};
 use wsim_sim::report::Report;
 use wsim_sim::stats::SlotReason;
+use wsim_sim::Machine;
 use wsim_workloads::graph_run;
 use wsim_workloads::options::GraphOptions;
 use wsim_workloads::record::GraphRun;
@@ -53,6 +56,28 @@ fn check_exact(request: impl Fn() -> RunRequest) -> Profile {
         );
     }
     assert_eq!(p.no_warp.total(), t.slots.get(SlotReason::NoActiveWarp));
+    // Every memory counter, level by level: what each instruction's requests did.
+    let m = &sum.memory;
+    assert_eq!(m.line_requests, t.dcache_requests, "line requests");
+    assert_eq!(
+        m.local_bank_conflict_cycles, t.local_bank_conflict_cycles,
+        "local-memory bank conflicts"
+    );
+    for (level, by_pc) in [
+        (CacheLevel::L1i, &m.l1i),
+        (CacheLevel::L1d, &m.l1d),
+        (CacheLevel::L2, &m.l2),
+        (CacheLevel::L3, &m.l3),
+    ] {
+        assert_eq!(*by_pc, plain.memory.level(level), "{} by PC", level.name());
+    }
+    let dram = DramStats {
+        ticked_cycles: 0,
+        refreshes: 0,
+        ..plain.memory.dram.clone()
+    };
+    assert_eq!(m.dram, dram, "DRAM by PC");
+    assert!(m.dram.bytes > 0 && m.l1d.misses > 0, "the run misses");
     for (what, folded) in [("functions", &p.functions), ("lines", &p.lines)] {
         let mut sum = PcCounts {
             slots: p.no_warp,
@@ -72,6 +97,16 @@ fn check_exact(request: impl Fn() -> RunRequest) -> Profile {
         assert_eq!(
             i.counts.instructions,
             i.counts.slots.get(SlotReason::Issued)
+        );
+        // A stall waits at an instruction its warp goes on to issue: not the one after an
+        // instruction being fetched, nor where a spawned warp's previous launch ended.
+        assert!(
+            i.counts.instructions > 0,
+            "{} slots charged to {:#x} {:?} ({}), which never issued",
+            i.counts.stall_slots(),
+            i.pc,
+            i.function,
+            i.disasm
         );
     }
     p
@@ -133,6 +168,43 @@ fn a_sparseweaver_graph_programs_profile_adds_up_and_charges_decode_waits_to_the
     );
 }
 
+/// BFS push under the vertex-mapped schedule on the default machine (issue 46): its
+/// misses and DRAM bytes by source line add up to the report's totals (`check_exact`),
+/// its graph code's lines miss and move DRAM bytes, and with write-through caches every
+/// DRAM write is charged to the store or atomic that made it.
+#[test]
+fn bfs_push_vms_memory_by_source_line_adds_up_and_writes_land_on_stores() {
+    let config = preset("sparseweaver");
+    let options = GraphOptions {
+        graph: Some("gen:rmat:scale=8,ef=8".into()),
+        ..GraphOptions::default()
+    };
+    let input = Arc::new(graph_run::load(&options).unwrap());
+    let name = "graph/bfs_vm_push";
+    let p = check_exact(|| request(name, &config).with_input(Arc::clone(&input)));
+    let total = p.total().memory;
+    let kernel = (p.lines.iter())
+        .filter(|l| l.name.starts_with("graph/"))
+        .map(|l| &l.counts.memory);
+    let (misses, bytes) = kernel.fold((0, 0), |(m, b), c| (m + c.l1d.misses, b + c.dram.bytes));
+    assert!(
+        misses > 0 && bytes > 0,
+        "the graph code's lines miss and move DRAM bytes: {misses} L1D misses, {bytes} bytes"
+    );
+    let writes: u64 = (p.instructions.iter())
+        .filter(|i| {
+            let op = i.disasm.split_whitespace().next().unwrap_or("");
+            matches!(op, "sb" | "sh" | "sw" | "fsw") || op.starts_with("amo")
+        })
+        .map(|i| i.counts.memory.dram.writes)
+        .sum();
+    assert!(total.dram.writes > 0);
+    assert_eq!(
+        writes, total.dram.writes,
+        "DRAM writes at stores and atomics"
+    );
+}
+
 #[test]
 fn the_command_line_prints_the_tables_annotates_and_keeps_the_json_of_a_plain_run() {
     let (out, stats) = run_cli(
@@ -150,6 +222,10 @@ fn the_command_line_prints_the_tables_annotates_and_keeps_the_json_of_a_plain_ru
         "functions by stall slots (3 of",
         "source lines by stall slots (3 of",
         "instructions by stall slots (3 of",
+        "memory by PC: ",
+        "source lines by DRAM bytes (3 of",
+        "instructions by DRAM bytes (3 of",
+        "DRAM bytes\n",
         "annotate tree_kernel (0x",
         "; launches.c:",
     ] {
@@ -159,6 +235,16 @@ fn the_command_line_prints_the_tables_annotates_and_keeps_the_json_of_a_plain_ru
     let profile = &stats["profile"];
     assert!(profile["instructions"].as_array().unwrap().len() > 10);
     assert_eq!(profile["functions"][0]["name"], "tree_kernel");
+    // The line requests are the loads', stores' and atomics' (the JSON's `memory`).
+    let requests: Vec<&str> = (profile["instructions"].as_array().unwrap().iter())
+        .filter(|i| i["memory"]["line_requests"].as_u64() > Some(0))
+        .map(|i| i["disasm"].as_str().unwrap())
+        .collect();
+    assert!(requests.iter().any(|d| d.starts_with("lw")), "{requests:?}");
+    assert!(
+        (requests.iter()).all(|d| d.starts_with(['l', 's']) || d.starts_with("amo")),
+        "{requests:?}"
+    );
 
     let (out, stats) = run_cli("launches", &[]);
     assert!(out.status.success());
@@ -179,4 +265,85 @@ fn annotating_a_function_the_program_lacks_names_it_after_the_report() {
         "{err}"
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("profile by PC"));
+}
+
+/// A slot's reason and PC do not depend on when a sleeping core is looked at again (issue
+/// 46 item 8): `Machine::check_slots` compares every slot that does not issue, and both
+/// ends of every sleep, with a fresh look at every warp (nothing cached), so a cached
+/// answer the warp's state has moved past fails the run. The stale answers it found: a
+/// fetch sent while the warp's `ibuffer_empty` was cached (a completion waking the core a
+/// cycle earlier or later moved such slots between `fetch` and `ibuffer_empty`), and a
+/// slice's answer cached across a warp-control instruction that started or retired warps
+/// (its slots charged to a PC from the warps' previous launch).
+#[test]
+fn every_slot_is_what_a_fresh_look_at_the_warps_gives() {
+    let programs = [
+        "vecadd",
+        "simt_divergence",
+        "atomics",
+        "barriers",
+        "mem_phases",
+        "ubench_chase",
+        "ubench_stride",
+        "ubench_shared",
+        "ubench_stream",
+        "weaver_edge_sum",
+        "eghw_edge_sum",
+        "launches",
+    ];
+    // Both presets; the round-robin scheduler and fetching ahead on two programs.
+    let mut runs: Vec<(&str, &str, Vec<String>)> = Vec::new();
+    for preset_name in ["tiny", "sparseweaver"] {
+        for name in programs {
+            let eghw = name
+                .starts_with("eghw")
+                .then(|| "weaver.mode=eghw".to_string());
+            runs.push((preset_name, name, eghw.into_iter().collect()));
+        }
+    }
+    for name in ["vecadd", "launches"] {
+        for set in ["core.scheduler=rr", "core.fetch_ahead=true"] {
+            runs.push(("sparseweaver", name, vec![set.to_string()]));
+        }
+    }
+    for (preset_name, name, set) in runs {
+        let config = preset(preset_name).with_overrides(&set).unwrap();
+        let mut request = request(name, &config);
+        request.options.prepare = Some(Box::new(|m: &mut Machine| m.check_slots()));
+        let (_, result) = execute(request);
+        let summary = result.unwrap_or_else(|e| panic!("{name} on {preset_name} {set:?}: {e}"));
+        assert!(summary.profile.is_some(), "the check profiles the run");
+    }
+}
+
+/// Kernels by name (issue 46 item 2): BFS push VM's launches name the kernel `wsim_spawn`
+/// was given, the terminal sums them per kernel, and the profile reports warp 0's wait in
+/// `wsim_spawn` for the launch to end apart from the kernels' stalls.
+#[test]
+fn a_bfs_push_vm_profile_names_its_kernels_and_separates_the_launch_wait() {
+    let (out, stats) = run_cli(
+        "graph/bfs_vm_push",
+        &["--graph", "gen:rmat:scale=8,ef=8", "--profile-pc"],
+    );
+    assert!(out.status.success());
+    let stats = stats.unwrap();
+    let kernels: Vec<&str> = (stats["launches"].as_array().unwrap().iter())
+        .map(|l| l["kernel"].as_str().expect("every launch names its kernel"))
+        .collect();
+    assert_eq!(kernels[0], "init_kernel");
+    assert!(kernels.contains(&"vm_kernel") && kernels.contains(&"vertex_kernel"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "kernels (3; ",
+        "  vm_kernel ",
+        "launch wait (warp 0 in `wsim_spawn`",
+    ] {
+        assert!(text.contains(expected), "no {expected:?} in:\n{text}");
+    }
+    let profile = &stats["profile"];
+    let spawn = (profile["functions"].as_array().unwrap().iter())
+        .find(|f| f["name"] == "wsim_spawn")
+        .unwrap();
+    assert_eq!(profile["launch_wait"], spawn["slots"]);
+    assert!(profile["launch_wait"]["barrier"].as_u64() > Some(0));
 }

@@ -1,11 +1,13 @@
 //! The profile by PC for the terminal (`wsim run --profile-pc`): the top functions, source
-//! lines and instructions by stall slots, and a function's disassembly with the counts
-//! beside each instruction (`--annotate`, as `perf annotate` shows it). The numbers come
-//! from the report's `profile` (docs/OBSERVING.md says how slots are charged).
+//! lines and instructions by stall slots and by DRAM bytes, and a function's disassembly
+//! with the counts beside each instruction (`--annotate`, as `perf annotate` shows it).
+//! The numbers come from the report's `profile` (docs/OBSERVING.md says how slots and
+//! memory events are charged).
 
 use std::fmt::Write as _;
 
-use wsim_sim::profile::{PcCounts, Profile};
+use wsim_sim::mem::cache::CacheStats;
+use wsim_sim::profile::{PcCounts, PcMemory, Profile};
 use wsim_sim::stats::SlotReason;
 use wsim_sim::Machine;
 
@@ -22,6 +24,16 @@ pub fn top(p: &Profile, n: usize, threads: u32) -> String {
         all.slots.get(SlotReason::Issued),
         p.no_warp.total(),
     );
+    let wait = p.launch_wait.total() - p.launch_wait.get(SlotReason::Issued);
+    if wait > 0 {
+        let _ = writeln!(
+            s,
+            "  of the stalled, launch wait (warp 0 in `{}` until its launch ends): {wait} ({:.1}%); the rest, the kernels' and main's: {}",
+            wsim_sim::profile::LAUNCH_WAIT,
+            percent(wait, stalls),
+            stalls - wait
+        );
+    }
     let header = |s: &mut String, what: &str, shown: usize, of: usize, first: &str| {
         let _ = writeln!(
             s,
@@ -63,7 +75,98 @@ pub fn top(p: &Profile, n: usize, threads: u32) -> String {
         row(&mut s, &place, &i.counts);
         let _ = writeln!(s, "\n      {}{}", i.disasm, line(i.line.as_deref()));
     }
+    memory(&mut s, p, n);
     s
+}
+
+/// The top `n` functions, source lines and instructions by DRAM bytes, with their line
+/// requests and the L1D's and L2's hits, misses and refusals (nothing without memory
+/// requests).
+fn memory(s: &mut String, p: &Profile, n: usize) {
+    let all = p.total().memory;
+    if all.is_empty() {
+        return;
+    }
+    let (l1d, l2) = (&all.l1d, &all.l2);
+    let _ = writeln!(
+        s,
+        "memory by PC: {} line requests; L1D {} hits, {} misses, {} refused attempts ({} bank conflicts); L2 {} hits, {} misses; DRAM {} bytes",
+        all.line_requests,
+        l1d.hits,
+        l1d.misses,
+        refused(l1d),
+        l1d.bank_stalls,
+        l2.hits,
+        l2.misses,
+        all.dram.bytes
+    );
+    if all.local_bank_conflict_cycles > 0 {
+        let _ = writeln!(
+            s,
+            "  local memory: {} cycles of bank conflicts",
+            all.local_bank_conflict_cycles
+        );
+    }
+    let header = |s: &mut String, what: &str, shown: usize, of: usize, first: &str| {
+        let _ = writeln!(
+            s,
+            "{what} by DRAM bytes ({shown} of {of} with memory requests):\n  {first:<32} {:>10} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9} {:>12} {:>6}",
+            "line reqs", "L1D hit", "L1D miss", "refused", "bank", "L2 hit", "L2 miss", "DRAM bytes", "%"
+        );
+    };
+    let row = |s: &mut String, name: &str, m: &PcMemory| {
+        let _ = write!(
+            s,
+            "  {name:<32} {:>10} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9} {:>12} {:>5.1}%",
+            m.line_requests,
+            m.l1d.hits,
+            m.l1d.misses,
+            refused(&m.l1d),
+            m.l1d.bank_stalls,
+            m.l2.hits,
+            m.l2.misses,
+            m.dram.bytes,
+            percent(m.dram.bytes, all.dram.bytes)
+        );
+    };
+    let order = |m: &PcMemory| {
+        std::cmp::Reverse((m.dram.bytes, m.l2.misses, m.l1d.misses, m.line_requests))
+    };
+    for (what, folded) in [("functions", &p.functions), ("source lines", &p.lines)] {
+        let mut rows: Vec<_> = (folded.iter())
+            .filter(|f| shown_memory(&f.counts.memory))
+            .collect();
+        rows.sort_by_key(|f| order(&f.counts.memory));
+        let shown = rows.len().min(n);
+        header(s, what, shown, rows.len(), &what[..what.len() - 1]);
+        for f in &rows[..shown] {
+            row(s, &f.name, &f.counts.memory);
+            s.push('\n');
+        }
+    }
+    let mut rows: Vec<_> = (p.instructions.iter())
+        .filter(|i| shown_memory(&i.counts.memory))
+        .collect();
+    rows.sort_by_key(|i| (order(&i.counts.memory), i.pc));
+    let shown = rows.len().min(n);
+    header(s, "instructions", shown, rows.len(), "pc  function+offset");
+    for i in &rows[..shown] {
+        let place = format!("{:08x}  {}", i.pc, i.function.as_deref().unwrap_or("?"));
+        row(s, &place, &i.counts.memory);
+        let _ = writeln!(s, "\n      {}{}", i.disasm, line(i.line.as_deref()));
+    }
+}
+
+/// Whether the memory tables' columns have anything of `m` (an instruction fetch's L1I
+/// hits alone are not shown).
+fn shown_memory(m: &PcMemory) -> bool {
+    m.line_requests + m.l1d.accesses + refused(&m.l1d) + m.l2.accesses + m.dram.bytes > 0
+}
+
+/// Accesses a cache refused, every attempt counted: no free MSHR, a bank or the ports
+/// taken, no room below.
+fn refused(c: &CacheStats) -> u64 {
+    c.mshr_full_stalls + c.bank_stalls + c.port_stalls + c.queue_full_stalls
 }
 
 /// `function`'s disassembly with each instruction's counts beside it; an error naming the
@@ -98,12 +201,19 @@ pub fn annotate(p: &Profile, machine: &Machine, function: &str) -> anyhow::Resul
         }
         let _ = writeln!(
             s,
-            "annotate {function} ({start:#010x}..{end:#010x}): {} stall slots ({:.1}% of the run's), {} warp instructions\n  {:>10} {:>10}  {:<40} {:>8}  instruction",
+            "annotate {function} ({start:#010x}..{end:#010x}): {} stall slots ({:.1}% of the run's), {} warp instructions, {} line requests, {} L1D misses, {} L2 misses, {} DRAM bytes\n  {:>10} {:>10} {:>9} {:>9} {:>10}  {:<40} {:>8}  instruction",
             total.stall_slots(),
             percent(total.stall_slots(), stalls),
             total.instructions,
+            total.memory.line_requests,
+            total.memory.l1d.misses,
+            total.memory.l2.misses,
+            total.memory.dram.bytes,
             "warp instr",
             "stalls",
+            "L1D miss",
+            "L2 miss",
+            "DRAM bytes",
             "top stall reasons",
             "pc"
         );
@@ -111,13 +221,7 @@ pub fn annotate(p: &Profile, machine: &Machine, function: &str) -> anyhow::Resul
         for pc in (start..end).step_by(4) {
             let (text, line) = machine.instruction_at(pc);
             if line.is_some() && line != last_line {
-                let _ = writeln!(
-                    s,
-                    "  {:>10} {:>10}  ; {}",
-                    "",
-                    "",
-                    line.as_deref().unwrap_or("")
-                );
+                let _ = writeln!(s, "  {:>52}  ; {}", "", line.as_deref().unwrap_or(""));
                 last_line = line;
             }
             let c = counts(pc).cloned().unwrap_or_default();
@@ -128,11 +232,15 @@ pub fn annotate(p: &Profile, machine: &Machine, function: &str) -> anyhow::Resul
                     n.to_string()
                 }
             };
+            let m = &c.memory;
             let _ = writeln!(
                 s,
-                "  {:>10} {:>10}  {:<40} {pc:>8x}: {text}",
+                "  {:>10} {:>10} {:>9} {:>9} {:>10}  {:<40} {pc:>8x}: {text}",
                 dash(c.instructions),
                 dash(c.stall_slots()),
+                dash(m.l1d.misses),
+                dash(m.l2.misses),
+                dash(m.dram.bytes),
                 reasons(&c),
             );
         }

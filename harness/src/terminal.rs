@@ -2,13 +2,14 @@
 //! issue slots, units, memory, the Weaver unit, phases and iterations, read from the
 //! run's typed report (the JSON has everything; this is what a person reads first).
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use wsim_sim::mem::cache::WritePolicy;
 use wsim_sim::mem::dram::DramConfig;
 use wsim_sim::mem::hierarchy::{CacheLevel, HierarchyStats};
 use wsim_sim::report::{Report, Status};
-use wsim_sim::stats::{CoreCounters, FsmState, Iteration, LaunchRecord, SlotReason};
+use wsim_sim::stats::{CoreCounters, FsmState, Iteration, LaunchRecord, Merge, SlotReason};
 use wsim_sim::Mode;
 
 /// The summary of a run: its exit status, or how it failed (the first line of the error)
@@ -365,7 +366,8 @@ fn iterations(s: &mut String, iterations: &[Iteration], threads: u32) {
 }
 
 /// The kernel launches: all of them when few, else the first and last few (the JSON has
-/// every one), each with its issue slots' main reasons.
+/// every one), each with its kernel and its issue slots' main reasons; then the launches
+/// summed per kernel.
 fn launches(s: &mut String, launches: &[LaunchRecord], threads: u32) {
     const HEAD: usize = 8;
     const TAIL: usize = 3;
@@ -375,9 +377,10 @@ fn launches(s: &mut String, launches: &[LaunchRecord], threads: u32) {
     let cycles: u64 = launches.iter().map(|l| l.cycles).sum();
     let _ = writeln!(
         s,
-        "launches ({}, {cycles} cycles; slots as % of the launch's core issue slots):\n  {:>5} {:>12} {:>10} {:>12} {:>14} {:>9} {:>7}  top stall reasons",
+        "launches ({}, {cycles} cycles; slots as % of the launch's core issue slots):\n  {:>5} {:<24} {:>12} {:>10} {:>12} {:>14} {:>9} {:>7}  top stall reasons",
         launches.len(),
         "#",
+        "kernel",
         "start cycle",
         "cycles",
         "warp instr",
@@ -386,28 +389,9 @@ fn launches(s: &mut String, launches: &[LaunchRecord], threads: u32) {
         "issued"
     );
     let row = |s: &mut String, l: &LaunchRecord| {
-        let c = &l.counters;
-        let slots = c.slots.total();
-        let mut stalls: Vec<(u64, SlotReason)> = (SlotReason::ALL.into_iter())
-            .filter(|&r| r != SlotReason::Issued && c.slots.get(r) > 0)
-            .map(|r| (c.slots.get(r), r))
-            .collect();
-        stalls.sort_by_key(|&(n, r)| (std::cmp::Reverse(n), r));
-        let top: Vec<String> = (stalls.iter().take(3))
-            .map(|&(n, r)| format!("{} {:.1}%", r.name(), percent(n, slots)))
-            .collect();
-        let _ = writeln!(
-            s,
-            "  {:>5} {:>12} {:>10} {:>12} {:>14} {:>8.1}% {:>6.1}%  {}",
-            l.index,
-            l.start_cycle,
-            l.cycles,
-            c.instructions,
-            c.thread_instructions,
-            percent(c.thread_instructions, c.instructions * u64::from(threads)),
-            percent(c.slots.get(SlotReason::Issued), slots),
-            top.join(", ")
-        );
+        let kernel = l.kernel.as_deref().unwrap_or("?");
+        let _ = write!(s, "  {:>5} {kernel:<24} {:>12} ", l.index, l.start_cycle);
+        counters_row(s, l.cycles, &l.counters, threads);
     };
     let shown_all = launches.len() <= HEAD + TAIL + 1;
     for l in launches
@@ -423,6 +407,57 @@ fn launches(s: &mut String, launches: &[LaunchRecord], threads: u32) {
             row(s, l);
         }
     }
+    // Per kernel, most cycles first.
+    let mut kernels: BTreeMap<&str, (u64, u64, CoreCounters)> = BTreeMap::new();
+    for l in launches {
+        let k = kernels
+            .entry(l.kernel.as_deref().unwrap_or("?"))
+            .or_default();
+        k.0 += 1;
+        k.1 += l.cycles;
+        k.2.merge(&l.counters);
+    }
+    let mut kernels: Vec<_> = kernels.into_iter().collect();
+    kernels.sort_by_key(|(name, (_, cycles, _))| (std::cmp::Reverse(*cycles), *name));
+    let _ = writeln!(
+        s,
+        "kernels ({}; the launches of each summed):\n  {:<24} {:>8} {:>10} {:>12} {:>14} {:>9} {:>7}  top stall reasons",
+        kernels.len(),
+        "kernel",
+        "launches",
+        "cycles",
+        "warp instr",
+        "thread instr",
+        "SIMT eff",
+        "issued"
+    );
+    for (name, (n, cycles, c)) in &kernels {
+        let _ = write!(s, "  {name:<24} {n:>8} ");
+        counters_row(s, *cycles, c, threads);
+    }
+}
+
+/// An interval's columns from its cycles on: instructions, SIMT efficiency, the slots
+/// issued and the top three stall reasons, as % of the interval's core issue slots.
+fn counters_row(s: &mut String, cycles: u64, c: &CoreCounters, threads: u32) {
+    let slots = c.slots.total();
+    let mut stalls: Vec<(u64, SlotReason)> = (SlotReason::ALL.into_iter())
+        .filter(|&r| r != SlotReason::Issued && c.slots.get(r) > 0)
+        .map(|r| (c.slots.get(r), r))
+        .collect();
+    stalls.sort_by_key(|&(n, r)| (std::cmp::Reverse(n), r));
+    let top: Vec<String> = (stalls.iter().take(3))
+        .map(|&(n, r)| format!("{} {:.1}%", r.name(), percent(n, slots)))
+        .collect();
+    let _ = writeln!(
+        s,
+        "{cycles:>10} {:>12} {:>14} {:>8.1}% {:>6.1}%  {}",
+        c.instructions,
+        c.thread_instructions,
+        percent(c.thread_instructions, c.instructions * u64::from(threads)),
+        percent(c.slots.get(SlotReason::Issued), slots),
+        top.join(", ")
+    );
 }
 
 /// `100 a / b`, 0 when `b` is 0.

@@ -1,7 +1,8 @@
-//! Issue slots and instructions by PC (`wsim run --profile-pc`): every slot a core
-//! accounts is also charged to the PC of the instruction its reason came from, so the
-//! per-PC counts add up to the report's totals, reason by reason. Folded to functions and
-//! source lines for the report.
+//! Issue slots, instructions and memory behaviour by PC (`wsim run --profile-pc`): every
+//! slot a core accounts is also charged to the PC of the instruction its reason came from,
+//! and every event of a memory request to the instruction that made it, so the per-PC
+//! counts add up to the report's totals, reason by reason and counter by counter. Folded
+//! to functions and source lines for the report.
 //!
 //! Which PC a slot is charged to (docs/OBSERVING.md): an issued slot to the instruction
 //! issued; a stalled slot to the warp whose answer gave the slot its reason (the first in
@@ -16,6 +17,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::counts::Merge;
+use crate::mem::cache::CacheStats;
+use crate::mem::dram::DramStats;
+use crate::mem::hierarchy::{CacheLevel, HierarchyStats};
 use crate::program::Program;
 use crate::stats::{SlotReason, Slots};
 
@@ -28,6 +32,9 @@ pub struct PcCounts {
     pub thread_instructions: u64,
     /// Issue slots charged here, by reason (`issued` equals `instructions`).
     pub slots: Slots,
+    /// What the instruction's memory requests did (absent when it made none).
+    #[serde(default, skip_serializing_if = "PcMemory::is_empty")]
+    pub memory: PcMemory,
 }
 
 impl Merge for PcCounts {
@@ -35,6 +42,51 @@ impl Merge for PcCounts {
         self.instructions += other.instructions;
         self.thread_instructions += other.thread_instructions;
         self.slots.merge(&other.slots);
+        self.memory.merge(&other.memory);
+    }
+}
+
+crate::merged_counters! {
+/// What an instruction's memory requests did: its line requests and, at every level, the
+/// counters of the report's `memory` that its requests moved (a fetch's: the instruction
+/// fetched), so that summed over the PCs they are the report's, field by field (the DRAM's
+/// `ticked_cycles` and `refreshes` belong to no request: 0). What a request causes below
+/// is charged to it (`MemoryHierarchy::stats_by_pc`): a miss's fill, the eviction and
+/// dirty write-back the fill makes, a write-through store's writes down to DRAM.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PcMemory {
+    /// The line requests the coalescer made of its global accesses (the report's
+    /// `dcache_requests`).
+    pub line_requests: u64,
+    /// The extra cycles its local-memory accesses' bank conflicts cost (the report's
+    /// `local_bank_conflict_cycles`).
+    pub local_bank_conflict_cycles: u64,
+    /// Each cache level's counters, the level's caches summed.
+    pub l1i: CacheStats,
+    pub l1d: CacheStats,
+    pub l2: CacheStats,
+    pub l3: CacheStats,
+    pub dram: DramStats,
+}
+}
+
+impl PcMemory {
+    /// The levels' counters of one PC's requests.
+    fn of(stats: &HierarchyStats) -> Self {
+        PcMemory {
+            line_requests: 0,
+            local_bank_conflict_cycles: 0,
+            l1i: stats.level(CacheLevel::L1i),
+            l1d: stats.level(CacheLevel::L1d),
+            l2: stats.level(CacheLevel::L2),
+            l3: stats.level(CacheLevel::L3),
+            dram: stats.dram.clone(),
+        }
+    }
+
+    /// No request counted here.
+    pub fn is_empty(&self) -> bool {
+        *self == PcMemory::default()
     }
 }
 
@@ -58,6 +110,8 @@ pub struct CoreProfile {
     charged: Vec<Option<u32>>,
     /// Per warp: the PC of its last issued instruction (a barrier, a branch it waits on).
     pub(crate) last_issued: Vec<u32>,
+    /// Check every slot against a fresh look at the warps (`Machine::check_slots`).
+    pub(crate) check: bool,
 }
 
 impl CoreProfile {
@@ -70,7 +124,14 @@ impl CoreProfile {
             no_warp: Slots::default(),
             charged: vec![None; slices],
             last_issued: vec![0; warps],
+            check: false,
         }
+    }
+
+    /// The memory counters of the instruction at `pc` (the core's own: line requests and
+    /// local-memory conflicts; the hierarchy's are added when the profile is made).
+    pub(crate) fn memory(&mut self, pc: u32) -> &mut PcMemory {
+        &mut self.at(pc).memory
     }
 
     #[inline]
@@ -96,6 +157,11 @@ impl CoreProfile {
     pub(crate) fn charge(&mut self, slice: usize, pc: Option<u32>, reason: SlotReason) {
         self.charged[slice] = pc;
         self.add(pc, reason, 1);
+    }
+
+    /// The PC slice `slice`'s last slot was charged to.
+    pub(crate) fn charged(&self, slice: usize) -> Option<u32> {
+        self.charged[slice]
     }
 
     /// `n` skipped cycles, each slice's slot with its last `reasons`.
@@ -158,12 +224,24 @@ pub struct Profile {
     pub lines: Vec<Folded>,
     /// Every instruction with a count, in address order.
     pub instructions: Vec<InstructionProfile>,
+    /// The slots charged to the runtime's `wsim_spawn` itself (`LAUNCH_WAIT`): warp 0 of
+    /// each core waiting there for its launch's warps to retire and for the other cores
+    /// (the loop on `vx_active_warps` and the global barrier), apart from the kernels'
+    /// own stalls; also in `functions` under its name.
+    #[serde(default)]
+    pub launch_wait: Slots,
 }
 
+/// The runtime's launch function (programs/runtime/wsim_rt.c): after warp 0 has run its
+/// own lanes of the kernel, it waits in here until the launch ends.
+pub const LAUNCH_WAIT: &str = "wsim_spawn";
+
 impl Profile {
-    /// The cores' profiles summed and placed in `program`.
+    /// The cores' profiles summed, with what the memory hierarchy counted by PC
+    /// (`MemoryHierarchy::stats_by_pc`), and placed in `program`.
     pub fn new<'a>(
         cores: impl IntoIterator<Item = &'a CoreProfile>,
+        memory: &BTreeMap<u32, HierarchyStats>,
         program: &Program,
         mem: &crate::mem::Memory,
     ) -> Self {
@@ -174,6 +252,12 @@ impl Profile {
             for (pc, c) in core.counts() {
                 pcs.entry(pc).or_default().merge(&c);
             }
+        }
+        for (&pc, stats) in memory {
+            pcs.entry(pc)
+                .or_default()
+                .memory
+                .merge(&PcMemory::of(stats));
         }
         let mut functions: BTreeMap<String, PcCounts> = BTreeMap::new();
         let mut lines: BTreeMap<String, PcCounts> = BTreeMap::new();
@@ -200,8 +284,10 @@ impl Profile {
                 }
             })
             .collect();
+        let launch_wait = (functions.get(LAUNCH_WAIT)).map_or(Slots::default(), |c| c.slots);
         Profile {
             no_warp,
+            launch_wait,
             functions: by_stalls(functions),
             lines: by_stalls(lines),
             instructions,

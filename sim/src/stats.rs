@@ -17,9 +17,10 @@ pub enum SlotReason {
     Issued,
     /// No live warp in the slot's slice.
     NoActiveWarp,
-    /// Warps wait for the instruction cache.
+    /// Warps wait for the instruction cache: a fetch in flight (its hit latency or a miss).
     Fetch,
-    /// No buffered instruction (front-end bubble, or a branch not yet resolved).
+    /// No buffered instruction ready and no fetch in flight (a fetch not yet made or
+    /// refused, decode latency, a branch not yet resolved).
     IbufferEmpty,
     /// The next instruction waits for a register written by a load or atomic.
     ScoreboardMemory,
@@ -341,6 +342,11 @@ pub struct Iteration {
 pub struct LaunchRecord {
     /// Position among the run's launches, from 0.
     pub index: u32,
+    /// The kernel: the function whose address `wsim_spawn` was given, as the runtime's
+    /// launch table held it when the launch opened (`name`, or `name+0xoff` for an address
+    /// inside one, or the address); absent for a program without wsim's runtime.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel: Option<String>,
     /// The first cycle of the launch and its length in machine cycles.
     pub start_cycle: u64,
     pub cycles: u64,

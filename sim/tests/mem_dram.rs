@@ -11,6 +11,7 @@ fn load_latency(m: &mut MemoryHierarchy, start: u64, addr: u32) -> u64 {
         kind: AccessKind::Read,
         phase: 0,
         ops: 0,
+        pc: 0,
     };
     m.access(start, r).unwrap();
     let mut done = Vec::new();

@@ -6,6 +6,8 @@
 mod mem_common;
 
 use mem_common::{accept, deliver_hits, req, FixedDram};
+use std::collections::BTreeMap;
+
 use proptest::prelude::*;
 use serde_json::Value;
 use wsim_sim::mem::cache::{CacheConfig, Replacement, WritePolicy};
@@ -72,12 +74,12 @@ fn real(c: &MemConfig) -> MemoryHierarchy {
 /// Requests issue in order, each no earlier than its cycle; a refused one is retried the
 /// next cycle and holds back the rest. `every_cycle` ticks each cycle; otherwise only at
 /// the cycles the hierarchy or the stream asks for. Returns the completions with the
-/// cycle each was delivered, the statistics and the number of ticks.
+/// cycle each was delivered, the statistics (by PC too) and the number of ticks.
 fn drive<D: DramModel>(
     mut m: MemoryHierarchy<D>,
     stream: &[(u64, MemAccess)],
     every_cycle: bool,
-) -> (Vec<(Completion, u64)>, HierarchyStats, u64) {
+) -> (Vec<(Completion, u64)>, HierarchyStats, ByPc, u64) {
     let (mut done, mut hits) = (Vec::new(), Vec::new());
     let mut delivered = Vec::new();
     let (mut next, mut now, mut visits) = (0, 0, 0);
@@ -109,8 +111,10 @@ fn drive<D: DramModel>(
         assert!(now < 1_000_000, "no progress");
     }
     assert_eq!(m.pending(), 0);
-    (delivered, m.stats(), visits)
+    (delivered, m.stats(), m.stats_by_pc(), visits)
 }
+
+type ByPc = BTreeMap<u32, HierarchyStats>;
 
 fn stream() -> impl Strategy<Value = Vec<(u64, MemAccess)>> {
     let kind = prop_oneof![
@@ -146,21 +150,40 @@ fn stream() -> impl Strategy<Value = Vec<(u64, MemAccess)>> {
     })
 }
 
+/// Counting by PC (the profile's) changes no completion and no statistic, the phases'
+/// included; each PC that made requests has its counters, and they add up to the whole
+/// run's as the phases' do.
+fn check_by_pc<D: DramModel>(
+    make: impl Fn() -> MemoryHierarchy<D>,
+    s: &[(u64, MemAccess)],
+) -> Result<(), TestCaseError> {
+    let (plain, plain_stats, none, _) = drive(make(), s, false);
+    prop_assert!(none.is_empty(), "nothing by PC unless asked");
+    let mut m = make();
+    m.count_by_pc();
+    let (done, stats, by_pc, _) = drive(m, s, false);
+    prop_assert_eq!(&plain, &done);
+    prop_assert_eq!(&plain_stats, &stats);
+    let pcs: std::collections::BTreeSet<u32> = s.iter().map(|r| r.1.pc).collect();
+    prop_assert!(by_pc.keys().copied().eq(pcs));
+    check_sums(&by_pc, &stats)
+}
+
 /// Both ways of driving the hierarchy, compared; also every request completes once, on its
 /// core, and is delivered without delay.
 fn check_skipping<D: DramModel>(
     make: impl Fn() -> MemoryHierarchy<D>,
     s: &[(u64, MemAccess)],
 ) -> Result<(), TestCaseError> {
-    let (every, every_stats, cycles) = drive(make(), s, true);
-    let (skip, skip_stats, visits) = drive(make(), s, false);
+    let (every, every_stats, _, cycles) = drive(make(), s, true);
+    let (skip, skip_stats, _, visits) = drive(make(), s, false);
     prop_assert_eq!(&every, &skip);
     prop_assert_eq!(&every_stats, &skip_stats);
     let mut phases: Vec<u32> = s.iter().map(|r| r.1.phase).collect();
     phases.sort_unstable();
     phases.dedup();
     prop_assert!(every_stats.phases.keys().copied().eq(phases));
-    check_phase_sums(&every_stats)?;
+    check_sums(&every_stats.phases, &every_stats)?;
     prop_assert!(visits <= cycles);
     // The requests' completions, without the words that a refused credit has come.
     let requests: Vec<_> = every.iter().filter(|d| d.0.id != ROOM).copied().collect();
@@ -204,14 +227,11 @@ fn add(sum: &mut Value, v: &Value, key: &str) {
     }
 }
 
-/// The phases' counters add up to the whole run's, except the DRAM's `ticked_cycles` and
-/// `refreshes`, which belong to no request, and the backlog's peak and what is left of it
-/// (whole run only).
-fn check_phase_sums(stats: &HierarchyStats) -> Result<(), TestCaseError> {
-    let mut phases = stats
-        .phases
-        .values()
-        .map(|p| serde_json::to_value(p).unwrap());
+/// The phases' (or the PCs') counters add up to the whole run's, except the DRAM's
+/// `ticked_cycles` and `refreshes`, which belong to no request, and the backlog's peak and
+/// what is left of it (whole run only).
+fn check_sums(parts: &ByPc, stats: &HierarchyStats) -> Result<(), TestCaseError> {
+    let mut phases = parts.values().map(|p| serde_json::to_value(p).unwrap());
     let mut sum = phases.next().expect("a phase made requests");
     for p in phases {
         add(&mut sum, &p, "");
@@ -323,6 +343,25 @@ proptest! {
     ) {
         let c = config(l2, l3, write_back, lru);
         check_skipping(|| fixed(&c), &s)?;
+    }
+
+    #[test]
+    fn counting_by_pc_changes_nothing_and_adds_up(
+        s in stream(),
+        l2: bool,
+        l3: bool,
+        write_back: bool,
+        real_dram: bool,
+    ) {
+        // Five instructions, each with requests in every phase.
+        let s: Vec<_> = (s.into_iter().enumerate())
+            .map(|(i, (at, r))| (at, MemAccess { pc: 0x8000_0000 + 4 * (i as u32 % 5), ..r }))
+            .collect();
+        if real_dram {
+            check_by_pc(|| real(&config(l2, false, write_back, false)), &s)?;
+        } else {
+            check_by_pc(|| fixed(&config(l2, l3, write_back, false)), &s)?;
+        }
     }
 
     #[test]

@@ -237,6 +237,14 @@ impl Core {
         self.profile = Some(CoreProfile::new(ranges, slices, warps));
     }
 
+    /// Check every slot of the profiled run against a fresh look at the warps
+    /// (`Machine::check_slots`).
+    pub fn check_slots(&mut self) {
+        if let Some(p) = &mut self.profile {
+            p.check = true;
+        }
+    }
+
     /// The profile by PC, if the run is profiled.
     pub fn profile(&self) -> Option<&CoreProfile> {
         self.profile.as_ref()

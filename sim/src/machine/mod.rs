@@ -136,6 +136,7 @@ impl MemoryPort for Port<'_> {
             kind,
             phase: req.phase,
             ops: req.ops,
+            pc: req.pc,
         };
         self.0.access(now, access).map_err(|reject| match reject {
             Reject::MshrFull => Retry::AfterCompletion(Refusal::MshrFull),
@@ -176,6 +177,9 @@ pub struct Machine {
     /// whether that changed in this cycle.
     launching: u32,
     launch_changed: bool,
+    /// The core whose launch started while none ran: its entry of the runtime's launch
+    /// table names the kernel of the record that opens.
+    launch_core: usize,
     /// Buffers the loop reuses from cycle to cycle: the hierarchy's completions, a
     /// core's effects.
     completions: Vec<Completion>,
@@ -271,6 +275,7 @@ impl Machine {
             intervals: Intervals::new(),
             launching: 0,
             launch_changed: false,
+            launch_core: 0,
             completions: Vec::new(),
             asked: Vec::new(),
             timeline: None,
@@ -308,13 +313,26 @@ impl Machine {
         self.shared.instructions.take()
     }
 
-    /// Charge every issue slot and instruction to its PC ([`crate::profile`]); the
-    /// summary's `profile` has them, summed over the cores and folded to functions and
-    /// source lines.
+    /// Charge every issue slot, instruction and memory event to its PC
+    /// ([`crate::profile`]); the summary's `profile` has them, summed over the cores and
+    /// folded to functions and source lines.
     pub fn profile_pcs(&mut self) {
         let ranges = self.shared.program.code_ranges();
         for core in &mut self.cores {
             core.profile_pcs(&ranges);
+        }
+        self.memory.count_by_pc();
+    }
+
+    /// Profile the run and check that every slot gets the reason and PC a fresh look at
+    /// every warp gives, at each cycle a core runs (the slots that do not issue) and at both
+    /// ends of each sleep: a slot must not depend on when a sleeping core is looked at
+    /// again. A disagreement panics, naming the core, slice and cycle. For tests: it
+    /// examines every warp for every slot.
+    pub fn check_slots(&mut self) {
+        self.profile_pcs();
+        for core in &mut self.cores {
+            core.check_slots();
         }
     }
 
@@ -622,6 +640,9 @@ impl Machine {
             }
             Effect::GlobalBarrier { id, count } => self.arrive_global(c, w, id, count),
             Effect::Launch { started } => {
+                if started && self.launching == 0 {
+                    self.launch_core = c;
+                }
                 self.launching = if started {
                     self.launching + 1
                 } else {
@@ -685,7 +706,8 @@ impl Machine {
                 .is_some_and(|c| c.profile().is_some())
                 .then(|| {
                     let cores = self.cores.iter().filter_map(Core::profile);
-                    Profile::new(cores, &self.shared.program, &self.shared.mem)
+                    let memory = self.memory.stats_by_pc();
+                    Profile::new(cores, &memory, &self.shared.program, &self.shared.mem)
                 }),
         }
     }
@@ -759,6 +781,7 @@ impl Machine {
                 let memory = self.cut();
                 let record = LaunchRecord {
                     index: self.intervals.launches.len() as u32,
+                    kernel: self.kernel_of(self.launch_core),
                     start_cycle: self.shared.cycle,
                     ..LaunchRecord::default()
                 };
@@ -768,6 +791,27 @@ impl Machine {
             _ => {}
         }
         Ok(())
+    }
+
+    /// The kernel core `c`'s launch runs: the function at the pointer the runtime's
+    /// `wsim_spawn` stored in the core's entry of `__wsim_launch` (programs/runtime/wsim_rt.c:
+    /// an entry is the kernel, its argument, the grid and the warps, four words); `None`
+    /// when the program has no such table.
+    fn kernel_of(&self, c: usize) -> Option<String> {
+        const ENTRY_BYTES: u32 = 16;
+        let table = self.symbol("__wsim_launch")?;
+        if (c as u32 + 1) * ENTRY_BYTES > table.size {
+            return None;
+        }
+        let kernel = self
+            .shared
+            .mem
+            .read_u32(table.addr + c as u32 * ENTRY_BYTES);
+        Some(match self.shared.program.function_of(kernel) {
+            Some((name, 0)) => name.to_string(),
+            Some((name, offset)) => format!("{name}+{offset:#x}"),
+            None => format!("{kernel:#010x}"),
+        })
     }
 
     /// Close the open launch record at the end of the cycle just run.

@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use crate::counts::Phased;
+use crate::counts::{Merge, Phased};
 use crate::limits::LATENCY;
 
 /// One link (both directions use the same parameters).
@@ -71,6 +71,15 @@ pub struct ChannelStats {
     pub queue_cycles: u64,
     /// Most requests waiting to leave at once.
     pub max_queue: u64,
+}
+
+impl Merge for ChannelStats {
+    /// Phases' traffic into the run's: the longest queue is the largest of theirs.
+    fn merge(&mut self, other: &Self) {
+        self.transfers += other.transfers;
+        self.queue_cycles += other.queue_cycles;
+        self.max_queue = self.max_queue.max(other.max_queue);
+    }
 }
 
 impl ChannelStats {
@@ -172,6 +181,13 @@ pub struct Link {
 pub struct LinkStats {
     pub down: ChannelStats,
     pub up: ChannelStats,
+}
+
+impl Merge for LinkStats {
+    fn merge(&mut self, other: &Self) {
+        self.down.merge(&other.down);
+        self.up.merge(&other.up);
+    }
 }
 
 impl Link {

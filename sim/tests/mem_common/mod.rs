@@ -94,6 +94,7 @@ pub fn req(id: u64, core: u32, addr: u32, kind: AccessKind) -> MemAccess {
         kind,
         phase: 0,
         ops: u32::from(kind == AccessKind::Atomic),
+        pc: 0,
     }
 }
 

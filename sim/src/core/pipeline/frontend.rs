@@ -15,6 +15,7 @@ use super::coalescer::line_of;
 use super::ibuffer::{Fetched, InstructionBuffer};
 use super::memory_port::{PortKind, PortRequest, Refusal, Ticket};
 use super::{bits_from, MemoryPort, NEVER};
+use crate::core::warp::WarpWait;
 use crate::core::Core;
 use crate::shared::Shared;
 
@@ -58,6 +59,11 @@ impl WarpFront {
             line: None,
             fetching: None,
         }
+    }
+
+    /// The PC of the instruction being fetched, or else of the next to fetch.
+    pub(super) fn next_pc(&self) -> u32 {
+        self.fetching.map_or(self.fetch_pc, |(pc, _)| pc)
     }
 
     /// Fetch stopped for a control instruction: go on from `pc`.
@@ -257,6 +263,7 @@ impl Core {
                 kind: PortKind::Fetch,
                 phase: self.phase,
                 ops: 0,
+                pc: t.fetch_pc,
             };
             match port.send(now, self.id, req) {
                 Ok(hit) => {
@@ -268,6 +275,10 @@ impl Core {
                     }
                     let t = &mut self.pipe.front.warps[w];
                     t.state = FetchState::Miss(line);
+                    // Its answer is the instruction cache's now, not an empty buffer's.
+                    if t.ibuf.is_empty() && self.warps[w].wait == WarpWait::Ready {
+                        self.pipe.sched.fetch_sent(w);
+                    }
                     if !ahead {
                         // Decoded from the word now; it reaches the buffer with the line.
                         let decoded = match sh.program.fetch(t.fetch_pc, &sh.mem) {

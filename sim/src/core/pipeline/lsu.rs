@@ -79,10 +79,12 @@ impl Core {
         }
     }
 
-    /// The LSU: local-memory accesses with bank conflicts, global ones coalesced into lines.
+    /// The LSU: local-memory accesses with bank conflicts, global ones coalesced into lines
+    /// (requests of the instruction at `pc`).
     pub(super) fn schedule_memory(
         &mut self,
         w: usize,
+        pc: u32,
         d: &Decoded,
         kind: LsuKind,
         now: u64,
@@ -100,6 +102,9 @@ impl Core {
             let degree = self.local.conflict_degree(accesses);
             self.counters.local_accesses += 1;
             self.counters.local_bank_conflict_cycles += degree - 1;
+            if let Some(p) = &mut self.profile {
+                p.memory(pc).local_bank_conflict_cycles += degree - 1;
+            }
             let at = start + u64::from(p.lat.local_mem) + degree - 1;
             self.pipe.units.occupy_until(d.info.unit, now + degree);
             if let Some(dst) = d.info.dst {
@@ -115,6 +120,9 @@ impl Core {
         self.coalesce(port_kind, accesses);
         let lines = self.pipe.coalescer.lines().len();
         self.counters.dcache_requests += lines as u64;
+        if let Some(p) = &mut self.profile {
+            p.memory(pc).line_requests += lines as u64;
+        }
         let ticket = if port_kind == PortKind::Write {
             Ticket::Store
         } else {
@@ -126,7 +134,7 @@ impl Core {
                 eghw: false,
             })
         };
-        self.queue_lines(start, port_kind, ticket);
+        self.queue_lines(start, port_kind, ticket, pc);
     }
 
     /// The global addresses among `accesses` as line requests in the coalescer.
@@ -153,9 +161,9 @@ impl Core {
         Ticket::Load(slot)
     }
 
-    /// Queue the coalescer's requests (with their operations for an atomic) for the data
-    /// cache from cycle `start`.
-    fn queue_lines(&mut self, start: u64, kind: PortKind, ticket: Ticket) {
+    /// Queue the coalescer's requests (with their operations for an atomic) of the
+    /// instruction at `pc` for the data cache from cycle `start`.
+    fn queue_lines(&mut self, start: u64, kind: PortKind, ticket: Ticket, pc: u32) {
         let phase = self.phase;
         let c = &self.pipe.coalescer;
         for (k, &line) in c.lines().iter().enumerate() {
@@ -165,6 +173,7 @@ impl Core {
                 kind,
                 phase,
                 ops: c.ops().get(k).copied().unwrap_or(0),
+                pc,
             };
             self.pipe.lsu.queue.push_back((start, req));
         }

@@ -1,5 +1,5 @@
 //! The core's port to the memory hierarchy: what a request is (`PortRequest`: a line, its
-//! kind, the phase it counts in), what its completion belongs to (`Ticket`, encoded in one
+//! kind, the phase it counts in, the instruction it is charged to), what its completion belongs to (`Ticket`, encoded in one
 //! place), and what the hierarchy answers when it refuses one (`Retry`, `Refusal`). The
 //! machine implements [`MemoryPort`] onto the hierarchy; the front end's fetches and the
 //! LSU's queue send through it.
@@ -63,6 +63,9 @@ pub struct PortRequest {
     pub phase: u32,
     /// An atomic: its lanes' operations on the line's busiest word (0 otherwise).
     pub ops: u32,
+    /// The instruction that made it (a fetch: the instruction fetched), which the profile
+    /// by PC charges what the request does in the hierarchy to.
+    pub pc: u32,
 }
 
 /// When a refused request can be tried again.

@@ -281,13 +281,16 @@ impl Core {
             self.pipe.reasons[slice] = reason;
             self.counters.slots.add(reason, 1);
             if self.profile.is_some() {
-                self.charge_slot(slice, reason);
+                self.charge_slot(slice, reason, now);
             }
         }
         self.fetch(now, sh, port, &mut progressed);
         if !progressed {
             // Nothing can change here before this (or a completion, or a release).
             self.sleep_until = self.next_wakeup(now).unwrap_or(u64::MAX);
+            if self.profile.as_ref().is_some_and(|p| p.check) {
+                self.check_sleep(now);
+            }
         }
         Ok(progressed)
     }
@@ -314,21 +317,77 @@ impl Core {
         }
     }
 
-    /// Charge slice `slice`'s slot of this cycle to a PC (docs/OBSERVING.md says which).
-    fn charge_slot(&mut self, slice: usize, reason: SlotReason) {
-        let pc = self.charged_warp(slice, reason).map(|w| {
-            let t = &self.pipe.front.warps[w];
-            let last = || self.profile.as_ref().map_or(0, |p| p.last_issued[w]);
-            match (reason, t.ibuf.front()) {
-                (SlotReason::Issued | SlotReason::Barrier, _) => last(),
-                (_, Some(f)) => f.pc,
-                (_, None) if matches!(t.state, FetchState::Control { .. }) => last(),
-                (_, None) => t.fetch_pc,
-            }
-        });
-        if let Some(p) = &mut self.profile {
-            p.charge(slice, pc, reason);
+    /// Charge slice `slice`'s slot of cycle `now` to a PC (docs/OBSERVING.md says which).
+    fn charge_slot(&mut self, slice: usize, reason: SlotReason, now: u64) {
+        let pc = (self.charged_warp(slice, reason)).map(|w| self.charged_pc(w, reason));
+        let Some(p) = &mut self.profile else {
+            return;
+        };
+        p.charge(slice, pc, reason);
+        // An issued slot changed the state a fresh look would examine.
+        if p.check && reason != SlotReason::Issued {
+            self.check_slot(slice, now, (reason, pc));
         }
+    }
+
+    /// The PC a slot with `reason` charged to warp `w` goes to: the instruction issued or
+    /// waited at (a barrier, a control instruction not yet resolved), else the buffered one,
+    /// else the one being fetched or to be fetched next.
+    fn charged_pc(&self, w: usize, reason: SlotReason) -> u32 {
+        let t = &self.pipe.front.warps[w];
+        let last = || self.profile.as_ref().map_or(0, |p| p.last_issued[w]);
+        match (reason, t.ibuf.front()) {
+            (SlotReason::Issued | SlotReason::Barrier, _) => last(),
+            (_, Some(f)) => f.pc,
+            (_, None) if matches!(t.state, FetchState::Control { .. }) => last(),
+            (_, None) => t.next_pc(),
+        }
+    }
+
+    /// `Machine::check_slots`: slice `slice`'s slot at cycle `at` was given `slot` (its
+    /// reason and PC), which must be what examining every warp afresh gives.
+    fn check_slot(&self, slice: usize, at: u64, slot: (SlotReason, Option<u32>)) {
+        let (reason, w) = match self.fresh_slot(slice, at) {
+            Ok(w) => (SlotReason::Issued, Some(w)),
+            Err(answer) => answer,
+        };
+        let fresh = (reason, w.map(|w| self.charged_pc(w, reason)));
+        assert_eq!(
+            slot, fresh,
+            "core {} slice {slice} cycle {at}: the slot's (reason, PC) against a fresh look",
+            self.id
+        );
+    }
+
+    /// `Machine::check_slots`: the core falls asleep after cycle `now`, and the cycles it
+    /// skips repeat each slot's reason and PC. A fresh look at either end of the sleep must
+    /// give them (an answer changes only where a ready time passes, so if both ends agree,
+    /// every cycle between does).
+    fn check_sleep(&self, now: u64) {
+        let end = self.sleep_until.min(NEVER - 1) - 1;
+        if end <= now {
+            return;
+        }
+        let charged = |slice| self.profile.as_ref().and_then(|p| p.charged(slice));
+        for at in [now + 1, end] {
+            for slice in 0..self.pipe.p.slices {
+                self.check_slot(slice, at, (self.pipe.reasons[slice], charged(slice)));
+            }
+        }
+    }
+
+    /// Whether the scheduler schedules warp `w`: it is live and its timing state has
+    /// started (a warp a warp-control instruction starts joins the next cycle).
+    pub(super) fn scheduled(&self, w: usize) -> bool {
+        self.warps[w].is_live() && self.pipe.front.warps[w].started
+    }
+
+    /// Give the scheduler the warps it schedules now.
+    fn update_scheduled(&mut self) {
+        let live = (0..self.warps.len())
+            .filter(|&w| self.scheduled(w))
+            .fold(0, |m, w| m | 1 << w);
+        self.pipe.sched.update_live(live);
     }
 
     /// The earliest cycle after `now` at which this core can make progress by itself
@@ -414,7 +473,7 @@ impl Core {
             }
         }
         self.pipe.sched.reorder();
-        self.pipe.sched.update_live(&self.warps);
+        self.update_scheduled();
     }
 
     /// Issue warp `w`'s next instruction: execute it and schedule its results.
@@ -455,10 +514,10 @@ impl Core {
         }
         if d.info.unit == Unit::Sfu(SfuKind::WarpControl) {
             self.pipe.membership_changed = true;
-            // Later slices of this cycle see warps it started or retired.
-            self.pipe.sched.update_live(&self.warps);
+            // Later slices of this cycle no longer see the warps it retired.
+            self.update_scheduled();
         }
-        let exit = self.schedule(w, &d, lanes.count_ones(), now, &mut rec);
+        let exit = self.schedule(w, pc, &d, lanes.count_ones(), now, &mut rec);
         self.accesses = rec.accesses;
         let t = &self.pipe.front.warps[w];
         let pending = matches!(t.state, FetchState::Control { .. });

@@ -11,7 +11,7 @@ use super::frontend::FetchState;
 use super::lsu::LSU_QUEUE;
 use super::{bits_from, NEVER};
 use crate::config::Scheduler as Policy;
-use crate::core::warp::{Warp, WarpWait};
+use crate::core::warp::WarpWait;
 use crate::core::Core;
 use crate::stats::SlotReason;
 
@@ -75,12 +75,7 @@ impl Slice {
         };
         set(&self.barrier, reason == SlotReason::Barrier);
         set(&self.fetch, reason == SlotReason::Fetch);
-        let unranked = [
-            SlotReason::Barrier,
-            SlotReason::Fetch,
-            SlotReason::IbufferEmpty,
-        ];
-        set(&self.ranked, !unranked.contains(&reason));
+        set(&self.ranked, ranked(reason));
     }
 
     /// The warp at `bit` must be examined again, and so must the slice.
@@ -88,6 +83,17 @@ impl Slice {
         self.until[bit].set(0);
         self.due.set(self.due.get() | 1 << bit);
         self.blocked.set((0, SlotReason::Issued));
+    }
+
+    /// The cached answers of the live warps, the scheduler's order starting at `start`.
+    fn answers(&self, start: usize) -> Answers {
+        Answers {
+            live: self.live,
+            ranked: self.ranked.get(),
+            barrier: self.barrier.get(),
+            fetch: self.fetch.get(),
+            start,
+        }
     }
 
     /// The earliest cycle at which a live warp's cached answer runs out.
@@ -99,6 +105,61 @@ impl Slice {
             }
         }
         next
+    }
+}
+
+/// Whether a warp's `reason` is ranked by the scheduler's order (a scoreboard, a busy unit,
+/// the Weaver): the first such warp gives the slot its reason.
+fn ranked(reason: SlotReason) -> bool {
+    !matches!(
+        reason,
+        SlotReason::Barrier | SlotReason::Fetch | SlotReason::IbufferEmpty
+    )
+}
+
+/// What a slice's live warps answered when none could issue, as masks of bits: the slot's
+/// reason and the warp it is charged to follow from these alone, whether the answers were
+/// cached or just worked out (so the two can be compared: [`Core::fresh_slot`]).
+struct Answers {
+    live: u32,
+    ranked: u32,
+    barrier: u32,
+    fetch: u32,
+    /// The bit the scheduler's order starts from.
+    start: usize,
+}
+
+impl Answers {
+    /// The first warp in the scheduler's order with a ranked reason gives it (`reason_of`
+    /// its bit); else a barrier if every live warp waits at one, else the instruction cache
+    /// if any waits for it, else an empty buffer.
+    fn reason(&self, reason_of: impl Fn(usize) -> SlotReason) -> SlotReason {
+        let live = self.live;
+        if live == 0 {
+            SlotReason::NoActiveWarp
+        } else if let Some(bit) = bits_from(self.ranked & live, self.start).next() {
+            reason_of(bit)
+        } else if self.barrier & live == live {
+            SlotReason::Barrier
+        } else if self.fetch & live != 0 {
+            SlotReason::Fetch
+        } else {
+            SlotReason::IbufferEmpty
+        }
+    }
+
+    /// The bit of the first warp in the scheduler's order whose answer is `reason` (not
+    /// `Issued`); none without a live warp.
+    fn charged(&self, reason: SlotReason) -> Option<usize> {
+        let live = self.live;
+        let mask = match reason {
+            SlotReason::NoActiveWarp => 0,
+            SlotReason::Barrier => live,
+            SlotReason::Fetch => self.fetch & live,
+            SlotReason::IbufferEmpty => live & !self.barrier & !self.fetch,
+            _ => self.ranked & live,
+        };
+        bits_from(mask, self.start).next()
     }
 }
 
@@ -153,13 +214,44 @@ impl Scheduler {
         }
     }
 
-    /// The live warps of each slice, after warps may have started or retired.
-    pub(super) fn update_live(&mut self, warps: &[Warp]) {
+    /// The warps each slice schedules, after warps may have started or retired: `live`
+    /// has a bit per warp ([`Core::scheduled`]). Each slice's answer is worked out again
+    /// (the warps it was made of changed).
+    pub(super) fn update_live(&mut self, live: u32) {
         for slice in &mut self.slices {
             slice.live = (slice.warps.iter().enumerate())
-                .map(|(bit, &w)| u32::from(warps[w].is_live()) << bit)
+                .map(|(bit, &w)| (live >> w & 1) << bit)
                 .fold(0, |a, b| a | b);
             slice.expiry.set(0);
+            slice.blocked.set((0, SlotReason::Issued));
+        }
+    }
+
+    /// The bit of `slice` its search starts from (GTO: the oldest; RR: the one after the
+    /// last issuer).
+    fn start(&self, slice: usize) -> usize {
+        let s = &self.slices[slice];
+        match self.policy {
+            Policy::Gto => 0,
+            Policy::Rr => s.last_issued.map_or(0, |l| self.bits[l] + 1) % s.warps.len(),
+        }
+    }
+
+    /// Warp `w`, its buffer empty and at no barrier, sent a fetch: its answer is the
+    /// instruction cache's until the line arrives (which wakes it). Cached as it is, and
+    /// the slice's answer made again from the answers, without examining anything.
+    pub(super) fn fetch_sent(&self, w: usize) {
+        let slice = self.slice_of[w] as usize;
+        let (s, bit) = (&self.slices[slice], self.bits[w]);
+        if s.due.get() & 1 << bit != 0 {
+            // Examined next cycle anyway.
+            return;
+        }
+        s.block(bit, NEVER, SlotReason::Fetch);
+        let (until, _) = s.blocked.get();
+        if until != 0 {
+            let reason = s.answers(self.start(slice)).reason(|b| s.reason[b].get());
+            s.blocked.set((until, reason));
         }
     }
 
@@ -209,10 +301,7 @@ impl Core {
         }
         // In priority order, so the first that can issue is the scheduler's choice. Every
         // one is examined even then: the answers cached now are what later cycles see.
-        let start = match sched.policy {
-            Policy::Gto => 0,
-            Policy::Rr => s.last_issued.map_or(0, |l| sched.bits[l] + 1) % s.warps.len(),
-        };
+        let start = sched.start(slice);
         let mut best = None;
         let mut can_issue = 0;
         for bit in bits_from(expired & s.live, start) {
@@ -233,18 +322,7 @@ impl Core {
         if let Some(w) = best {
             return Ok(w);
         }
-        let live = s.live;
-        let reason = if live == 0 {
-            SlotReason::NoActiveWarp
-        } else if let Some(bit) = bits_from(s.ranked.get() & live, start).next() {
-            s.reason[bit].get()
-        } else if s.barrier.get() & live == live {
-            SlotReason::Barrier
-        } else if s.fetch.get() & live != 0 {
-            SlotReason::Fetch
-        } else {
-            SlotReason::IbufferEmpty
-        };
+        let reason = s.answers(start).reason(|bit| s.reason[bit].get());
         // The answer stands until the first live warp's may change (or one is woken).
         s.blocked.set((until, reason));
         Err(reason)
@@ -256,19 +334,53 @@ impl Core {
     pub(super) fn charged_warp(&self, slice: usize, reason: SlotReason) -> Option<usize> {
         let sched = &self.pipe.sched;
         let s = &sched.slices[slice];
-        let start = match sched.policy {
-            Policy::Gto => 0,
-            Policy::Rr => s.last_issued.map_or(0, |l| sched.bits[l] + 1) % s.warps.len(),
+        let start = sched.start(slice);
+        if reason == SlotReason::Issued {
+            return s.last_issued;
+        }
+        s.answers(start).charged(reason).map(|bit| s.warps[bit])
+    }
+
+    /// Slice `slice`'s slot at `now` worked out from scratch, every scheduled warp
+    /// examined and nothing cached or kept: the warp that issues, or the reason none can
+    /// and the warp the slot is charged to. What [`Self::select`] and
+    /// [`Self::charged_warp`] must answer whenever they are asked (`Machine::check_slots`).
+    pub(super) fn fresh_slot(
+        &self,
+        slice: usize,
+        now: u64,
+    ) -> Result<usize, (SlotReason, Option<usize>)> {
+        let sched = &self.pipe.sched;
+        let s = &sched.slices[slice];
+        if let Some(last) = s.last_issued {
+            if sched.policy == Policy::Gto && self.examine(last, now).is_ok() {
+                return Ok(last);
+            }
+        }
+        let mut a = Answers {
+            live: 0,
+            ranked: 0,
+            barrier: 0,
+            fetch: 0,
+            start: sched.start(slice),
         };
-        let mask = match reason {
-            SlotReason::Issued => return s.last_issued,
-            SlotReason::NoActiveWarp => 0,
-            SlotReason::Barrier => s.live,
-            SlotReason::Fetch => s.fetch.get() & s.live,
-            SlotReason::IbufferEmpty => s.live & !s.barrier.get() & !s.fetch.get(),
-            _ => s.ranked.get() & s.live,
-        };
-        bits_from(mask, start).next().map(|bit| s.warps[bit])
+        for (bit, &w) in s.warps.iter().enumerate() {
+            a.live |= u32::from(self.scheduled(w)) << bit;
+        }
+        let mut reasons = vec![SlotReason::Issued; s.warps.len()];
+        for bit in bits_from(a.live, a.start) {
+            let reason = match self.examine(s.warps[bit], now) {
+                Ok(()) => return Ok(s.warps[bit]),
+                Err((reason, _)) => reason,
+            };
+            reasons[bit] = reason;
+            let on = |is: bool| u32::from(is) << bit;
+            a.barrier |= on(reason == SlotReason::Barrier);
+            a.fetch |= on(reason == SlotReason::Fetch);
+            a.ranked |= on(ranked(reason));
+        }
+        let reason = a.reason(|bit| reasons[bit]);
+        Err((reason, a.charged(reason).map(|bit| s.warps[bit])))
     }
 
     /// Whether warp `w` can issue its next instruction at `now`, or why not.

@@ -90,13 +90,15 @@ impl Units {
 }
 
 impl Core {
-    /// Unit occupancy, result latency and memory requests of an issued instruction. The
+    /// Unit occupancy, result latency and memory requests of an issued instruction (at
+    /// `pc`). The
     /// cycle it leaves its unit where that is known at issue (`NEVER` for a Weaver decode
     /// whose memory reads are still to complete); `None` for memory instructions and the
     /// Weaver's other requests.
     pub(super) fn schedule(
         &mut self,
         w: usize,
+        pc: u32,
         d: &Decoded,
         active: u32,
         now: u64,
@@ -150,7 +152,7 @@ impl Core {
                     .take()
                     .expect("a Weaver instruction asks the unit");
                 let at = reach + occupancy - 1;
-                return self.schedule_weaver(w, d, at, request, &rec.accesses);
+                return self.schedule_weaver(w, pc, d, at, request, &rec.accesses);
             }
             Unit::Sfu(_) => {
                 // ecall and its kind run on Vortex's ALU, as branches.
@@ -165,7 +167,7 @@ impl Core {
                 self.pipe
                     .units
                     .occupy_until(d.info.unit, now + groups(p.lsu_lanes) + conflicts);
-                self.schedule_memory(w, d, kind, reach, &rec.accesses);
+                self.schedule_memory(w, pc, d, kind, reach, &rec.accesses);
                 return None;
             }
         };

@@ -47,6 +47,8 @@ impl WeaverClock {
 #[derive(Clone, Debug)]
 struct EghwFetch {
     warp: usize,
+    /// The decode instruction: its reads are charged to it.
+    pc: u32,
     dst: Option<wsim_isa::RegRef>,
     /// The edge reads, made once the offsets are in (empty when the offsets are in
     /// flight and the batch has no work, or once the edge reads started).
@@ -75,12 +77,13 @@ impl Core {
             .clock
     }
 
-    /// The timing of `request`, issued by warp `w` at `now` with the addresses execution
-    /// recorded. Returns when a decode's answer reaches the warp (`NEVER`: when the EGHW
+    /// The timing of `request`, issued by warp `w` at `now` (the instruction at `pc`) with
+    /// the addresses execution recorded. Returns when a decode's answer reaches the warp (`NEVER`: when the EGHW
     /// unit's reads and buffer write are done).
     pub(in crate::core) fn schedule_weaver(
         &mut self,
         w: usize,
+        pc: u32,
         d: &Decoded,
         now: u64,
         request: WeaverRequest,
@@ -145,7 +148,7 @@ impl Core {
                 // answered -1 at once.
                 let over = clock.finished || trace.previous_round;
                 if eghw && !over {
-                    let at = self.eghw_decode(w, d, now, trace, work, accesses);
+                    let at = self.eghw_decode((w, pc), d, now, trace, work, accesses);
                     self.trace_weaver_wait(w, now, at.filter(|&at| at != NEVER));
                     return at;
                 }
@@ -194,9 +197,10 @@ impl Core {
     /// ([`Self::eghw_advance`] carries it on as the lines arrive). The request's port
     /// cycles for the ids and the DT row are charged at issue, like SparseWeaver's table
     /// traffic. Returns when the answer reaches the warp, `NEVER` if lines are in flight.
+    /// The request is warp `w`'s instruction at `pc`.
     fn eghw_decode(
         &mut self,
-        w: usize,
+        (w, pc): (usize, u32),
         d: &Decoded,
         now: u64,
         trace: Trace,
@@ -271,6 +275,7 @@ impl Core {
         let queued = start + loads;
         self.clock().eghw = Some(EghwFetch {
             warp: w,
+            pc,
             dst: d.info.dst,
             edges,
             waiting: VecDeque::new(),
@@ -295,13 +300,13 @@ impl Core {
             .as_mut()
             .expect("the fetch just begun")
             .waiting = offsets;
-        self.eghw_read(w, first, queued);
+        self.eghw_read(w, pc, first, queued);
         Some(NEVER)
     }
 
-    /// EGHW: make the reads of `lines` (one request each) from `at`; the fetch moves on
-    /// when the last has arrived.
-    fn eghw_read(&mut self, warp: usize, lines: Vec<u32>, at: u64) {
+    /// EGHW: make the reads of `lines` (one request each, of the decode at `pc`) from `at`;
+    /// the fetch moves on when the last has arrived.
+    fn eghw_read(&mut self, warp: usize, pc: u32, lines: Vec<u32>, at: u64) {
         let ticket = self.track(LoadTracker {
             warp,
             dst: None,
@@ -318,6 +323,7 @@ impl Core {
                 kind,
                 phase,
                 ops: 0,
+                pc,
             };
             self.pipe.lsu.queue.push_back((at, req));
         }
@@ -356,8 +362,8 @@ impl Core {
         let mut now = now;
         if let Some(line) = f.waiting.pop_front() {
             // Serial: the stage's next read.
-            let warp = f.warp;
-            self.eghw_read(warp, vec![line], now);
+            let (warp, pc) = (f.warp, f.pc);
+            self.eghw_read(warp, pc, vec![line], now);
             return None;
         }
         if f.offsets_pending {
@@ -367,7 +373,7 @@ impl Core {
             now += f.fill;
             if !f.edges.is_empty() {
                 f.queued = now;
-                let warp = f.warp;
+                let (warp, pc) = (f.warp, f.pc);
                 let mut edges: VecDeque<u32> = std::mem::take(&mut f.edges).into();
                 let first = if pipelined {
                     edges.drain(..).collect()
@@ -375,7 +381,7 @@ impl Core {
                     vec![edges.pop_front().expect("an edge read")]
                 };
                 f.waiting = edges;
-                self.eghw_read(warp, first, now);
+                self.eghw_read(warp, pc, first, now);
                 return None;
             }
         } else {

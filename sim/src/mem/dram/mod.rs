@@ -69,10 +69,11 @@ pub struct DramRequest {
     pub phase: u32,
 }
 
+crate::merged_counters! {
 /// What the DRAM did. Counts are requests unless stated; cycles are core cycles. Per phase,
 /// a request's events count in its phase (queue occupancy too: a phase's sum counts its
 /// own queued requests); `ticked_cycles` and `refreshes` belong to no request and are 0.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DramStats {
     /// Completed reads.
     pub reads: u64,
@@ -98,6 +99,7 @@ pub struct DramStats {
     pub rejected: u64,
     /// Refreshes, summed over channels.
     pub refreshes: u64,
+}
 }
 
 impl DramStats {

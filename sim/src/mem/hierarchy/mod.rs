@@ -36,7 +36,10 @@
 //! hits, misses, merges and stalls of the request at each level, its link transfers, its
 //! DRAM access. What a request causes counts in its phase too: a miss's request below, the
 //! fill's eviction and the dirty victim's write-back (the miss that brought the fill), a
-//! write-through write's trip down, an atomic's write below.
+//! write-through write's trip down, an atomic's write below. **By PC** too, when the run is
+//! profiled ([`MemoryHierarchy::count_by_pc`]): a request also carries the instruction that
+//! made it, and its events count under the key (phase, PC), which the statistics fold by
+//! phase and by PC; a run not profiled has one key per phase.
 //!
 //! **Bounded, with back-pressure** (`credits.rs`): a request goes down only with a credit
 //! of the buffer it is headed for (a lower cache's input, a DRAM queue), so a full DRAM
@@ -57,6 +60,8 @@ mod events;
 mod levels;
 mod links;
 mod stats;
+
+use std::collections::HashMap;
 
 use super::cache::{Cache, Op, Outcome, Stall};
 use super::dram::Dram;
@@ -92,6 +97,9 @@ pub struct MemAccess {
     /// An atomic: the operations of its lanes on the line's busiest word (the atomic unit
     /// applies them one after the other). 0 for the other kinds.
     pub ops: u32,
+    /// The instruction that made it, which its events count under while the hierarchy
+    /// counts by PC ([`MemoryHierarchy::count_by_pc`]); ignored otherwise.
+    pub pc: u32,
 }
 
 /// Why a request was not accepted this cycle. The core retries later.
@@ -137,7 +145,7 @@ enum Level {
 
 /// A request or reply travelling between levels. `core` routes replies back up; `id` is
 /// the core's id for atomics (other requests below L1 are the caches' own); `phase` is the
-/// index of the phase in `MemoryHierarchy::phases`.
+/// index of its key, its phase and PC, in `MemoryHierarchy::keys`.
 #[derive(Clone, Copy, Debug)]
 struct Msg {
     core: u32,
@@ -218,11 +226,15 @@ pub struct MemoryHierarchy<D: DramModel = Dram> {
     /// The latest cycle the hierarchy has advanced to.
     now: u64,
     ready: Vec<Completion>,
-    /// The phases requests came from, in order of first appearance: a request's phase is
-    /// counted under its index here.
-    phases: Vec<u32>,
-    /// The last phase looked up and its index (a core's phase rarely changes).
-    last_phase: (u32, usize),
+    /// The (phase, PC) keys requests came with, in order of first appearance: every event
+    /// of a request counts under its key's index here (the blocks' `Phased` counters), and
+    /// the statistics fold the keys by phase and by PC. The PC is 0 unless the hierarchy
+    /// counts by PC, so that a run not profiled has a key per phase.
+    keys: Vec<(u32, u32)>,
+    /// The last key looked up and its index (a core's phase rarely changes).
+    last_key: ((u32, u32), usize),
+    /// Counting by PC: the index of each key (too many to search).
+    key_index: Option<HashMap<(u32, u32), usize>>,
     scratch_ids: Vec<(u32, u64)>,
     scratch_msgs: Vec<Msg>,
     dram_done: Vec<u64>,
@@ -285,8 +297,9 @@ impl<D: DramModel> MemoryHierarchy<D> {
             events: Calendar::new(),
             now: 0,
             ready: Vec::new(),
-            phases: Vec::new(),
-            last_phase: (0, usize::MAX),
+            keys: Vec::new(),
+            last_key: ((0, 0), usize::MAX),
+            key_index: None,
             scratch_ids: Vec::new(),
             scratch_msgs: Vec::new(),
             dram_done: Vec::new(),
@@ -306,21 +319,50 @@ impl<D: DramModel> MemoryHierarchy<D> {
         self
     }
 
-    /// The index in `phases` of the core's statistics phase `phase`.
+    /// Count every event by the PC of the instruction whose request caused it too, from
+    /// now on (the profile by PC): [`Self::stats_by_pc`].
+    pub fn count_by_pc(&mut self) {
+        let index = (self.keys.iter().enumerate()).map(|(i, &key)| (key, i));
+        self.key_index = Some(index.collect());
+    }
+
+    /// The index in `keys` of a request's statistics phase `phase` and PC `pc`.
     #[inline]
-    fn phase_index(&mut self, phase: u32) -> usize {
-        let (last, index) = self.last_phase;
-        if last == phase && index < self.phases.len() {
+    fn key_index(&mut self, phase: u32, pc: u32) -> usize {
+        let key = (phase, pc);
+        let (last, index) = self.last_key;
+        if last == key && index < self.keys.len() {
             return index;
         }
-        let index = match self.phases.iter().position(|&p| p == phase) {
-            Some(i) => i,
-            None => {
-                self.phases.push(phase);
-                self.phases.len() - 1
+        let index = if self.key_index.is_none() {
+            match self.keys.iter().position(|&k| k == key) {
+                Some(i) => i,
+                None => self.add_key(key),
             }
+        } else {
+            self.mapped_key(key)
         };
-        self.last_phase = (phase, index);
+        self.last_key = (key, index);
+        index
+    }
+
+    /// Counting by PC: the index of `key`, added if new.
+    #[inline(never)]
+    fn mapped_key(&mut self, key: (u32, u32)) -> usize {
+        match self.key_index.as_ref().and_then(|map| map.get(&key)) {
+            Some(&i) => i,
+            None => self.add_key(key),
+        }
+    }
+
+    /// A key not seen before: its index.
+    #[cold]
+    fn add_key(&mut self, key: (u32, u32)) -> usize {
+        self.keys.push(key);
+        let index = self.keys.len() - 1;
+        if let Some(map) = &mut self.key_index {
+            map.insert(key, index);
+        }
         index
     }
 
@@ -381,6 +423,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
     /// counters. `Ok(Some(at))`: an instruction fetch that hit, complete at `at`; no
     /// completion comes for it (the caller applies it, sparing every hit the event's round
     /// trip). Panics if `req.core` is out of range (a caller bug, not a configuration).
+    #[inline]
     pub fn access(&mut self, now: u64, req: MemAccess) -> Result<Option<u64>, Reject> {
         let now = now.max(self.now);
         self.advance(now);
@@ -388,7 +431,8 @@ impl<D: DramModel> MemoryHierarchy<D> {
         let cluster = core / self.cores_per_cluster as usize;
         let socket = self.socket(req.core);
         let line = req.addr >> self.line_shift;
-        let phase = self.phase_index(req.phase);
+        let pc = if self.key_index.is_some() { req.pc } else { 0 };
+        let phase = self.key_index(req.phase, pc);
         let msg = Msg {
             core: req.core,
             id: req.id,

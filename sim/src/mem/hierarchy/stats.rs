@@ -1,6 +1,7 @@
-//! The memory system's statistics: every cache, link and the DRAM, for the whole run and
-//! by phase, gathered from the blocks on request.
+//! The memory system's statistics: every cache, link and the DRAM, for the whole run, by
+//! phase and (profiled) by PC, gathered from the blocks on request.
 
+use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -86,13 +87,59 @@ impl HierarchyStats {
     }
 }
 
+impl HierarchyStats {
+    /// Add `other`'s counters, block by block (a phase's or a PC's into a fold of them).
+    fn fold(&mut self, other: &HierarchyStats) {
+        fn each<T: Merge>(a: &mut [T], b: &[T]) {
+            for (a, b) in a.iter_mut().zip(b) {
+                a.merge(b);
+            }
+        }
+        each(&mut self.l1i, &other.l1i);
+        each(&mut self.l1d, &other.l1d);
+        each(&mut self.l2, &other.l2);
+        each(self.l3.as_mut_slice(), other.l3.as_slice());
+        each(&mut self.l1_links, &other.l1_links);
+        each(&mut self.l2_links, &other.l2_links);
+        each(self.l3_link.as_mut_slice(), other.l3_link.as_slice());
+        self.dram.merge(&other.dram);
+    }
+}
+
 impl<D: DramModel> MemoryHierarchy<D> {
     pub fn stats(&self) -> HierarchyStats {
         let mut total = self.stats_of(None);
-        total.phases = (self.phases.iter().enumerate())
-            .map(|(i, &phase)| (phase, self.stats_of(Some(i))))
-            .collect();
+        total.phases = self.fold_keys(|(phase, _)| phase);
         total
+    }
+
+    /// What the requests of each instruction did, by its PC (a fetch's: the instruction
+    /// fetched), field by field adding up to the whole run's as the phases do; empty unless
+    /// the hierarchy counts by PC ([`Self::count_by_pc`]). What a request causes counts at
+    /// its PC too: an L1 or L2 miss's request below, the fill's eviction and the dirty
+    /// victim's write-back (to the PC whose miss brought the fill), a write-through
+    /// store's trip down to DRAM (the store's), an atomic's write below. A miss merged into
+    /// another's MSHR counts its own access and miss; what goes below is the first one's.
+    pub fn stats_by_pc(&self) -> BTreeMap<u32, HierarchyStats> {
+        if self.key_index.is_none() {
+            return BTreeMap::new();
+        }
+        self.fold_keys(|(_, pc)| pc)
+    }
+
+    /// The statistics of the keys (phase, PC) folded by `by` of the key.
+    fn fold_keys(&self, by: impl Fn((u32, u32)) -> u32) -> BTreeMap<u32, HierarchyStats> {
+        let mut folded = BTreeMap::new();
+        for (i, &key) in self.keys.iter().enumerate() {
+            let stats = self.stats_of(Some(i));
+            match folded.entry(by(key)) {
+                Entry::Vacant(e) => {
+                    e.insert(stats);
+                }
+                Entry::Occupied(mut e) => e.get_mut().fold(&stats),
+            }
+        }
+        folded
     }
 
     /// The whole run's statistics so far, without the split by phase.
@@ -100,8 +147,8 @@ impl<D: DramModel> MemoryHierarchy<D> {
         self.stats_of(None)
     }
 
-    /// The whole run's statistics (`None`) or those of the phase with index `phase`,
-    /// without the split by phase.
+    /// The whole run's statistics (`None`) or those of the key with index `phase` (its
+    /// phase and PC), without the split by phase.
     fn stats_of(&self, phase: Option<usize>) -> HierarchyStats {
         fn cache<W: Copy>(c: &Cache<W>, phase: Option<usize>) -> CacheStats {
             phase.map_or_else(|| c.stats().clone(), |p| c.phase_stats(p))
