@@ -51,14 +51,7 @@ pub fn summary<W>(r: &Report<W>) -> String {
         r.issue_slots_per_core,
         100.0 * r.simt_efficiency
     );
-    let _ = writeln!(
-        s,
-        "{:<22}{} ({} divergent), max SIMT stack depth {}",
-        "branches",
-        t.branches,
-        t.divergent_branches,
-        r.max_stack_depth()
-    );
+    branches(&mut s, r);
     let slots = t.slots.total();
     let _ = writeln!(
         s,
@@ -205,14 +198,7 @@ fn functional<W>(r: &Report<W>) -> String {
         t.thread_instructions,
         100.0 * r.simt_efficiency
     );
-    let _ = writeln!(
-        s,
-        "{:<22}{} ({} divergent), max SIMT stack depth {}",
-        "branches",
-        t.branches,
-        t.divergent_branches,
-        r.max_stack_depth()
-    );
+    branches(&mut s, r);
     let _ = writeln!(
         s,
         "{:<22}alu {} mul {} div {} fpu {} lsu {} sfu {}",
@@ -296,6 +282,19 @@ fn functional<W>(r: &Report<W>) -> String {
         );
     }
     s
+}
+
+/// The branches, how many diverged, and the deepest SIMT stack.
+fn branches<W>(s: &mut String, r: &Report<W>) {
+    let t = &r.total;
+    let _ = writeln!(
+        s,
+        "{:<22}{} ({} divergent), max SIMT stack depth {}",
+        "branches",
+        t.branches,
+        t.divergent_branches,
+        r.max_stack_depth()
+    );
 }
 
 /// The exit status, or how the run failed (the first line of the error) or that it was
