@@ -45,6 +45,10 @@ const ERROR_PROGRAMS: &[&str] = &[
     "errors/phase_flood",
     "errors/launch_flood",
     "errors/stack_overflow",
+    "errors/skip_flood",
+    "errors/split_flood",
+    "errors/spawn_misaligned",
+    "errors/jump_bss",
 ];
 
 /// Kernels that need a graph written into their memory: tests/weaver.rs runs them.

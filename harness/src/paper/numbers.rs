@@ -168,11 +168,11 @@ impl Format {
         match self {
             Format::Times(d) => format!("{v:.d$}x"),
             Format::Percent(d) => format!("{:.d$}%", v * 100.0),
-            Format::Grouped => super::render::plain(v.round()),
+            Format::Grouped => plain(v.round()),
             Format::Fixed(d) => format!("{v:.d$}"),
             Format::Millions => format!("{:.1}M", v / 1e6),
             Format::Billions => format!("{:.2}G", v / 1e9),
-            Format::Plain => super::render::plain(v),
+            Format::Plain => plain(v),
         }
     }
 
@@ -409,6 +409,26 @@ fn stray_numbers(text: &str, allowed: &Allowed) -> Vec<String> {
         }
     }
     stray
+}
+
+/// Whole numbers with thousands separated (`1,234,567`), others to three decimals (one
+/// from 100 up).
+pub(super) fn plain(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        let digits = format!("{}", v.abs() as u64);
+        let mut grouped = String::new();
+        for (k, d) in digits.chars().enumerate() {
+            if k > 0 && (digits.len() - k) % 3 == 0 {
+                grouped.push(',');
+            }
+            grouped.push(d);
+        }
+        format!("{}{grouped}", if v < 0.0 { "-" } else { "" })
+    } else if v.abs() >= 100.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.3}")
+    }
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use super::compute::{Measured, Method, Stated};
+use super::numbers::plain;
 use super::schema::{at, Claim, Headline, Paper};
 use super::{Band, Filled, Places, Tables, Value};
 
@@ -356,26 +357,6 @@ pub(super) fn number(method: Method, v: f64) -> String {
         format!("{v:.2}x")
     } else {
         plain(v)
-    }
-}
-
-/// Whole numbers with thousands separated (`1,234,567`), others to three decimals (one
-/// from 100 up).
-pub(super) fn plain(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        let digits = format!("{}", v.abs() as u64);
-        let mut grouped = String::new();
-        for (k, d) in digits.chars().enumerate() {
-            if k > 0 && (digits.len() - k) % 3 == 0 {
-                grouped.push(',');
-            }
-            grouped.push(d);
-        }
-        format!("{}{grouped}", if v < 0.0 { "-" } else { "" })
-    } else if v.abs() >= 100.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.3}")
     }
 }
 
