@@ -139,6 +139,35 @@ std::vector<double> reference(const Host &h, uint32_t iterations) {
     return rank;
 }
 
+// How far an f32 PageRank may stand from the double reference at each vertex, as a relative
+// error: wsim's own tolerance, or where a vertex sums more in-edges than that tolerance
+// allows for, the probabilistic rounding-error bound of Higham and Mary ("A new approach
+// to probabilistic rounding error analysis", SIAM J. Sci. Comput. 41(5), 2019, Theorem
+// 2.4): a sum of n positive terms, however ordered (atomics arrive in any order), is
+// within lambda * sqrt(n) * u of exact, relatively, with probability at least
+// 1 - 2n exp(-lambda^2 (1-u)^2 / 2). lambda = 7 gives 1 - 4e-5 for WK's 838k-in-edge hub.
+// An input's relative error passes through a sum of positive terms unchanged at most, so a
+// vertex also inherits the worst bound among its in-neighbours of the iteration before;
+// each iteration adds the roundings of the division, the damping and the base (3u).
+std::vector<double> f32_bound(const Host &h, uint32_t iterations) {
+    const double u = std::ldexp(1.0, -24), lambda = 7.0;
+    std::vector<double> bound(h.V, u), next(h.V);
+    for (uint32_t it = 0; it < iterations; it++) {
+#pragma omp parallel for schedule(dynamic, 4096)
+        for (int64_t v = 0; v < (int64_t)h.V; v++) {
+            double inherited = 0.0;
+            for (uint32_t i = h.in_off[v]; i < h.in_off[v + 1]; i++)
+                inherited = std::max(inherited, bound[h.in_src[i]]);
+            const double n = h.in_off[v + 1] - h.in_off[v];
+            next[v] = inherited + lambda * std::sqrt(n) * u + 3 * u;
+        }
+        bound.swap(next);
+    }
+    for (double &b : bound)
+        b = std::max(b, TOLERANCE);
+    return bound;
+}
+
 // ---- The schedules ----
 
 enum Sched { VM, EM, EM_SEARCH, WM, CM, TWC, TWCE, STRICT, NSCHED };
@@ -352,6 +381,7 @@ int main(int argc, char **argv) {
             o.graph.c_str(), h.V, h.E, m.prop.name, m.prop.multiProcessorCount,
             (size_t)m.prop.l2CacheSize >> 20);
     const std::vector<double> want = reference(h, o.iterations);
+    const std::vector<double> tolerance = f32_bound(h, o.iterations);
 
     // Device arrays.
     pr::Dev g{};
@@ -425,7 +455,7 @@ int main(int argc, char **argv) {
             for (uint32_t v = 0; v < h.V; v++) {
                 double e = want[v], x = (double)got[v];
                 double rel = std::fabs(x - e) / std::fabs(e);
-                if (!(std::fabs(x - e) <= TOLERANCE * std::fabs(e))) {  // NaN fails too
+                if (!(std::fabs(x - e) <= tolerance[v] * std::fabs(e))) {  // NaN fails too
                     if (bad++ == 0)
                         first = v;
                     rel = std::isnan(rel) ? INFINITY : rel;
