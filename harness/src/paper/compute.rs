@@ -8,6 +8,7 @@ use anyhow::bail;
 
 pub use super::value::{Expect, Measured, Method, Stated};
 
+use crate::speedup::{self, Pair, Side};
 use crate::stats::Cell;
 use crate::table::{geomean, Table};
 
@@ -409,8 +410,10 @@ impl Computation {
             .join(", ")
     }
 
-    /// Each pair's baseline metric / subject metric, in the pairs' key order; every row
-    /// on either side must have exactly one partner.
+    /// Each pair's baseline metric / subject metric, in the pairs' key order, through
+    /// [`crate::speedup::pair`]; a claim refuses a pair left out (see the policy there):
+    /// every row on either side must have exactly one partner, and every run must have
+    /// succeeded with a positive metric.
     fn speedups(&self, view: &View, rows: &[&Vec<Cell>]) -> anyhow::Result<Vec<f64>> {
         let (baseline, subject) = self.sides.as_ref().expect("speedups have sides");
         let side = |name: &str, filter: &Filter| {
@@ -442,27 +445,45 @@ impl Computation {
                         view.describe(second)
                     );
                 }
-                one.insert(key, group[0]);
+                // The row and its metric (or why it has none).
+                one.insert(key, (group[0], view.metric(group[0], &self.metric, false)));
             }
             Ok(one)
         };
         let base = side("baseline", baseline)?;
         let subj = side("subject", subject)?;
-        for (have, lack, name) in [(&base, &subj, "subject"), (&subj, &base, "baseline")] {
-            if let Some((key, row)) = have.iter().find(|(k, _)| !lack.contains_key(*k)) {
+        let of = |rows: &BTreeMap<Vec<String>, (&Vec<Cell>, anyhow::Result<f64>)>,
+                  key: &Vec<String>| match rows.get(key) {
+            None => Side::Missing,
+            Some((_, Ok(v))) => Side::Measured(*v),
+            Some((_, Err(_))) => Side::Failed,
+        };
+        let keys: BTreeSet<Vec<String>> = base.keys().chain(subj.keys()).cloned().collect();
+        let pairs = speedup::pair(keys, |k| of(&base, k), |k| of(&subj, k));
+        for (name, have) in [("subject", &base), ("baseline", &subj)] {
+            let lacks = |p: &&Pair<Vec<String>>| match name {
+                "subject" => p.subject == Side::Missing,
+                _ => p.baseline == Side::Missing,
+            };
+            if let Some(p) = pairs.left_out().find(lacks) {
                 bail!(
                     "no {name} row to pair with {} ({})",
-                    view.describe(row),
-                    self.key_text(key)
+                    view.describe(have[&p.key].0),
+                    self.key_text(&p.key)
                 );
             }
         }
-        base.iter()
-            .map(|(key, b)| {
-                Ok(view.metric(b, &self.metric, false)?
-                    / view.metric(subj[key], &self.metric, false)?)
-            })
-            .collect()
+        if let Some(p) = pairs.left_out().next() {
+            let side = if p.baseline == Side::Failed {
+                &base
+            } else {
+                &subj
+            };
+            if let (_, Err(e)) = &side[&p.key] {
+                bail!("{e:#}");
+            }
+        }
+        Ok(pairs.values())
     }
 }
 
@@ -640,5 +661,53 @@ run,program,graph,algorithm,direction,schedule,dram_ratio,verified,verdict,cycle
         cm.sides.as_mut().unwrap().1 = filter(&[("schedule", &["CM"])]);
         let e = error(&cm, CSV);
         assert!(e.contains("no subject row: none of the rows where = {run in [0, 1]} matches subject = {schedule=CM}"), "{e}");
+    }
+
+    /// A speedup figure's geomean bar and the `geomean_speedup` claim drawn from the same
+    /// table are one number; with a run that failed, the figure's mean is over the
+    /// complete pairs and the claim refuses, naming the run (`crate::speedup`'s policy).
+    #[test]
+    fn a_figures_geomean_and_the_claim_from_the_same_table_agree() {
+        const RUNS: &str = "\
+run,program,graph,schedule,verdict,cycles
+0,pr_vm,g1,VM,ok,400
+1,pr_sw,g1,SparseWeaver,ok,100
+2,pr_vm,g2,VM,ok,900
+3,pr_sw,g2,SparseWeaver,ok,250
+4,pr_vm,g3,VM,ok,300
+5,pr_sw,g3,SparseWeaver,ok,170
+";
+        let figure = |text: &str| {
+            let spec: crate::plot::PlotSpec = toml::from_str(
+                "name = 'f'\nkind = 'speedup'\nx = 'graph'\nseries = 'schedule'\n\
+                 baseline = 'VM'",
+            )
+            .unwrap();
+            let bars = spec.speedup_bars(&table(text)).unwrap();
+            assert_eq!(bars.groups.last().map(String::as_str), Some("geomean"));
+            assert_eq!(bars.series, ["SparseWeaver"]);
+            bars.values.last().unwrap()[0].unwrap()
+        };
+        let claim = speedup(Method::GeomeanSpeedup, filter(&[]), &["graph"]);
+        let Measured::One(claimed) = compute(&claim, RUNS).unwrap() else {
+            panic!("one value")
+        };
+        let drawn = figure(RUNS);
+        assert!(
+            (drawn - claimed).abs() <= 1e-12 * claimed,
+            "{drawn} {claimed}"
+        );
+
+        let failed = RUNS.replace(
+            "3,pr_sw,g2,SparseWeaver,ok",
+            "3,pr_sw,g2,SparseWeaver,failed",
+        );
+        let complete = geomean(&[4.0, 300.0 / 170.0]).unwrap();
+        assert!((figure(&failed) - complete).abs() < 1e-12);
+        let e = error(&claim, &failed);
+        assert!(
+            e.contains("run 3 (pr_sw on g2) in t.csv did not succeed"),
+            "{e}"
+        );
     }
 }
