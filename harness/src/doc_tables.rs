@@ -1,8 +1,8 @@
 //! The documentation's measured tables, made from measurements (never typed by hand):
 //! KERNELS.md's schedule tables from a kernels experiment's CSV ([`Schedules`]), GCN.md's
 //! table of the GCN designs from their runs' reports ([`gcn`]), and the generated blocks
-//! of a document, rewritten in place or checked ([`blocks`], [`rewrite`]). Geometric means
-//! are the harness's one ([`crate::table::geomean`]).
+//! of a document, rewritten in place or checked ([`blocks`], [`rewrite`]). Speed-ups and
+//! their geometric means are the harness's one ([`crate::speedup`]).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -13,8 +13,9 @@ use wsim_sim::report::Report;
 use wsim_workloads::record::GraphRun;
 
 use crate::run::RunRecord;
+use crate::speedup::{self, Side, Speedups};
 use crate::stats::{Cell, GcnGroup, Stat};
-use crate::table::{geomean, Table};
+use crate::table::Table;
 
 /// The schedules in the tables' order.
 pub const SCHEDULES: [&str; 9] = [
@@ -137,12 +138,10 @@ impl Schedules {
                     .iter()
                     .map(|s| get(a, d, s).map_or("not run".into(), thousands)),
             );
-            let sw = get(a, d, SUBJECT);
             for s in &speedups {
-                row.push(match (get(a, d, s), sw) {
-                    (Some(base), Some(sw)) if base > 0 && sw > 0 => {
-                        format!("{:.2}x", base as f64 / sw as f64)
-                    }
+                let pair = self.pairs(cells, &[(a, d)], s);
+                row.push(match pair.values().as_slice() {
+                    [speedup] => format!("{speedup:.2}x"),
                     _ => "n/a".into(),
                 });
             }
@@ -175,24 +174,38 @@ impl Schedules {
     }
 
     /// `VM 4.09x, EM 1.25x (6 of 8 rows), ...`: SparseWeaver's geometric-mean speedup over
-    /// each schedule on the `kernels` both have.
+    /// each schedule on the `kernels` both have (`crate::speedup`'s policy: the rows left
+    /// out are counted).
     fn means(&self, cells: &Cells, kernels: &[(&str, &str)]) -> String {
-        let get = |a: &str, d: &str, s: &str| cells.get(&(a.into(), d.into(), s.into())).copied();
         let mut out = Vec::new();
         for s in self.schedules.iter().filter(|s| *s != SUBJECT) {
-            let ratios: Vec<f64> = (kernels.iter())
-                .filter_map(|&(a, d)| Some(get(a, d, s)? as f64 / get(a, d, SUBJECT)? as f64))
-                .collect();
-            if let Some(mean) = geomean(&ratios) {
-                let partial = if ratios.len() < kernels.len() {
-                    format!(" ({} of {} rows)", ratios.len(), kernels.len())
-                } else {
-                    String::new()
+            let pairs = self.pairs(cells, kernels, s);
+            if let Some(mean) = pairs.geomean() {
+                let partial = match pairs.count() {
+                    (complete, of) if complete < of => format!(" ({complete} of {of} rows)"),
+                    _ => String::new(),
                 };
                 out.push(format!("{s} {mean:.2}x{partial}"));
             }
         }
         out.join(", ")
+    }
+
+    /// Each of `kernels` as a pair of `baseline`'s cycles and SparseWeaver's.
+    fn pairs<'k>(
+        &self,
+        cells: &Cells,
+        kernels: &[(&'k str, &'k str)],
+        baseline: &str,
+    ) -> Speedups<(&'k str, &'k str)> {
+        let side = |&(a, d): &(&str, &str), s: &str| {
+            Side::of((cells.get(&(a.into(), d.into(), s.into()))).map(|&c| c as f64))
+        };
+        speedup::pair(
+            kernels.iter().copied(),
+            |k| side(k, baseline),
+            |k| side(k, SUBJECT),
+        )
     }
 }
 

@@ -14,6 +14,7 @@ pub mod progress;
 pub mod readings;
 pub mod regress;
 pub mod run;
+pub mod speedup;
 pub mod stats;
 pub mod sweep;
 pub mod table;

@@ -8,6 +8,9 @@ use anyhow::bail;
 
 pub use super::value::{Expect, Measured, Method, Stated};
 
+pub use super::rows::Filter;
+use super::rows::{side_columns, MetricExpr, View};
+use crate::speedup::{self, Pair, Side};
 use crate::stats::Cell;
 use crate::table::{geomean, Table};
 
@@ -24,129 +27,6 @@ impl std::fmt::Display for NoRows {
 
 impl std::error::Error for NoRows {}
 
-/// `column = value` or `column = [values]` conditions on rows.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Filter(Vec<(String, Vec<String>)>);
-
-impl Filter {
-    pub fn parse(what: &str, table: &BTreeMap<String, toml::Value>) -> Result<Filter, String> {
-        table
-            .iter()
-            .map(|(column, v)| {
-                let text = |v: &toml::Value| match v {
-                    toml::Value::String(s) => Ok(s.clone()),
-                    toml::Value::Integer(_) | toml::Value::Float(_) | toml::Value::Boolean(_) => {
-                        Ok(v.to_string())
-                    }
-                    _ => Err(format!(
-                        "{what}.{column}: expected a value or a list of values"
-                    )),
-                };
-                let values = match v {
-                    toml::Value::Array(list) if list.is_empty() => {
-                        return Err(format!("{what}.{column}: an empty list matches nothing"))
-                    }
-                    toml::Value::Array(list) => list.iter().map(text).collect(),
-                    one => text(one).map(|t| vec![t]),
-                };
-                Ok((column.clone(), values?))
-            })
-            .collect::<Result<Vec<_>, String>>()
-            .map(Filter)
-    }
-
-    pub(super) fn columns(&self) -> impl Iterator<Item = &str> {
-        self.0.iter().map(|(c, _)| c.as_str())
-    }
-
-    /// The rows of `table` it keeps; its columns must be the table's.
-    pub(super) fn select_in<'t>(&self, table: &'t Table) -> Vec<&'t Vec<Cell>> {
-        let view = View {
-            table,
-            path: Path::new(""),
-        };
-        let all: Vec<&Vec<Cell>> = table.rows.iter().collect();
-        self.select(&view, &all)
-    }
-
-    /// The same conditions with `column`'s values mapped by `map` (a reading's replace).
-    fn replaced(&self, column: &str, map: &BTreeMap<String, String>) -> Filter {
-        Filter(
-            (self.0.iter())
-                .map(|(c, values)| {
-                    let values = if c == column {
-                        values
-                            .iter()
-                            .map(|v| map.get(v).unwrap_or(v).clone())
-                            .collect()
-                    } else {
-                        values.clone()
-                    };
-                    (c.clone(), values)
-                })
-                .collect(),
-        )
-    }
-
-    /// The same conditions with `column`'s (added, or replaced) being `values`.
-    pub fn and(&self, column: &str, values: Vec<String>) -> Filter {
-        let mut conditions: Vec<(String, Vec<String>)> = (self.0.iter())
-            .filter(|(c, _)| c != column)
-            .cloned()
-            .collect();
-        conditions.push((column.to_string(), values));
-        Filter(conditions)
-    }
-
-    /// Whether `row` of `table` meets every condition (a column the table lacks: no).
-    pub fn matches_row(&self, table: &Table, row: &[Cell]) -> bool {
-        (self.0.iter()).all(|(c, values)| {
-            table
-                .column(c)
-                .is_some_and(|k| values.iter().any(|v| row[k].matches(v)))
-        })
-    }
-
-    /// The values it asks `column` for.
-    pub fn values_of<'a>(&'a self, column: &'a str) -> impl Iterator<Item = &'a str> {
-        (self.0.iter())
-            .filter(move |(c, _)| c == column)
-            .flat_map(|(_, values)| values.iter().map(String::as_str))
-    }
-
-    /// The rows whose every named column holds one of its values (numbers compare as
-    /// numbers: `1` matches `1.0`).
-    fn select<'t>(&self, view: &View<'t>, rows: &[&'t Vec<Cell>]) -> Vec<&'t Vec<Cell>> {
-        let conditions: Vec<(usize, &Vec<String>)> = self
-            .0
-            .iter()
-            .map(|(c, values)| (view.col(c), values))
-            .collect();
-        rows.iter()
-            .copied()
-            .filter(|row| {
-                conditions
-                    .iter()
-                    .all(|(k, values)| values.iter().any(|v| row[*k].matches(v)))
-            })
-            .collect()
-    }
-}
-
-impl std::fmt::Display for Filter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let parts: Vec<String> = self
-            .0
-            .iter()
-            .map(|(c, values)| match values.as_slice() {
-                [one] => format!("{c}={one}"),
-                many => format!("{c} in [{}]", many.join(", ")),
-            })
-            .collect();
-        write!(f, "{{{}}}", parts.join(", "))
-    }
-}
-
 /// How one claim's value is computed from one experiment's table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Computation {
@@ -157,127 +37,6 @@ pub struct Computation {
     /// `pair_by` (speedups) or `group_by` (spread).
     pub by: Vec<String>,
     pub metric: String,
-}
-
-/// A metric: a column, or `A / B` where each side is a column or the sum of the columns a
-/// pattern with `*` matches (`slots_barrier / slots_*`: a share of the issue slots).
-struct MetricExpr<'m> {
-    numerator: &'m str,
-    denominator: Option<&'m str>,
-}
-
-impl<'m> MetricExpr<'m> {
-    fn parse(metric: &'m str) -> MetricExpr<'m> {
-        match metric.split_once('/') {
-            Some((n, d)) => MetricExpr {
-                numerator: n.trim(),
-                denominator: Some(d.trim()),
-            },
-            None => MetricExpr {
-                numerator: metric.trim(),
-                denominator: None,
-            },
-        }
-    }
-
-    fn sides(&self) -> impl Iterator<Item = &'m str> {
-        std::iter::once(self.numerator).chain(self.denominator)
-    }
-}
-
-/// The columns of `table` a side of a metric names: the column, or those its pattern
-/// matches (none: it names no column).
-fn side_columns(table: &Table, side: &str) -> Vec<usize> {
-    if side.contains('*') {
-        (table.header.iter().enumerate())
-            .filter(|(_, h)| crate::matches(side, h))
-            .map(|(k, _)| k)
-            .collect()
-    } else {
-        table.column(side).into_iter().collect()
-    }
-}
-
-/// A table and where it was read, for messages.
-struct View<'t> {
-    table: &'t Table,
-    path: &'t Path,
-}
-
-impl View<'_> {
-    /// A column the computation has checked exists.
-    fn col(&self, name: &str) -> usize {
-        self.table.column(name).expect("columns checked before use")
-    }
-
-    /// `run 3 (pr_vm_pull on RN)` from whichever of these columns the table has.
-    fn describe(&self, row: &[Cell]) -> String {
-        let cell = |name: &str| self.table.cell(row, name).map(Cell::to_string);
-        let mut text = match cell("run") {
-            Some(run) => format!("run {run}"),
-            None => "a row".to_string(),
-        };
-        let what: Vec<String> = [("program", ""), ("graph", "on ")]
-            .iter()
-            .filter_map(|(c, on)| {
-                cell(c)
-                    .filter(|v| !v.is_empty())
-                    .map(|v| format!("{on}{v}"))
-            })
-            .collect();
-        if !what.is_empty() {
-            text.push_str(&format!(" ({})", what.join(" ")));
-        }
-        text
-    }
-
-    /// A used row's metric: the run must have succeeded and verified (or have nothing to
-    /// verify), and its metric be a positive number (or zero, with `zero`: a value shown,
-    /// not divided by).
-    fn metric(&self, row: &[Cell], metric: &str, zero: bool) -> anyhow::Result<f64> {
-        let at = || format!("{} in {}", self.describe(row), self.path.display());
-        if let Some(verdict) = self.table.cell(row, "verdict") {
-            if verdict.to_string() != "ok" {
-                bail!("{} did not succeed (verdict {verdict})", at());
-            }
-        }
-        if let Some(verified) = self.table.cell(row, "verified") {
-            if !matches!(verified.to_string().as_str(), "yes" | "-") {
-                bail!("{} did not verify (verified {verified})", at());
-            }
-        }
-        let expr = MetricExpr::parse(metric);
-        let sum = |side: &str| -> anyhow::Result<f64> {
-            let mut total = 0.0;
-            for k in side_columns(self.table, side) {
-                match row[k].number() {
-                    Some(v) if v >= 0.0 && v.is_finite() => total += v,
-                    _ => bail!(
-                        "{}: {} is `{}`, not a number",
-                        at(),
-                        self.table.header[k],
-                        row[k]
-                    ),
-                }
-            }
-            Ok(total)
-        };
-        let value = match expr.denominator {
-            None => sum(expr.numerator)?,
-            Some(d) => {
-                let below = sum(d)?;
-                if below == 0.0 {
-                    bail!("{}: {d} is 0, so {metric} is not a number", at());
-                }
-                sum(expr.numerator)? / below
-            }
-        };
-        if value > 0.0 || (zero && value == 0.0) {
-            Ok(value)
-        } else {
-            bail!("{}: {metric} is {value}, not a positive number", at())
-        }
-    }
 }
 
 impl Computation {
@@ -409,8 +168,10 @@ impl Computation {
             .join(", ")
     }
 
-    /// Each pair's baseline metric / subject metric, in the pairs' key order; every row
-    /// on either side must have exactly one partner.
+    /// Each pair's baseline metric / subject metric, in the pairs' key order, through
+    /// [`crate::speedup::pair`]; a claim refuses a pair left out (see the policy there):
+    /// every row on either side must have exactly one partner, and every run must have
+    /// succeeded with a positive metric.
     fn speedups(&self, view: &View, rows: &[&Vec<Cell>]) -> anyhow::Result<Vec<f64>> {
         let (baseline, subject) = self.sides.as_ref().expect("speedups have sides");
         let side = |name: &str, filter: &Filter| {
@@ -442,27 +203,45 @@ impl Computation {
                         view.describe(second)
                     );
                 }
-                one.insert(key, group[0]);
+                // The row and its metric (or why it has none).
+                one.insert(key, (group[0], view.metric(group[0], &self.metric, false)));
             }
             Ok(one)
         };
         let base = side("baseline", baseline)?;
         let subj = side("subject", subject)?;
-        for (have, lack, name) in [(&base, &subj, "subject"), (&subj, &base, "baseline")] {
-            if let Some((key, row)) = have.iter().find(|(k, _)| !lack.contains_key(*k)) {
+        let of = |rows: &BTreeMap<Vec<String>, (&Vec<Cell>, anyhow::Result<f64>)>,
+                  key: &Vec<String>| match rows.get(key) {
+            None => Side::Missing,
+            Some((_, Ok(v))) => Side::Measured(*v),
+            Some((_, Err(_))) => Side::Failed,
+        };
+        let keys: BTreeSet<Vec<String>> = base.keys().chain(subj.keys()).cloned().collect();
+        let pairs = speedup::pair(keys, |k| of(&base, k), |k| of(&subj, k));
+        for (name, have) in [("subject", &base), ("baseline", &subj)] {
+            let lacks = |p: &&Pair<Vec<String>>| match name {
+                "subject" => p.subject == Side::Missing,
+                _ => p.baseline == Side::Missing,
+            };
+            if let Some(p) = pairs.left_out().find(lacks) {
                 bail!(
                     "no {name} row to pair with {} ({})",
-                    view.describe(row),
-                    self.key_text(key)
+                    view.describe(have[&p.key].0),
+                    self.key_text(&p.key)
                 );
             }
         }
-        base.iter()
-            .map(|(key, b)| {
-                Ok(view.metric(b, &self.metric, false)?
-                    / view.metric(subj[key], &self.metric, false)?)
-            })
-            .collect()
+        if let Some(p) = pairs.left_out().next() {
+            let side = if p.baseline == Side::Failed {
+                &base
+            } else {
+                &subj
+            };
+            if let (_, Err(e)) = &side[&p.key] {
+                bail!("{e:#}");
+            }
+        }
+        Ok(pairs.values())
     }
 }
 
@@ -640,5 +419,53 @@ run,program,graph,algorithm,direction,schedule,dram_ratio,verified,verdict,cycle
         cm.sides.as_mut().unwrap().1 = filter(&[("schedule", &["CM"])]);
         let e = error(&cm, CSV);
         assert!(e.contains("no subject row: none of the rows where = {run in [0, 1]} matches subject = {schedule=CM}"), "{e}");
+    }
+
+    /// A speedup figure's geomean bar and the `geomean_speedup` claim drawn from the same
+    /// table are one number; with a run that failed, the figure's mean is over the
+    /// complete pairs and the claim refuses, naming the run (`crate::speedup`'s policy).
+    #[test]
+    fn a_figures_geomean_and_the_claim_from_the_same_table_agree() {
+        const RUNS: &str = "\
+run,program,graph,schedule,verdict,cycles
+0,pr_vm,g1,VM,ok,400
+1,pr_sw,g1,SparseWeaver,ok,100
+2,pr_vm,g2,VM,ok,900
+3,pr_sw,g2,SparseWeaver,ok,250
+4,pr_vm,g3,VM,ok,300
+5,pr_sw,g3,SparseWeaver,ok,170
+";
+        let figure = |text: &str| {
+            let spec: crate::plot::PlotSpec = toml::from_str(
+                "name = 'f'\nkind = 'speedup'\nx = 'graph'\nseries = 'schedule'\n\
+                 baseline = 'VM'",
+            )
+            .unwrap();
+            let bars = spec.speedup_bars(&table(text)).unwrap();
+            assert_eq!(bars.groups.last().map(String::as_str), Some("geomean"));
+            assert_eq!(bars.series, ["SparseWeaver"]);
+            bars.values.last().unwrap()[0].unwrap()
+        };
+        let claim = speedup(Method::GeomeanSpeedup, filter(&[]), &["graph"]);
+        let Measured::One(claimed) = compute(&claim, RUNS).unwrap() else {
+            panic!("one value")
+        };
+        let drawn = figure(RUNS);
+        assert!(
+            (drawn - claimed).abs() <= 1e-12 * claimed,
+            "{drawn} {claimed}"
+        );
+
+        let failed = RUNS.replace(
+            "3,pr_sw,g2,SparseWeaver,ok",
+            "3,pr_sw,g2,SparseWeaver,failed",
+        );
+        let complete = geomean(&[4.0, 300.0 / 170.0]).unwrap();
+        assert!((figure(&failed) - complete).abs() < 1e-12);
+        let e = error(&claim, &failed);
+        assert!(
+            e.contains("run 3 (pr_sw on g2) in t.csv did not succeed"),
+            "{e}"
+        );
     }
 }

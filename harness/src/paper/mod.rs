@@ -12,11 +12,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+mod claim;
 mod compute;
 mod figures;
 mod numbers;
 mod rankings;
 mod render;
+mod rows;
 mod schema;
 mod value;
 

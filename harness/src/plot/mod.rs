@@ -1,22 +1,28 @@
 //! Plots as SVG (docs/EXPERIMENTS.md): an experiment's figures drawn from its table (the
 //! kinds and their columns named in the experiment file), and `wsim plot`'s figure of
-//! one run's issue slots per core and per phase from its JSON report. Both draw through
-//! [`draw`].
+//! one run's issue slots per core and per phase from its JSON report (`run.rs`). Both
+//! draw through [`draw`]. Here: a plot's specification, its checks, its rows and caption,
+//! and [`PlotSpec::draw`], which hands the figure to its kind's module: `speedup.rs`
+//! (grouped bars over a baseline, through [`crate::speedup`]), `breakdown.rs` (stacked
+//! bars of issue slots, phases or stall reasons), `line.rs` (a metric over an axis).
 
+mod breakdown;
 pub mod draw;
+mod line;
+mod run;
+mod speedup;
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 use serde::Deserialize;
-use wsim_sim::report::Report;
-use wsim_sim::stats::{CoreCounters, SlotReason};
-use wsim_workloads::record::GraphRun;
 
 use crate::stats::{Cell, Stat};
 use crate::table::Table;
-use draw::{GroupedBars, Labels, Legend, Lines, StackedBars, Style, XAxis};
+use draw::Style;
+
+pub use run::run;
 
 /// What an experiment file's `[[plots]]` entry asks for (or `wsim plot`'s options).
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -300,12 +306,7 @@ impl PlotSpec {
 
     /// Draw the plot of `table` into `dir/NAME.svg` and `dir/NAME.pdf`; `axes`: what the
     /// table's axis columns vary. Returns the SVG's path.
-    pub fn draw(
-        &self,
-        table: &Table,
-        dir: &Path,
-        axes: &Columns,
-    ) -> anyhow::Result<std::path::PathBuf> {
+    pub fn draw(&self, table: &Table, dir: &Path, axes: &Columns) -> anyhow::Result<PathBuf> {
         self.check()?;
         let missing = self.missing_columns(&table.header);
         if !missing.is_empty() {
@@ -323,161 +324,27 @@ impl PlotSpec {
                 self.name
             );
         }
-        let path = dir.join(format!("{}.svg", self.name));
-        let caption = self.caption_lines(table, &rows, axes);
-        let style = self.style();
-        let x_bytes = holds_bytes(&self.x, axes);
-        let x_label = self
-            .x_label
-            .clone()
-            .unwrap_or_else(|| labelled(&self.x, axes));
-        let series_title = self.series.as_deref().map(|s| labelled(s, axes));
-        // A series of sizes is named as sizes; each series with the wsim that measured it
-        // when the rows come from several.
-        let series_bytes = self.series.as_deref().is_some_and(|s| holds_bytes(s, axes));
-        let builds = builds(table, &rows, self.series.as_deref());
-        let shown = |value: &str| {
-            let mut name = sized(value, series_bytes);
-            // A series another build measured than most is named with its builds.
-            if let Some(theirs) = builds.as_ref().and_then(|b| b.others.get(value)) {
-                name.push_str(&format!(" (wsim {})", theirs.join(", ")));
-            }
-            name
+        let figure = Figure {
+            path: dir.join(format!("{}.svg", self.name)),
+            caption: self.caption_lines(table, &rows, axes),
+            style: self.style(),
+            x_bytes: holds_bytes(&self.x, axes),
+            x_label: (self.x_label.clone()).unwrap_or_else(|| labelled(&self.x, axes)),
+            series_title: self.series.as_deref().map(|s| labelled(s, axes)),
+            // A series of sizes is named as sizes; each series with the wsim that measured
+            // it when the rows come from several.
+            series_bytes: self.series.as_deref().is_some_and(|s| holds_bytes(s, axes)),
+            builds: builds(table, &rows, self.series.as_deref()),
+            table,
+            rows,
+            axes,
         };
         match self.kind {
-            Kind::Speedup => {
-                let mut bars = self.speedups(table, &rows)?;
-                if x_bytes {
-                    for g in &mut bars.groups {
-                        *g = sized(g, true);
-                    }
-                }
-                let baseline = self.baseline.as_deref().unwrap_or_default();
-                let series = self.series.as_deref().unwrap_or_default();
-                let title = self.title.clone().unwrap_or_else(|| {
-                    format!(
-                        "speedup over {series} {} ({})",
-                        sized(baseline, series_bytes),
-                        self.metric
-                    )
-                });
-                let labels = Labels {
-                    title: String::new(),
-                    x: x_label,
-                    y: self.y_label.clone().unwrap_or_else(|| {
-                        format!(
-                            "speedup over {} (x: its {} / the run's)",
-                            sized(baseline, series_bytes),
-                            self.metric
-                        )
-                    }),
-                };
-                let mut legend = Legend::series(series_title, bars.series.clone());
-                legend.entries = bars.series.iter().map(|v| shown(v)).collect();
-                legend.rename(&self.legend);
-                draw::figure(&path, &style, &title, &caption, &legend, |area| {
-                    draw::grouped_bars(area, &style, &labels, &bars, &legend.colours)
-                })?;
-            }
-            Kind::Breakdown => {
-                let stacks = self.breakdown(table)?;
-                let parts = self.parts.expect("checked");
-                if !stacks.values.iter().flatten().any(|v| *v > 0.0) {
-                    let columns = match parts {
-                        Parts::Slots => "slots_*",
-                        Parts::Phases => "phase_*_warp_cycles",
-                        Parts::Stalls => "stall_*",
-                    };
-                    return Err(self.nothing_to_draw(columns));
-                }
-                let mut stacks = stacks;
-                for bar in &mut stacks.bars {
-                    *bar = sized(
-                        bar,
-                        if self.series.is_some() {
-                            series_bytes
-                        } else {
-                            x_bytes
-                        },
-                    );
-                }
-                for (group, _) in &mut stacks.groups {
-                    *group = sized(group, x_bytes);
-                }
-                let what = match parts {
-                    Parts::Slots => "issue slots",
-                    Parts::Phases => "warp time",
-                    Parts::Stalls => "warp cycles per issued instruction",
-                };
-                let title = self.title.clone().unwrap_or_else(|| match parts {
-                    Parts::Slots => "issue slots by reason".into(),
-                    Parts::Phases => "warp time by phase".into(),
-                    Parts::Stalls => "warp stalls by reason".into(),
-                });
-                let labels = Labels {
-                    title: String::new(),
-                    x: x_label,
-                    y: self.y_label.clone().unwrap_or_else(|| match self.scale {
-                        Scale::Share => format!("share of {what} (%)"),
-                        Scale::Cycles => match parts {
-                            Parts::Slots => "issue slots (cycles x slots)".into(),
-                            Parts::Phases => "warp time (warp cycles)".into(),
-                            Parts::Stalls => "warp cycles per issued instruction".into(),
-                        },
-                        Scale::Relative => format!(
-                            "{what} relative to {}'s {} (x)",
-                            self.baseline_text(),
-                            self.relative_part.as_deref().unwrap_or("total")
-                        ),
-                    }),
-                };
-                let legend_title = match parts {
-                    Parts::Slots => "slot reason",
-                    Parts::Phases => "phase",
-                    Parts::Stalls => "stall reason",
-                };
-                let mut legend = Legend::parts(Some(legend_title.into()), stacks.parts.clone());
-                legend.rename(&self.legend);
-                draw::figure(&path, &style, &title, &caption, &legend, |area| {
-                    draw::stacked_bars(area, &style, &labels, &stacks)
-                })?;
-            }
-            Kind::Line => {
-                // Sizes on a log2 axis; a few values (booleans, a small set of numbers) as
-                // categories, so that no tick falls between two of them.
-                let lines = self.lines(table, &rows, x_bytes)?;
-                if lines.series.is_empty() {
-                    return Err(self.nothing_to_draw(&self.metric));
-                }
-                let mut legend = Legend::series(
-                    series_title,
-                    lines.series.iter().map(|(n, _)| n.clone()).collect(),
-                );
-                legend.entries = lines.series.iter().map(|(n, _)| shown(n)).collect();
-                legend.rename(&self.legend);
-                let x_label = if lines.x == XAxis::Log2Bytes && self.x_label.is_none() {
-                    format!("{x_label}, log2 scale")
-                } else {
-                    x_label
-                };
-                let title = self
-                    .title
-                    .clone()
-                    .unwrap_or_else(|| format!("{} by {}", self.metric, self.x));
-                let labels = Labels {
-                    title: String::new(),
-                    x: x_label,
-                    y: self
-                        .y_label
-                        .clone()
-                        .unwrap_or_else(|| labelled(&self.metric, axes)),
-                };
-                draw::figure(&path, &style, &title, &caption, &legend, |area| {
-                    draw::lines(area, &style, &labels, &lines, &legend.colours)
-                })?;
-            }
+            Kind::Speedup => self.draw_speedup(&figure)?,
+            Kind::Breakdown => self.draw_breakdown(&figure)?,
+            Kind::Line => self.draw_line(&figure)?,
         }
-        Ok(path)
+        Ok(figure.path)
     }
 
     /// The figure's size, type and caption as the plot asks (the defaults otherwise).
@@ -585,334 +452,35 @@ impl PlotSpec {
             .filter(|r| filter.iter().all(|(k, v)| r[*k].matches(v)))
             .collect()
     }
+}
 
-    /// Speedups over the baseline by group (x) and series, then each series' geometric mean;
-    /// the baseline's own (all 1) left out. No speedup at all (no run of a group has a
-    /// time) is an error.
-    fn speedups(&self, table: &Table, rows: &[&Vec<Cell>]) -> anyhow::Result<GroupedBars> {
-        let col = |name: &str| table.column(name).expect("checked");
-        let (x, s, m) = (
-            col(&self.x),
-            col(self.series.as_deref().expect("checked")),
-            col(&self.metric),
-        );
-        let baseline = self.baseline.as_deref().expect("checked");
-        let mut groups: Vec<String> = Vec::new();
-        let mut series: Vec<String> = Vec::new();
-        let mut value: BTreeMap<(String, String), Option<f64>> = BTreeMap::new();
-        let mut failed: BTreeMap<(String, String), bool> = BTreeMap::new();
-        for r in rows {
-            let (rx, rs) = (r[x].to_string(), r[s].to_string());
-            if !groups.contains(&rx) {
-                groups.push(rx.clone());
-            }
-            if !series.contains(&rs) {
-                series.push(rs.clone());
-            }
-            // A run that failed has no time to compare: its bar is left out, and crossed.
-            let ok = succeeded(table, r);
-            failed.insert((rx.clone(), rs.clone()), !ok);
-            let v = finite(&r[m]).filter(|v| *v > 0.0 && ok);
-            if value.insert((rx.clone(), rs.clone()), v).is_some() {
-                bail!(
-                    "plot `{}`: several runs have {}={} and {}={}: narrow the rows with `where`",
-                    self.name,
-                    self.x,
-                    rx,
-                    self.series.as_deref().unwrap_or_default(),
-                    rs
-                );
-            }
-        }
-        if !series.iter().any(|v| v == baseline) {
-            bail!(
-                "plot `{}`: the baseline `{baseline}` is not a value of `{}` (it has {})",
-                self.name,
-                self.series.as_deref().unwrap_or_default(),
-                series.join(", ")
-            );
-        }
-        let mut values: Vec<Vec<Option<f64>>> = groups
-            .iter()
-            .map(|g| {
-                let base = value
-                    .get(&(g.clone(), baseline.to_string()))
-                    .copied()
-                    .flatten();
-                series
-                    .iter()
-                    .map(|sv| {
-                        let v = value.get(&(g.clone(), sv.clone())).copied().flatten()?;
-                        Some(base? / v)
-                    })
-                    .collect()
-            })
-            .collect();
-        // A bar is missing for a failure when its run or its group's baseline failed.
-        let mut crossed: Vec<Vec<bool>> = groups
-            .iter()
-            .map(|g| {
-                let base = failed.get(&(g.clone(), baseline.to_string())) == Some(&true);
-                (series.iter())
-                    .map(|sv| base || failed.get(&(g.clone(), sv.clone())) == Some(&true))
-                    .collect()
-            })
-            .collect();
-        let geomean: Vec<Option<f64>> = (0..series.len())
-            .map(|k| {
-                let speedups: Vec<f64> = values.iter().filter_map(|g| g[k]).collect();
-                crate::table::geomean(&speedups)
-            })
-            .collect();
-        if groups.len() > 1 {
-            groups.push("geomean".into());
-            values.push(geomean);
-            crossed.push(vec![false; series.len()]);
-        }
-        if !values.iter().flatten().any(Option::is_some) {
-            return Err(self.nothing_to_draw(&self.metric));
-        }
-        // The baseline's bars would all stand at 1: the reference line says it.
-        let b = series.iter().position(|v| v == baseline).expect("checked");
-        series.remove(b);
-        for group in &mut values {
-            group.remove(b);
-        }
-        for group in &mut crossed {
-            group.remove(b);
-        }
-        Ok(GroupedBars {
-            groups,
-            series,
-            values,
-            failed: crossed,
-            reference: Some(1.0),
-        })
-    }
+/// What every kind's figure takes from the plot and its table: where it goes, its style
+/// and caption, the x axis's label, the series' title and names, the rows it keeps.
+struct Figure<'t> {
+    path: PathBuf,
+    caption: Vec<String>,
+    style: Style,
+    /// The x column holds sizes in bytes.
+    x_bytes: bool,
+    x_label: String,
+    series_title: Option<String>,
+    /// The series column holds sizes in bytes.
+    series_bytes: bool,
+    builds: Option<Builds>,
+    table: &'t Table,
+    rows: Vec<&'t Vec<Cell>>,
+    axes: &'t Columns,
+}
 
-    /// A breakdown's bars (its rows, labelled by `x` and `series`) and their parts'
-    /// values as the plot's `scale` has them; a relative plot's group without exactly one
-    /// baseline row is an error.
-    pub fn breakdown(&self, table: &Table) -> anyhow::Result<StackedBars> {
-        let parts = self
-            .parts
-            .ok_or_else(|| anyhow::anyhow!("plot `{}`: not a breakdown", self.name))?;
-        let mut rows = self.rows(table);
-        let col = |name: &str| {
-            table.column(name).ok_or_else(|| {
-                anyhow::anyhow!("plot `{}`: the table has no column {name}", self.name)
-            })
-        };
-        let x = col(&self.x)?;
-        let series = self.series.as_deref().map(col).transpose()?;
-        // With a series, bars grouped by x (a graph), then by series (a schedule), each in
-        // the order of its first row; without, a bar per row in the table's order.
-        let first = |k: usize| {
-            let mut seen: Vec<String> = Vec::new();
-            for r in &rows {
-                let v = r[k].to_string();
-                if !seen.contains(&v) {
-                    seen.push(v);
-                }
-            }
-            seen
-        };
-        let xs = first(x);
-        let ss = series.map(first).unwrap_or_default();
-        let place = |r: &Vec<Cell>, k: usize, order: &[String]| {
-            order.iter().position(|v| *v == r[k].to_string())
-        };
-        if let Some(s) = series {
-            rows.sort_by_key(|r| (place(r, x, &xs), place(r, s, &ss)));
+impl Figure<'_> {
+    /// A series' value as the legend names it: a size as a size, a series another build
+    /// measured than most with its builds.
+    fn shown(&self, value: &str) -> String {
+        let mut name = sized(value, self.series_bytes);
+        if let Some(theirs) = self.builds.as_ref().and_then(|b| b.others.get(value)) {
+            name.push_str(&format!(" (wsim {})", theirs.join(", ")));
         }
-        let groups: Vec<(String, usize)> = match series {
-            None => Vec::new(),
-            Some(_) => (xs.iter())
-                .map(|v| {
-                    let n = rows.iter().filter(|r| r[x].to_string() == *v).count();
-                    (v.clone(), n)
-                })
-                .collect(),
-        };
-        let (numbers, columns): (Vec<String>, Vec<usize>) = table
-            .header
-            .iter()
-            .enumerate()
-            .filter_map(|(k, h)| part_name(parts, h).map(|n| (n, k)))
-            .unzip();
-        let value = |r: &[Cell], c: usize| finite(&r[c]).unwrap_or(0.0);
-        let mut values: Vec<Vec<f64>> = rows
-            .iter()
-            .map(|r| columns.iter().map(|&c| value(r, c)).collect())
-            .collect();
-        if self.scale == Scale::Relative {
-            let group = col(self.group())?;
-            let baseline: Vec<(usize, String)> = self
-                .relative_to
-                .iter()
-                .map(|(c, v)| Ok((col(c)?, cell_text(v))))
-                .collect::<anyhow::Result<_>>()?;
-            let is_baseline = |r: &[Cell]| baseline.iter().all(|(k, v)| r[*k].matches(v));
-            for (r, bar) in rows.iter().zip(&mut values) {
-                let mut found = rows
-                    .iter()
-                    .filter(|b| b[group] == r[group] && is_baseline(b));
-                let base = found.next().ok_or_else(|| {
-                    anyhow::anyhow!(
-                        "plot `{}`: no baseline row ({}) among the rows with {}={}",
-                        self.name,
-                        self.baseline_text(),
-                        self.group(),
-                        r[group]
-                    )
-                })?;
-                if found.next().is_some() {
-                    bail!(
-                        "plot `{}`: several baseline rows ({}) with {}={}: narrow them with \
-                         `where` or `relative_to`",
-                        self.name,
-                        self.baseline_text(),
-                        self.group(),
-                        r[group]
-                    );
-                }
-                let divisor = match &self.relative_part {
-                    None => columns.iter().map(|&c| value(base, c)).sum(),
-                    Some(part) => {
-                        let k = part_column(table, parts, base, part).ok_or_else(|| {
-                            anyhow::anyhow!(
-                                "plot `{}`: relative_part `{part}`: the baseline row with {}={} \
-                                 has no such {}",
-                                self.name,
-                                self.group(),
-                                r[group],
-                                match parts {
-                                    Parts::Slots => "slot reason",
-                                    Parts::Phases => "phase",
-                                    Parts::Stalls => "stall reason",
-                                }
-                            )
-                        })?;
-                        value(base, k)
-                    }
-                };
-                if divisor <= 0.0 {
-                    bail!(
-                        "plot `{}`: the baseline row with {}={} has nothing to divide by",
-                        self.name,
-                        self.group(),
-                        r[group]
-                    );
-                }
-                bar.iter_mut().for_each(|v| *v /= divisor);
-            }
-        }
-        Ok(StackedBars {
-            failed: rows.iter().map(|r| !succeeded(table, r)).collect(),
-            bars: rows
-                .iter()
-                .map(|r| r[series.unwrap_or(x)].to_string())
-                .collect(),
-            parts: numbers
-                .iter()
-                .map(|n| part_label(table, &rows, parts, n))
-                .collect(),
-            values,
-            percent: self.scale == Scale::Share,
-            groups,
-        })
-    }
-
-    /// `schedule=SparseWeaver`: what picks a relative breakdown's baseline.
-    fn baseline_text(&self) -> String {
-        self.relative_to
-            .iter()
-            .map(|(c, v)| format!("{c}={}", cell_text(v)))
-            .collect::<Vec<String>>()
-            .join(", ")
-    }
-
-    /// The lines of `rows`; `sizes`: x holds sizes in bytes, placed on a log2 scale
-    /// however few.
-    fn lines(&self, table: &Table, rows: &[&Vec<Cell>], sizes: bool) -> anyhow::Result<Lines> {
-        /// At most this many distinct numbers along x are drawn as categories.
-        const FEW: usize = 8;
-        let col = |name: &str| table.column(name).expect("checked");
-        let (x, m) = (col(&self.x), col(&self.metric));
-        let s = self.series.as_deref().map(col);
-        let numeric = rows.iter().all(|r| finite(&r[x]).is_some());
-        // Names in the order of their first row; a few numbers in their order.
-        let mut categories: Vec<String> = Vec::new();
-        for r in rows {
-            let label = r[x].to_string();
-            if !categories.contains(&label) {
-                categories.push(label);
-            }
-        }
-        if numeric {
-            categories.sort_by(|a, b| {
-                let n = |t: &String| t.parse::<f64>().unwrap_or(f64::NAN);
-                n(a).total_cmp(&n(b))
-            });
-        }
-        let categorical = !numeric || (categories.len() <= FEW && !sizes);
-        let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
-        let mut failed: Vec<(String, f64)> = Vec::new();
-        for r in rows {
-            let xv = if categorical {
-                categories
-                    .iter()
-                    .position(|c| *c == r[x].to_string())
-                    .expect("listed") as f64
-            } else {
-                finite(&r[x]).expect("numeric")
-            };
-            let name = s.map_or_else(|| self.metric.clone(), |s| r[s].to_string());
-            let Some(y) = finite(&r[m]).filter(|_| succeeded(table, r)) else {
-                if !succeeded(table, r) {
-                    failed.push((name, xv));
-                }
-                continue;
-            };
-            match series.iter_mut().find(|(n, _)| *n == name) {
-                Some((_, points)) if points.iter().any(|p| p.0 == xv) => bail!(
-                    "plot `{}`: several runs have {}={}{}: a line has one point per x; narrow \
-                     the rows with `where` or draw a line per value with `series`",
-                    self.name,
-                    self.x,
-                    r[x],
-                    s.map_or(String::new(), |_| format!(
-                        " and {}={name}",
-                        self.series.as_deref().unwrap_or_default()
-                    ))
-                ),
-                Some((_, points)) => points.push((xv, y)),
-                None => series.push((name, vec![(xv, y)])),
-            }
-        }
-        for (_, points) in &mut series {
-            points.sort_by(|a, b| a.0.total_cmp(&b.0));
-        }
-        // A failed run of a series that has no point at all still names its line.
-        for (name, _) in &failed {
-            if !series.iter().any(|(n, _)| n == name) {
-                series.push((name.clone(), Vec::new()));
-            }
-        }
-        let failed = (failed.into_iter())
-            .filter_map(|(name, x)| Some((series.iter().position(|(n, _)| *n == name)?, x)))
-            .collect();
-        Ok(Lines {
-            series,
-            failed,
-            x: if categorical {
-                XAxis::Categories(categories)
-            } else if sizes {
-                XAxis::Log2Bytes
-            } else {
-                XAxis::Linear
-            },
-        })
+        name
     }
 }
 
@@ -977,75 +545,6 @@ fn finite(cell: &Cell) -> Option<f64> {
     cell.number().filter(|v| v.is_finite())
 }
 
-/// A breakdown's part for a column (`slots_issued` -> `issued`, `phase_1_warp_cycles` ->
-/// `1`), if it is one.
-fn part_name(parts: Parts, column: &str) -> Option<String> {
-    match parts {
-        Parts::Slots => column.strip_prefix("slots_").map(String::from),
-        Parts::Stalls => column.strip_prefix("stall_").map(String::from),
-        Parts::Phases => column
-            .strip_prefix("phase_")
-            .and_then(|c| c.strip_suffix("_warp_cycles"))
-            .map(String::from),
-    }
-}
-
-/// A row's phases' numbers and names, from its `phase_names` (`0=runtime 1=init ...`).
-fn phase_names(table: &Table, row: &[Cell]) -> Vec<(String, String)> {
-    table
-        .cell(row, "phase_names")
-        .map_or_else(Vec::new, |names| {
-            names
-                .to_string()
-                .split(' ')
-                .filter_map(|entry| entry.split_once('='))
-                .map(|(n, name)| (n.to_string(), name.to_string()))
-                .collect()
-        })
-}
-
-/// A part's legend: the slot reason; `phase N`, with the phase's name when every row that
-/// names it gives it the same name.
-fn part_label(table: &Table, rows: &[&Vec<Cell>], parts: Parts, part: &str) -> String {
-    if parts != Parts::Phases {
-        return part.to_string();
-    }
-    let mut names: Vec<String> = rows
-        .iter()
-        .filter_map(|r| {
-            phase_names(table, r)
-                .into_iter()
-                .find(|(n, _)| n == part)
-                .map(|(_, name)| name)
-        })
-        .collect();
-    names.sort_unstable();
-    names.dedup();
-    match names.as_slice() {
-        [name] => format!("phase {part} {name}"),
-        _ => format!("phase {part}"),
-    }
-}
-
-/// The column of the part `name` (a slot reason; a phase's number or its name in `row`).
-fn part_column(table: &Table, parts: Parts, row: &[Cell], name: &str) -> Option<usize> {
-    match parts {
-        Parts::Slots => table.column(&format!("slots_{name}")),
-        Parts::Stalls => table.column(&format!("stall_{name}")),
-        Parts::Phases => {
-            let number = if name.bytes().all(|b| b.is_ascii_digit()) {
-                name.to_string()
-            } else {
-                phase_names(table, row)
-                    .into_iter()
-                    .find(|(_, n)| n == name)?
-                    .0
-            };
-            table.column(&format!("phase_{number}_warp_cycles"))
-        }
-    }
-}
-
 /// The values of `column` among `rows`, each once, in order.
 fn distinct(table: &Table, rows: &[&Vec<Cell>], column: &str) -> Vec<String> {
     let Some(k) = table.column(column) else {
@@ -1093,145 +592,16 @@ fn provenance(table: &Table, rows: &[&Vec<Cell>]) -> String {
     parts.join(" · ")
 }
 
-/// `wsim plot`: one run's issue slots by reason per core and per phase, as stacked bars
-/// side by side, from its JSON report (`wsim run --json`), into `out`.
-pub fn run(report_path: &Path, out: &Path) -> anyhow::Result<()> {
-    let text = crate::files::read_text(report_path, crate::REPORT_BYTES, "a report")?;
-    let report: Report<GraphRun> = serde_json::from_str(&text).map_err(|e| {
-        anyhow::anyhow!(
-            "{}: not a wsim run's report (schema wsim-stats/1; write one with wsim run \
-             --json): {e}",
-            report_path.display()
-        )
-    })?;
-    let reasons: Vec<String> = SlotReason::ALL.map(|r| r.name().to_string()).to_vec();
-    let slots = |counters: &CoreCounters| -> Vec<f64> {
-        SlotReason::ALL
-            .map(|r| counters.slots.get(r) as f64)
-            .to_vec()
-    };
-    let per_core = StackedBars {
-        bars: (0..report.cores.len()).map(|c| c.to_string()).collect(),
-        values: report.cores.iter().map(|c| slots(&c.total)).collect(),
-        parts: reasons.clone(),
-        percent: true,
-        groups: Vec::new(),
-        failed: Vec::new(),
-    };
-    let per_phase = StackedBars {
-        bars: report.phases.keys().map(|p| p.to_string()).collect(),
-        values: report.phases.values().map(slots).collect(),
-        parts: reasons.clone(),
-        percent: true,
-        groups: Vec::new(),
-        failed: Vec::new(),
-    };
-    let mut caption = format!(
-        "{} · {} cycles · config {}",
-        report.program, report.cycles, report.config_hash
-    );
-    if let Some(graph) = &report.graph {
-        caption.push_str(&format!(" · graph {}", graph.spec));
-    }
-    match report.status {
-        wsim_sim::report::Status::Ok => {}
-        wsim_sim::report::Status::Failed => {
-            caption.push_str(" · FAILED (statistics up to the failure)")
-        }
-        wsim_sim::report::Status::Interrupted => {
-            caption.push_str(" · INTERRUPTED (partial statistics)")
-        }
-    }
-    let style = Style {
-        width: 1000,
-        ..Style::default()
-    };
-    let legend = Legend::parts(Some("slot reason".into()), reasons);
-    draw::figure(out, &style, "", &[caption], &legend, |area| {
-        let panels = draw::panels(area, 2);
-        let core_labels = Labels {
-            title: "issue slots per core".into(),
-            x: "core".into(),
-            y: "share of the core's issue slots (%)".into(),
-        };
-        draw::stacked_bars(&panels[0], &style, &core_labels, &per_core)?;
-        let phase_labels = Labels {
-            title: "issue slots per phase (all cores)".into(),
-            x: "phase".into(),
-            y: "share of the phase's issue slots (%)".into(),
-        };
-        draw::stacked_bars(&panels[1], &style, &phase_labels, &per_phase)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn table(text: &str) -> Table {
+    pub(super) fn table(text: &str) -> Table {
         Table::parse(text, "t.csv").unwrap()
     }
 
-    fn spec(text: &str) -> PlotSpec {
+    pub(super) fn spec(text: &str) -> PlotSpec {
         toml::from_str(&format!("name = 'p'\n{text}")).unwrap()
-    }
-
-    #[test]
-    fn speedups_leave_out_the_baselines_bars() {
-        let t = table(
-            "graph,schedule,cycles,verdict\n\
-             A,VM,100,ok\nA,SW,50,ok\nA,EM,200,ok\nB,VM,90,ok\nB,SW,30,ok\nB,EM,45,ok\n",
-        );
-        let p = spec("kind = 'speedup'\nx = 'graph'\nseries = 'schedule'\nbaseline = 'VM'");
-        let rows = p.rows(&t);
-        let bars = p.speedups(&t, &rows).unwrap();
-        assert_eq!(bars.series, ["SW", "EM"]);
-        assert_eq!(bars.groups, ["A", "B", "geomean"]);
-        assert_eq!(bars.values[0], [Some(2.0), Some(0.5)]);
-        assert_eq!(bars.values[1], [Some(3.0), Some(2.0)]);
-        let g = bars.values[2][0].unwrap();
-        assert!((g - 6f64.sqrt()).abs() < 1e-12);
-        assert_eq!(bars.reference, Some(1.0));
-    }
-
-    #[test]
-    fn breakdown_bars_are_grouped_by_x_then_series() {
-        let t = table(
-            "graph,schedule,slots_issued,slots_barrier\n\
-             A,SW,1,1\nB,SW,2,2\nA,VM,3,3\nB,VM,4,4\nC,VM,5,5\n",
-        );
-        let p = spec("kind = 'breakdown'\nparts = 'slots'\nx = 'graph'\nseries = 'schedule'");
-        let stacks = p.breakdown(&t).unwrap();
-        assert_eq!(stacks.bars, ["SW", "VM", "SW", "VM", "VM"]);
-        assert_eq!(
-            stacks.groups,
-            [
-                ("A".to_string(), 2),
-                ("B".to_string(), 2),
-                ("C".to_string(), 1)
-            ]
-        );
-        let issued: Vec<f64> = stacks.values.iter().map(|v| v[0]).collect();
-        assert_eq!(issued, [1.0, 3.0, 2.0, 4.0, 5.0]);
-        // Without a series, a bar per row in the table's order, no groups.
-        let p = spec("kind = 'breakdown'\nparts = 'slots'\nx = 'graph'");
-        let stacks = p.breakdown(&t).unwrap();
-        assert_eq!(stacks.bars, ["A", "B", "A", "B", "C"]);
-        assert!(stacks.groups.is_empty());
-    }
-
-    #[test]
-    fn a_line_has_one_point_per_x() {
-        let t = table("program,a,b,graph,cycles\np,1,1,,10\np,1,2,,20\n");
-        let p = spec("kind = 'line'\nx = 'a'");
-        let rows = p.rows(&t);
-        let e = p.lines(&t, &rows, false).unwrap_err().to_string();
-        assert!(
-            e.contains("several runs have a=1: a line has one point per x"),
-            "{e}"
-        );
-        let p = spec("kind = 'line'\nx = 'a'\nseries = 'b'");
-        assert_eq!(p.lines(&t, &rows, false).unwrap().series.len(), 2);
     }
 
     #[test]
