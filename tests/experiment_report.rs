@@ -650,6 +650,53 @@ fn a_reasons_numbers_are_computed_from_the_rows_they_name() {
 }
 
 #[test]
+fn a_rankings_reasons_numbers_are_computed_from_the_rows_they_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let ranking = r#"
+[[sections.rankings]]
+title = "Both sides"
+items = "schedule"
+by = "graph"
+left = { name = "A", experiment = "tiny", profile = "quick", metric = "cycles" }
+right = { name = "B", experiment = "tiny", profile = "quick", metric = "cycles" }
+[sections.rankings.reasons]
+g2 = "VM's cycles {vm}, {speedup} SparseWeaver's (line 12)"
+[sections.rankings.numbers]
+vm = { profile = "quick", compute = "value", metric = "cycles", where = { graph = "g2", schedule = "VM" }, format = "int" }
+speedup = { profile = "quick", compute = "ratio", where = { graph = "g2" }, baseline = { schedule = "VM" }, subject = { schedule = "SparseWeaver" } }
+"#;
+    let claims = format!("{CLAIMS}{ranking}");
+    tree(dir.path(), &claims);
+    let page = page(dir.path());
+    assert!(
+        page.contains(
+            "| g2 | SparseWeaver < VM | SparseWeaver < VM | 1.00 | yes | VM's cycles 900, 9.00x \
+             SparseWeaver's (line 12) |"
+        ),
+        "{page}"
+    );
+    // A number written out, and a number no reason uses, are errors naming the ranking.
+    let e = error(&claims.replace("VM's cycles {vm}", "VM's cycles 900"));
+    assert!(
+        e.contains(
+            "section `Figure 1`: rankings[0]: reasons.g2: the text states 900 without a number"
+        ),
+        "{e}"
+    );
+    let e = error(&claims.replace("VM's cycles {vm}, ", ""));
+    assert!(
+        e.contains("section `Figure 1`: rankings[0]: number `vm`: no reason uses it"),
+        "{e}"
+    );
+    // Rows that are not there: an error naming the reason and the number.
+    let e = error(&claims.replace("graph = \"g2\", schedule", "graph = \"g3\", schedule"));
+    assert!(
+        e.contains("section `Figure 1`: rankings[0]: reasons.g2: number `vm` (quick): no row"),
+        "{e}"
+    );
+}
+
+#[test]
 fn per_graph_gives_each_graph_and_every_subset_of_the_papers_count() {
     let dir = tempfile::tempdir().unwrap();
     let claims = format!("[sections.per_graph]\nprofile = \"quick\"\nsubsets = 1\n{CLAIMS}");

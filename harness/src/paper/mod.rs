@@ -389,13 +389,23 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
         if let Some(table) = per_graph.get(section.title.as_str()) {
             page.push_str(table);
         }
-        for ranking in &section.rankings {
+        for (i, ranking) in section.rankings.iter().enumerate() {
             let side = |s: &rankings::Side| side_table(&tables, s);
-            let text =
-                rankings::markdown(ranking, side(&ranking.file.left), side(&ranking.file.right))
-                    .with_context(|| {
-                        format!("{}: section `{}`", paper.path.display(), section.title)
-                    })?;
+            let reasons: BTreeMap<String, String> = (ranking.reasons.keys())
+                .map(|g| {
+                    (
+                        g.clone(),
+                        filled[&at::ranking(&section.title, i, g)].clone(),
+                    )
+                })
+                .collect();
+            let text = rankings::markdown(
+                ranking,
+                &reasons,
+                side(&ranking.file.left),
+                side(&ranking.file.right),
+            )
+            .with_context(|| format!("{}: section `{}`", paper.path.display(), section.title))?;
             page.push_str(&text);
         }
         // Every profile's figure that was drawn, the last profile's (the paper's size)

@@ -1,7 +1,8 @@
 //! A section's rankings (docs/EXPERIMENTS.md, "Rankings"): per group (a graph), the items
 //! (schedules) ordered by a metric in two experiments' tables, say a real GPU's
 //! milliseconds and wsim's cycles, side by side with Kendall's tau-b between the two
-//! orders and a person's reason where they disagree.
+//! orders and a person's reason where they disagree, its numbers computed from the
+//! tables as every text's are (`reasons` with `numbers`).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -11,6 +12,7 @@ use anyhow::bail;
 use serde::Deserialize;
 
 use super::compute::Filter;
+use super::numbers::{NumberFile, Text};
 use crate::stats::Cell;
 use crate::table::Table;
 
@@ -29,9 +31,13 @@ pub struct RankingFile {
     pub filter: BTreeMap<String, toml::Value>,
     pub left: Side,
     pub right: Side,
-    /// Why the two orders differ, per value of `by`, by a person who read the tables.
+    /// Why the two orders differ, per value of `by`, by a person who read the tables: a
+    /// text, its numbers `{name}` computed from `numbers`.
     #[serde(default)]
     pub reasons: BTreeMap<String, String>,
+    /// The numbers its reasons cite (`[sections.rankings.numbers]`), shared by them.
+    #[serde(default)]
+    pub(super) numbers: BTreeMap<String, NumberFile>,
 }
 
 /// One machine's table: `name` heads its column; lower `metric` ranks first (a time).
@@ -49,6 +55,8 @@ pub struct Side {
 pub struct Ranking {
     pub file: RankingFile,
     pub filter: Filter,
+    /// Its reasons as texts, by value of `by` (the paper file fills them when read).
+    pub reasons: BTreeMap<String, Text>,
 }
 
 impl Ranking {
@@ -59,7 +67,11 @@ impl Ranking {
                 "reasons.{group} must be one line (it is a table cell)"
             ));
         }
-        Ok(Ranking { file, filter })
+        Ok(Ranking {
+            file,
+            filter,
+            reasons: BTreeMap::new(),
+        })
     }
 }
 
@@ -164,9 +176,11 @@ fn order(values: &BTreeMap<String, f64>, items: &[&String]) -> String {
 }
 
 /// The ranking's Markdown: its title, a row per group (both orders, tau-b, the reason),
-/// and a summary; `left` and `right`: the sides' tables, none where one has not run.
+/// and a summary; `reasons`: its reasons with their numbers filled, by group; `left` and
+/// `right`: the sides' tables, none where one has not run.
 pub fn markdown(
     ranking: &Ranking,
+    reasons: &BTreeMap<String, String>,
     left: Option<(&Path, &Table)>,
     right: Option<(&Path, &Table)>,
 ) -> anyhow::Result<String> {
@@ -185,7 +199,7 @@ pub fn markdown(
     let rights: BTreeMap<String, Group> = groups(&f.right, ranking, rtable, rpath)?
         .into_iter()
         .collect();
-    for group in f.reasons.keys() {
+    for group in reasons.keys() {
         if !lefts.iter().any(|(g, _)| g == group) {
             bail!(
                 "ranking `{}`: a reason for {} `{group}`, which {} has no rows of",
@@ -208,7 +222,7 @@ pub fn markdown(
     let mut taus = Vec::new();
     let mut same_first = 0;
     for (group, l) in &lefts {
-        let reason = f.reasons.get(group).map_or("", String::as_str);
+        let reason = reasons.get(group).map_or("", String::as_str);
         let Some(r) = rights.get(group) else {
             let _ = writeln!(
                 text,
@@ -314,6 +328,7 @@ mod tests {
                 .iter()
                 .map(|(g, r)| (g.to_string(), r.to_string()))
                 .collect(),
+            numbers: BTreeMap::new(),
         })
         .unwrap()
     }
@@ -333,7 +348,8 @@ mod tests {
              A,WM,10,yes,ok\nB,VM,1,yes,ok\nB,EM,2,yes,ok\n",
         );
         let p = Path::new("x.csv");
-        let text = markdown(&ranking(&[("A", "why")]), Some((p, &gpu)), Some((p, &sim))).unwrap();
+        let r = ranking(&[("A", "why")]);
+        let text = markdown(&r, &r.file.reasons, Some((p, &gpu)), Some((p, &sim))).unwrap();
         assert!(
             text.contains("| A | EM < WM < VM | WM < EM < VM | 0.33 | no | why |"),
             "{text}"
@@ -344,10 +360,12 @@ mod tests {
         );
         assert!(text.contains("Mean tau-b over 1 graphs: 0.33; the same schedule first in 0."));
         // A reason for a group no table has is a typo.
-        let e = markdown(&ranking(&[("C", "?")]), Some((p, &gpu)), Some((p, &sim))).unwrap_err();
+        let r = ranking(&[("C", "?")]);
+        let e = markdown(&r, &r.file.reasons, Some((p, &gpu)), Some((p, &sim))).unwrap_err();
         assert!(e.to_string().contains("a reason for graph `C`"), "{e}");
         // A side that has not run says so.
-        let text = markdown(&ranking(&[]), Some((p, &gpu)), None).unwrap();
+        let r = ranking(&[]);
+        let text = markdown(&r, &r.file.reasons, Some((p, &gpu)), None).unwrap();
         assert!(text.contains("*Not run: wsim (e, p).*"), "{text}");
     }
 }

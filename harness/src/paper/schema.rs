@@ -160,6 +160,9 @@ pub(super) mod at {
     pub fn closing(title: &str) -> String {
         format!("closing `{title}`")
     }
+    pub fn ranking(title: &str, index: usize, group: &str) -> String {
+        format!("section `{title}`: rankings[{index}]: reasons.{group}")
+    }
 }
 
 /// An experiment file as a paper sees it.
@@ -375,7 +378,28 @@ impl Paper {
                     }
                 }
                 match super::rankings::Ranking::new(file) {
-                    Ok(r) => orders.push(r),
+                    Ok(mut r) => {
+                        // Its reasons are texts: each number computed, as a claim's are.
+                        let base = section_base(&section.experiment);
+                        let mut read = true;
+                        for (group, reason) in &r.file.reasons {
+                            match Text::new(reason, &r.file.numbers, &base, &allowed) {
+                                Ok(t) => {
+                                    r.reasons.insert(group.clone(), t);
+                                }
+                                Err(e) => {
+                                    read = false;
+                                    problems.push(format!("{at}: reasons.{group}: {e}"))
+                                }
+                            }
+                        }
+                        // A reason that could not be read uses none of its numbers.
+                        let texts: Vec<&Text> = r.reasons.values().collect();
+                        if let Some(name) = unused(&r.file.numbers, &texts).filter(|_| read) {
+                            problems.push(format!("{at}: number `{name}`: no reason uses it"));
+                        }
+                        orders.push(r)
+                    }
                     Err(e) => problems.push(format!("{at}: {e}")),
                 }
             }
@@ -468,6 +492,11 @@ impl Paper {
         for section in &self.sections {
             texts.push((at::section(&section.title), &section.text));
             texts.extend((section.claims.iter()).map(|c| (at::reason(&c.id), &c.reason)));
+            for (i, r) in section.rankings.iter().enumerate() {
+                texts.extend(
+                    (r.reasons.iter()).map(|(g, t)| (at::ranking(&section.title, i, g), t)),
+                );
+            }
         }
         texts.extend(self.headline.iter().map(|h| (at::headline(), &h.text)));
         texts.extend((self.closing.iter()).map(|(title, text)| (at::closing(title), text)));
