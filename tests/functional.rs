@@ -146,6 +146,7 @@ fn run(name: &str, config: &Config, input: Option<&Arc<GraphInput>>, mode: Mode)
             let over = match mode {
                 Mode::Functional => m.run_functional_until(moved),
                 Mode::Detailed => m.run_until(moved),
+                Mode::Sampled => unreachable!("the test compares the functional and detailed runs"),
             };
             let over = over.unwrap_or_else(|e| panic!("{e}"));
             taken.push((m.cuts(), m.instructions_by_pc().unwrap()));

@@ -63,6 +63,9 @@ pub struct RunOptions {
     /// Execute functionally, with no timing (`wsim run --functional`): no timeline, no
     /// progress or observer (docs/ARCHITECTURE.md, "The functional mode").
     pub functional: bool,
+    /// Execute functionally and estimate the cycles from units simulated in detail
+    /// (`wsim run --sample`; docs/ARCHITECTURE.md, "Sampled simulation").
+    pub sampling: Option<wsim_sampler::Plan>,
 }
 
 /// One run asked for.
@@ -293,11 +296,20 @@ fn simulate(machine: &mut Machine, options: &mut RunOptions) -> Result<RunSummar
     let _stage = tracing::info_span!("simulation").entered();
     let result = match options.observer.take() {
         _ if options.functional => machine.run_functional(),
+        _ if options.sampling.is_some() => {
+            wsim_sampler::run(machine, options.sampling.as_ref().expect("matched"))
+        }
         Some(mut o) => machine.run_observed(o.every, |p| (o.call)(p)),
         None if options.progress => crate::progress::simulate(machine),
         None => machine.run(),
     };
     match &result {
+        Ok(s) if s.mode == Mode::Sampled => tracing::info!(
+            estimated_cycles = s.cycles,
+            warp_instructions = s.total().instructions,
+            exit_code = s.exit_code,
+            "finished, sampled"
+        ),
         Ok(s) if s.mode == Mode::Functional => tracing::info!(
             warp_instructions = s.total().instructions,
             exit_code = s.exit_code,
@@ -356,14 +368,16 @@ pub fn execute(request: RunRequest) -> Finished {
         prepare(&mut machine);
     }
     if let Some(timeline) = options.timeline {
-        if options.functional {
-            return Finished::not_set_up(&name, "a functional run has no timeline".into());
+        if options.functional || options.sampling.is_some() {
+            let why = "a functional or sampled run has no timeline";
+            return Finished::not_set_up(&name, why.into());
         }
         machine.record_timeline(timeline);
     }
     if let Some(filter) = options.instructions.take() {
-        if options.functional {
-            return Finished::not_set_up(&name, "a functional run has no instruction trace".into());
+        if options.functional || options.sampling.is_some() {
+            let why = "a functional or sampled run has no instruction trace";
+            return Finished::not_set_up(&name, why.into());
         }
         machine.trace_instructions(filter);
     }

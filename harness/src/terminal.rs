@@ -15,7 +15,7 @@ use wsim_sim::Mode;
 /// The summary of a run: its exit status, or how it failed (the first line of the error)
 /// or that it was interrupted, then its statistics (up to the failure or interruption).
 pub fn summary<W>(r: &Report<W>) -> String {
-    if r.mode == Mode::Functional {
+    if r.mode != Mode::Detailed {
         return functional(r);
     }
     let t = &r.total;
@@ -177,19 +177,30 @@ fn functional<W>(r: &Report<W>) -> String {
     let g = &r.config.gpu;
     let threads = g.threads_per_warp;
     let mut s = String::new();
-    let _ = writeln!(s, "--- wsim: {} (functional) ---", r.program);
+    let sampled = r.sampling.as_ref();
+    let mode = if sampled.is_some() {
+        "sampled"
+    } else {
+        "functional"
+    };
+    let _ = writeln!(s, "--- wsim: {} ({mode}) ---", r.program);
     status(&mut s, r);
     let _ = writeln!(
         s,
         "{:<22}{} clusters x {} cores x {} warps x {} threads, config {}",
         "machine", g.clusters, g.cores_per_cluster, g.warps_per_core, threads, r.config_hash
     );
-    let _ = writeln!(
-        s,
-        "{:<22}functional: instructions executed, nothing timed (no cycles, issue slots, \
-         caches or DRAM)",
-        "mode"
-    );
+    match sampled {
+        None => {
+            let _ = writeln!(
+                s,
+                "{:<22}functional: instructions executed, nothing timed (no cycles, issue \
+                 slots, caches or DRAM)",
+                "mode"
+            );
+        }
+        Some(p) => sampling(&mut s, p),
+    }
     let _ = writeln!(
         s,
         "{:<22}{} warp, {} thread, SIMT efficiency {:.1}%",
@@ -297,13 +308,46 @@ fn branches<W>(s: &mut String, r: &Report<W>) {
     );
 }
 
+/// A sampled run's estimate of its cycles, how it was made, and each stratum's part.
+fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
+    let _ = writeln!(
+        s,
+        "{:<22}sampled: instructions executed, {} of {} units simulated in detail (one in {} \
+         of a kernel's, {} warm-up unit(s) before each), {:.1}% of the warp instructions",
+        "mode",
+        p.sampled_units,
+        p.units,
+        p.every,
+        p.warmup_units,
+        100.0 * p.detailed_instructions as f64 / p.instructions.max(1) as f64
+    );
+    let interval = if p.degrees_of_freedom == 0 {
+        "every unit measured".to_string()
+    } else {
+        format!(
+            "95% interval {:.0} to {:.0}, +-{:.2}%",
+            p.cycles_low,
+            p.cycles_high,
+            50.0 * (p.cycles_high - p.cycles_low) / p.cycles.max(1.0)
+        )
+    };
+    let _ = writeln!(s, "{:<22}{:.0} estimated ({interval})", "cycles", p.cycles);
+    for h in &p.strata {
+        let _ = writeln!(
+            s,
+            "{:<22}{}: {} of {} units, {} warp instructions, {:.0} cycles +-{:.0}",
+            "  stratum", h.name, h.sampled_units, h.units, h.instructions, h.cycles, h.half_width
+        );
+    }
+}
+
 /// The exit status, or how the run failed (the first line of the error) or that it was
 /// interrupted, and where: at which cycle of a detailed run.
 fn status<W>(s: &mut String, r: &Report<W>) {
     let first = (r.error.as_deref().unwrap_or_default().lines().next()).unwrap_or_default();
     let (at, upto) = match r.mode {
         Mode::Detailed => (format!(" at cycle {}", r.cycles), "up to that cycle"),
-        Mode::Functional => (String::new(), "up to there"),
+        Mode::Functional | Mode::Sampled => (String::new(), "up to there"),
     };
     let _ = match r.status {
         Status::Ok => writeln!(s, "{:<22}{}", "exit status", r.exit_code),

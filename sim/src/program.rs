@@ -19,11 +19,13 @@ use crate::mem::Memory;
 use crate::source_lines::SourceLines;
 
 /// One executable range, decoded.
+#[derive(Clone)]
 struct CodeRange {
     base: u32,
     decoded: Vec<Result<Decoded, DecodeError>>,
 }
 
+#[derive(Clone)]
 pub struct Program {
     code: Vec<CodeRange>,
     /// Decoded instructions outside the code sections, by PC (looked up, never iterated).

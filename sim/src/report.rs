@@ -11,7 +11,7 @@ use crate::machine::{Mode, RunSummary};
 use crate::mem::cache::WritePolicy;
 use crate::mem::hierarchy::{HierarchyStats, MemConfig};
 use crate::profile::Profile;
-use crate::stats::{CoreCounters, CountKey, FsmState, Iteration, LaunchRecord, Merge};
+use crate::stats::{CoreCounters, CountKey, FsmState, Iteration, LaunchRecord, Merge, Sampling};
 
 /// Identifies the layout of the document; bump it when a field changes meaning.
 pub const SCHEMA: &str = "wsim-stats/1";
@@ -114,6 +114,10 @@ pub struct Report<W = ()> {
     /// --profile-pc`); absent from runs without it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<Profile>,
+    /// How a sampled run's cycles were estimated (its `cycles` is the estimate, rounded);
+    /// absent from other runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampling: Option<Sampling>,
     /// A workload's own record (a graph program's graph, kernel and verification); null
     /// for other programs.
     pub graph: Option<W>,
@@ -199,6 +203,7 @@ impl<W: Serialize> Report<W> {
             iterations: summary.iterations.clone(),
             launches: summary.launches.clone(),
             profile: summary.profile.clone(),
+            sampling: summary.sampling.clone(),
             graph,
             host,
         }
@@ -216,11 +221,14 @@ impl<W: Serialize> Report<W> {
 
     /// The JSON document; a functional run's without what it did not measure: no cycles,
     /// IPC, issue slots, memory system or interval extents, and of the counters only those
-    /// the architecture determines ([`Architectural`]).
+    /// the architecture determines ([`Architectural`]). A sampled run's is a functional
+    /// one's with the estimated cycles and how they were estimated.
     pub fn to_json(&self) -> String {
         match self.mode {
             Mode::Detailed => serde_json::to_string_pretty(self),
-            Mode::Functional => serde_json::to_string_pretty(&FunctionalReport::of(self)),
+            Mode::Functional | Mode::Sampled => {
+                serde_json::to_string_pretty(&FunctionalReport::of(self))
+            }
         }
         .expect("a report always serializes")
     }
@@ -237,6 +245,11 @@ struct FunctionalReport<'a, W> {
     config_hash: &'a str,
     config: &'a Config,
     exit_code: u32,
+    /// A sampled run's estimate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cycles: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sampling: Option<&'a Sampling>,
     weaver_unit: bool,
     eghw_by_program: bool,
     simt_efficiency: f64,
@@ -310,6 +323,8 @@ impl<'a, W> FunctionalReport<'a, W> {
             config_hash: &r.config_hash,
             config: &r.config,
             exit_code: r.exit_code,
+            cycles: r.sampling.as_ref().map(|_| r.cycles),
+            sampling: r.sampling.as_ref(),
             weaver_unit: r.weaver_unit,
             eghw_by_program: r.eghw_by_program,
             simt_efficiency: r.simt_efficiency,

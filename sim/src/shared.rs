@@ -80,6 +80,7 @@ impl Geometry {
 }
 
 /// State every core's instructions reach: global memory, the program, I/O.
+#[derive(Clone)]
 pub struct Shared {
     pub mem: Memory,
     pub program: Program,

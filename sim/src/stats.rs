@@ -354,3 +354,43 @@ pub struct LaunchRecord {
     pub counters: CoreCounters,
     pub memory: MemoryTally,
 }
+
+/// How a sampled run's cycles were estimated (`wsim run --sample`; the sampler crate
+/// computes it, docs/ARCHITECTURE.md, "Sampled simulation"). The run is cut into units at
+/// the ends of its launches; units are grouped into strata (the first unit, each kernel's
+/// units, the last unit); a stratum's sampled units are simulated in detail from copies of
+/// the functionally run machine, and its cycles estimated from theirs by the ratio of
+/// cycles to warp instructions.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Sampling {
+    /// One unit of each kernel's in this many is simulated in detail (and its first two).
+    pub every: u32,
+    /// Units simulated in detail before each sampled one, unmeasured, to warm its caches,
+    /// DRAM and pipeline.
+    pub warmup_units: u32,
+    pub units: u32,
+    pub sampled_units: u32,
+    /// Warp instructions simulated in detail (warm-up included), and in the whole run.
+    pub detailed_instructions: u64,
+    pub instructions: u64,
+    /// The estimate of the run's cycles and its 95% confidence interval.
+    pub cycles: f64,
+    pub cycles_low: f64,
+    pub cycles_high: f64,
+    /// The degrees of freedom of the interval's t quantile (0: every unit was measured).
+    pub degrees_of_freedom: u32,
+    pub strata: Vec<Stratum>,
+}
+
+/// One stratum of a sampled run: its units, those measured, its estimate.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stratum {
+    /// `first`, `last`, or the kernel of its units' launches.
+    pub name: String,
+    pub units: u32,
+    pub sampled_units: u32,
+    pub instructions: u64,
+    /// The estimate of its cycles, and the half-width of its 95% interval.
+    pub cycles: f64,
+    pub half_width: f64,
+}

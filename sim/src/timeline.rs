@@ -178,7 +178,7 @@ struct WarpOpen {
 }
 
 /// The timeline being recorded.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Recorder {
     options: TimelineOptions,
     interval: u64,

@@ -63,6 +63,28 @@ pub struct RunArgs {
         conflicts_with_all = ["trace", "trace_instructions", "profile_pc", "profile_top", "annotate"]
     )]
     functional: bool,
+    /// Sampled simulation: execute functionally and simulate some units (a launch and the
+    /// code before it) in detail from copies of the machine, estimating the cycles with a
+    /// 95% confidence interval; the architectural results are exact (docs/ARCHITECTURE.md,
+    /// "Sampled simulation").
+    #[arg(
+        long,
+        conflicts_with_all = ["functional", "trace", "trace_instructions", "profile_pc", "profile_top", "annotate"]
+    )]
+    sample: bool,
+    /// With --sample: of each kernel's launches after its first two, simulate one in K in
+    /// detail.
+    #[arg(long, value_name = "K", default_value_t = 10, requires = "sample",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    sample_every: u32,
+    /// With --sample: units simulated in detail, unmeasured, before each measured one (to
+    /// warm its caches, DRAM and pipeline).
+    #[arg(long, value_name = "U", default_value_t = 1, requires = "sample")]
+    sample_warmup: u32,
+    /// With --sample: detailed samples simulated at once, on threads of their own.
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "sample",
+          value_parser = clap::value_parser!(u32).range(1..=256))]
+    sample_threads: u32,
     /// Say what the run would take of host memory at its peak (the graph, its arrays in
     /// the machine, the host reference, the machine's structures) and stop: nothing is
     /// placed or run.
@@ -99,6 +121,11 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
             instructions: args.trace.instructions(),
             args: args.args.clone(),
             functional: args.functional,
+            sampling: args.sample.then_some(wsim_sampler::Plan {
+                every: args.sample_every,
+                warmup_units: args.sample_warmup,
+                threads: args.sample_threads as usize,
+            }),
             ..RunOptions::default()
         },
     };

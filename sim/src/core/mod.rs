@@ -29,6 +29,7 @@ use crate::shared::Shared;
 use crate::stats::{CoreCounters, CoreStats, Merge};
 use crate::timeline::{CoreEvent, CoreSample, CoreTrace};
 
+#[derive(Clone)]
 pub struct Core {
     /// Global core id.
     id: u32,

@@ -41,7 +41,7 @@ impl Record for LaunchRecord {
 
 /// The records of one kind: those closed, in order, and the open one with the cores'
 /// counters so far and the memory system's totals at its start.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Series<R> {
     closed: Vec<R>,
     open: Option<(R, CoreCounters, MemoryTally)>,
@@ -60,6 +60,11 @@ impl<R: Record> Series<R> {
 
     pub fn is_open(&self) -> bool {
         self.open.is_some()
+    }
+
+    /// The records closed so far, in order.
+    pub fn closed(&self) -> &[R] {
+        &self.closed
     }
 
     /// Records closed so far (the index of the next).
@@ -94,7 +99,7 @@ impl<R: Record> Series<R> {
 }
 
 /// Every kind of interval the run is cut into.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Intervals {
     pub iterations: Series<Iteration>,
     pub launches: Series<LaunchRecord>,

@@ -28,7 +28,7 @@ use crate::profile::Profile;
 use crate::program::Program;
 use crate::shared::{Geometry, Shared};
 use crate::stats::{
-    CoreCounters, CoreStats, Iteration, LaunchRecord, MemoryTally, Merge, ITERATION_END,
+    CoreCounters, CoreStats, Iteration, LaunchRecord, MemoryTally, Merge, Sampling, ITERATION_END,
 };
 use crate::timeline::{Recorder, Timeline, TimelineOptions};
 use intervals::Intervals;
@@ -43,6 +43,10 @@ pub enum Mode {
     /// Instructions only, no time ([`Machine::run_functional`]): no cycle, issue slot,
     /// cache or DRAM statistic was measured.
     Functional,
+    /// Functionally, with some intervals simulated in detail from copies of the machine
+    /// (the sampler): the architectural results are exact, the cycles an estimate with its
+    /// interval ([`Sampling`]).
+    Sampled,
 }
 
 impl Mode {
@@ -78,6 +82,8 @@ pub struct RunSummary {
     pub phase_names: Vec<String>,
     /// Slots and instructions by PC, when the run was profiled ([`Machine::profile_pcs`]).
     pub profile: Option<Profile>,
+    /// How a sampled run's cycles were estimated.
+    pub sampling: Option<Sampling>,
 }
 
 impl RunSummary {
@@ -149,6 +155,7 @@ impl MemoryPort for Port<'_> {
 /// The machine a host drives: built from a configuration and an ELF image, filled through
 /// the host API (symbols, words, regions) before [`Machine::run`], read after it. Its
 /// state is private: the host API is the whole boundary between the engine and a workload.
+#[derive(Clone)]
 pub struct Machine {
     config: Config,
     /// The cores have the Weaver unit (and a reduced L1 data cache).
@@ -388,6 +395,12 @@ impl Machine {
             iterations: iterations.len() + usize::from(iterations.is_open()),
             iteration_open: iterations.is_open(),
         }
+    }
+
+    /// The launches ended so far, in order (a host cutting the run at launches reads
+    /// their kernels here).
+    pub fn launches(&self) -> &[LaunchRecord] {
+        self.intervals.launches.closed()
     }
 
     /// Warp and thread instructions by PC so far, every core's, when the run is profiled
@@ -671,7 +684,7 @@ impl Machine {
 
     /// Cycles and warp instructions so far (the counters not yet folded into the
     /// statistics included).
-    fn progress(&self) -> Progress {
+    pub fn progress(&self) -> Progress {
         let instructions = (self.cores.iter()).map(Core::instructions).sum();
         Progress {
             cycles: self.shared.cycle,
@@ -709,6 +722,7 @@ impl Machine {
                     let memory = self.memory.stats_by_pc();
                     Profile::new(cores, &memory, &self.shared.program, &self.shared.mem)
                 }),
+            sampling: None,
         }
     }
 

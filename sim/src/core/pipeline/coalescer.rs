@@ -8,7 +8,7 @@ use super::memory_port::PortKind;
 use crate::core::local_memory::LocalMemory;
 
 /// The coalescer and its requests for the instruction being issued.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(in crate::core) struct Coalescer {
     /// The data cache's line size.
     line: u32,

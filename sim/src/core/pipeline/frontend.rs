@@ -75,7 +75,7 @@ impl WarpFront {
 }
 
 /// The core's front end.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct FrontEnd {
     pub warps: Vec<WarpFront>,
     next_fetch: usize,

@@ -31,7 +31,7 @@ pub(in crate::core) struct LoadTracker {
 }
 
 /// The LSU's state.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(in crate::core) struct Lsu {
     /// Line requests waiting to enter the data cache: (earliest cycle, request).
     pub queue: VecDeque<(u64, PortRequest)>,

@@ -116,6 +116,7 @@ impl Params {
     }
 }
 
+#[derive(Clone)]
 pub struct Pipeline {
     pub(in crate::core) p: Params,
     front: FrontEnd,

@@ -164,7 +164,7 @@ impl Answers {
 }
 
 /// The scheduler's state: its slices, and the launch order of the warps (for GTO).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Scheduler {
     policy: Policy,
     slices: Vec<Slice>,

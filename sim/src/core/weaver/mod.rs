@@ -16,6 +16,7 @@ use crate::shared::Geometry;
 
 /// A core's Weaver unit: its tables and FSM, the FSM's clock, the registers of its EGHW
 /// mode.
+#[derive(Clone)]
 pub(in crate::core) struct WeaverUnit {
     pub unit: Weaver,
     pub mode: WeaverMode,

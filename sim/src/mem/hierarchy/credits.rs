@@ -90,7 +90,7 @@ pub(super) struct Parked {
 type Waiting = Vec<(Sender, Option<u64>)>;
 
 /// The credits of every receiver and the senders waiting for them.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct Credits {
     /// Per link: its capacity, and the requests sent over it not yet taken by the cache
     /// at its end.
@@ -167,7 +167,7 @@ impl Credits {
 /// The outboxes of the senders: per sender (by [`Sender::index`]) the messages it could
 /// not send for want of credits, and the senders in the order their outboxes were first
 /// used (the order freed credits serve outboxes that are not in a receiver's queue).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct Outboxes {
     boxes: Vec<Option<VecDeque<Parked>>>,
     order: Vec<Sender>,

@@ -21,6 +21,7 @@ const MASK: u64 = WINDOW as u64 - 1;
 /// window; one further out goes to `far` and is moved into its bucket as soon as the ring
 /// reaches within `WINDOW` of its cycle, before any event for that cycle can be scheduled
 /// directly (those come later in creation order, because the current cycle only grows).
+#[derive(Clone)]
 pub(super) struct Calendar<E> {
     /// The events of cycle `t` (`cur <= t < cur + WINDOW`) are `ring[t % WINDOW]`.
     ring: Vec<Vec<E>>,

@@ -12,7 +12,7 @@ use super::{AccessKind, Completion, DramModel, Ev, Level, MemoryHierarchy, Msg, 
 use crate::mem::cache::{Cache, CacheConfig, Op, Outcome, Stall, WritePolicy};
 
 /// Lines with an atomic in flight at the LLC, each with the atomics waiting for it.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct AtomicLines(Vec<(u32, VecDeque<Msg>)>);
 
 impl AtomicLines {
@@ -40,6 +40,7 @@ impl AtomicLines {
 }
 
 /// An L2 or the L3: requests arriving from above wait in order for the tags.
+#[derive(Clone)]
 pub(super) struct Lower {
     pub(super) level: Level,
     pub(super) cache: Cache<Msg>,

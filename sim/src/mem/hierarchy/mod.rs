@@ -183,6 +183,7 @@ enum Ev {
 }
 
 /// The memory system below the cores. See the module documentation for its semantics.
+#[derive(Clone)]
 pub struct MemoryHierarchy<D: DramModel = Dram> {
     cores_per_cluster: u32,
     line_shift: u32,

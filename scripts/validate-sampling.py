@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Sampled against full detail (docs/ARCHITECTURE.md, "Sampled simulation"): run each job
+of the list in detail and sampled, and tabulate the estimate's error, whether its 95%
+interval covers the detailed cycles, the share of warp instructions simulated in detail,
+and the CPU seconds of each.
+
+  scripts/validate-sampling.py [--wsim PATH] [--every K] [--warmup U] [--threads N]
+                               [--jobs NAME,...] [-o TABLE.csv]
+
+Each job's sampled run must verify (graph programs check their result against the host
+reference) and end as the detailed one does; the script fails otherwise."""
+import argparse
+import csv
+import json
+import os
+import pathlib
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+B = ROOT / "programs/build"
+SW = ["--config", str(ROOT / "configs/sparseweaver.toml")]
+ROAD = str(ROOT / "data/graphs/road-usroads-48.mtx.gz")
+
+
+def g(prog):
+    return str(B / "graph" / f"{prog}.elf")
+
+
+JOBS = {
+    "pr-vm-rmat12-i20": SW + ["--graph", "gen:rmat:scale=12,ef=16,permute=1", "--symmetrize",
+                              "--iterations", "20", g("pr_vm_pull")],
+    "pr-sw-rmat12-i20": SW + ["--graph", "gen:rmat:scale=12,ef=16,permute=1", "--symmetrize",
+                              "--iterations", "20", g("pr_sparseweaver_pull")],
+    "pr-em-rmat12-i20": SW + ["--graph", "gen:rmat:scale=12,ef=16,permute=1", "--symmetrize",
+                              "--iterations", "20", g("pr_em_pull")],
+    "bfs-vm-grid": SW + ["--graph", "gen:grid:w=64,h=64", g("bfs_vm_push")],
+    "bfs-vm-usroads": SW + ["--graph", ROAD, g("bfs_vm_push")],
+    "sssp-sw-grid": SW + ["--graph", "gen:grid:w=48,h=48", g("sssp_sparseweaver_push")],
+    "cc-twc-rmat12": SW + ["--graph", "gen:rmat:scale=12,ef=8", "--symmetrize", g("cc_twc_push")],
+}
+
+
+def run(wsim, args, extra):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp) / "r.json"
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        p = subprocess.run([wsim, "run", *args, *extra, "--json", str(out)],
+                           capture_output=True, text=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        if p.returncode != 0 or not out.exists():
+            sys.exit(f"{' '.join(args + extra)}: exit {p.returncode}\n{p.stderr[-2000:]}")
+        return json.loads(out.read_text()), cpu
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--wsim", default=str(ROOT / "target/release/wsim"))
+    ap.add_argument("--every", type=int, default=10)
+    ap.add_argument("--warmup", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--jobs", default=",".join(JOBS))
+    ap.add_argument("-o", "--out")
+    a = ap.parse_args()
+    rows = []
+    for name in a.jobs.split(","):
+        args = JOBS[name]
+        d, dcpu = run(a.wsim, args, [])
+        s, scpu = run(a.wsim, args, ["--sample", "--sample-every", str(a.every),
+                                     "--sample-warmup", str(a.warmup),
+                                     "--sample-threads", str(a.threads)])
+        p = s["sampling"]
+        for r, how in [(d, "detailed"), (s, "sampled")]:
+            graph = r.get("graph")
+            if r["exit_code"] != 0 or (graph and graph.get("result") != "verified"):
+                sys.exit(f"{name}: the {how} run did not end well")
+        err = (p["cycles"] - d["cycles"]) / d["cycles"]
+        rows.append({
+            "job": name, "detailed_cycles": d["cycles"], "estimated_cycles": round(p["cycles"]),
+            "error_pct": f"{100 * err:+.2f}",
+            "interval_pct": f"{50 * (p['cycles_high'] - p['cycles_low']) / p['cycles']:.2f}",
+            "covered": "yes" if p["cycles_low"] <= d["cycles"] <= p["cycles_high"] else "no",
+            "units": p["units"], "sampled_units": p["sampled_units"],
+            "detailed_pct": f"{100 * p['detailed_instructions'] / max(1, p['instructions']):.1f}",
+            "detailed_cpu_s": f"{dcpu:.2f}", "sampled_cpu_s": f"{scpu:.2f}",
+            "cpu_ratio": f"{dcpu / max(scpu, 1e-9):.2f}",
+        })
+        print(rows[-1], flush=True)
+    if a.out:
+        with open(a.out, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0]))
+            w.writeheader()
+            w.writerows(rows)
+    errs = [abs(float(r["error_pct"])) for r in rows]
+    print(f"mean |error| {sum(errs) / len(errs):.2f}%, max {max(errs):.2f}%, "
+          f"covered {sum(r['covered'] == 'yes' for r in rows)} of {len(rows)}")
+
+
+if __name__ == "__main__":
+    main()
