@@ -20,200 +20,28 @@
 //! `threads` simulate them at once; the estimate reads them in unit order, the same at
 //! every thread count.
 
+mod detail;
 mod estimate;
+mod plan;
+mod starts;
+mod workers;
 
-use std::collections::{BTreeMap, VecDeque};
-use std::sync::{mpsc, Arc, Mutex};
+use std::collections::BTreeMap;
 
+use detail::{ended, End, Measured};
 pub use estimate::{t975, Unit};
+pub use plan::Plan;
+use starts::Starts;
+pub use starts::REACH;
+use workers::Workers;
 use wsim_sim::stats::Sampling;
 use wsim_sim::{Machine, Mode, RunSummary, SimResult};
-
-/// How a run is sampled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Plan {
-    /// Of each kernel's units after its first two, one in `every` is simulated in detail.
-    pub every: u32,
-    /// Units simulated in detail, unmeasured, before each measured one (and back to the
-    /// previous unit of its kernel, when there is one within [`REACH`]; 0: none).
-    pub warmup_units: u32,
-    /// Detailed simulations at once (besides the functional run).
-    pub threads: usize,
-}
-
-impl Default for Plan {
-    fn default() -> Self {
-        Plan {
-            every: 10,
-            warmup_units: 1,
-            threads: 1,
-        }
-    }
-}
-
-/// Where a detailed simulation of a unit stops: when a number of launches have ended, or
-/// at the run's end.
-#[derive(Clone, Copy)]
-enum End {
-    Launches(usize),
-    Exit,
-}
-
-/// One unit to simulate in detail: a copy of the machine at the start of its warm-up,
-/// the launches ended when its measurement starts, and where it ends.
-struct Job {
-    unit: usize,
-    machine: Machine,
-    measure_from: usize,
-    end: End,
-}
-
-/// A measured unit: its cycles, and the warp instructions simulated in detail for it.
-struct Measured {
-    unit: usize,
-    cycles: u64,
-    detailed_instructions: u64,
-}
-
-/// Launches ended so far.
-fn ended(m: &Machine) -> usize {
-    let cuts = m.cuts();
-    cuts.launches - usize::from(cuts.launch_open)
-}
-
-fn measure(job: Job) -> SimResult<Measured> {
-    let mut m = job.machine;
-    let first = m.progress().instructions;
-    m.run_until(|m| ended(m) >= job.measure_from)?;
-    let start = m.cycle();
-    match job.end {
-        End::Launches(n) => m.run_until(|m| ended(m) >= n)?,
-        End::Exit => m.run_until(|_| false)?,
-    };
-    Ok(Measured {
-        unit: job.unit,
-        cycles: m.cycle() - start,
-        detailed_instructions: m.progress().instructions - first,
-    })
-}
-
-/// Where the detailed simulations run: on the calling thread one after another, or on
-/// worker threads fed through a bounded queue (so that the functional run, which is
-/// faster, holds at most `threads` copies waiting).
-enum Workers {
-    Inline(Vec<SimResult<Measured>>),
-    Pool {
-        jobs: Option<mpsc::SyncSender<Job>>,
-        results: mpsc::Receiver<SimResult<Measured>>,
-        handles: Vec<std::thread::JoinHandle<()>>,
-    },
-}
-
-impl Workers {
-    fn new(threads: usize) -> Workers {
-        if threads <= 1 {
-            return Workers::Inline(Vec::new());
-        }
-        let (jobs, queue) = mpsc::sync_channel::<Job>(threads);
-        let (done, results) = mpsc::channel();
-        let queue = Arc::new(Mutex::new(queue));
-        let handles = (0..threads)
-            .map(|_| {
-                let (queue, done) = (Arc::clone(&queue), done.clone());
-                std::thread::spawn(move || loop {
-                    let job = queue.lock().map(|q| q.recv());
-                    let Ok(Ok(job)) = job else { break };
-                    if done.send(measure(job)).is_err() {
-                        break;
-                    }
-                })
-            })
-            .collect();
-        Workers::Pool {
-            jobs: Some(jobs),
-            results,
-            handles,
-        }
-    }
-
-    fn submit(&mut self, job: Job) {
-        match self {
-            Workers::Inline(results) => results.push(measure(job)),
-            Workers::Pool { jobs, .. } => {
-                // A worker gone means it panicked: `finish` reports the missing result.
-                let _ = jobs.as_ref().expect("open until finish").send(job);
-            }
-        }
-    }
-
-    /// Every result, in unit order.
-    fn finish(self, expected: usize) -> SimResult<Vec<Measured>> {
-        let mut all = match self {
-            Workers::Inline(results) => results,
-            Workers::Pool {
-                mut jobs,
-                results,
-                handles,
-            } => {
-                jobs.take();
-                let all: Vec<_> = results.iter().take(expected).collect();
-                for h in handles {
-                    let _ = h.join();
-                }
-                all
-            }
-        }
-        .into_iter()
-        .collect::<SimResult<Vec<Measured>>>()?;
-        assert_eq!(all.len(), expected, "a detailed sample's thread panicked");
-        all.sort_by_key(|m| m.unit);
-        Ok(all)
-    }
-}
 
 /// A unit as the functional run saw it.
 struct Seen {
     stratum: String,
     instructions: u64,
     sampled: bool,
-}
-
-/// A measured unit's warm-up reaches back at most this many units for the previous unit
-/// of its kernel (the copies of the machine kept).
-const REACH: usize = 8;
-
-/// The copies of the machine at the starts of the last units, each with its unit and
-/// the launches ended there.
-struct Starts {
-    copies: VecDeque<(usize, usize, Machine)>,
-    keep: usize,
-}
-
-impl Starts {
-    fn push(&mut self, unit: usize, ended: usize, machine: &Machine) {
-        self.copies.push_back((unit, ended, machine.clone()));
-        if self.copies.len() > self.keep {
-            self.copies.pop_front();
-        }
-    }
-
-    /// The job that measures the current unit, from the copy at the start of unit `from`
-    /// (or the earliest kept).
-    fn job(&self, unit: usize, from: usize, end: End) -> Job {
-        let (_, _, copy) = (self.copies.iter())
-            .find(|(u, ..)| *u >= from)
-            .expect("the current unit's start is kept");
-        let (_, measure_from, _) = self
-            .copies
-            .back()
-            .expect("the current unit's start is kept");
-        Job {
-            unit,
-            machine: copy.clone(),
-            measure_from: *measure_from,
-            end,
-        }
-    }
 }
 
 /// Run `machine` to its end sampled by `plan`: the summary is the functional run's, with
@@ -223,10 +51,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     let mut workers = Workers::new(plan.threads);
     let mut units: Vec<Seen> = Vec::new();
     let warmup = plan.warmup_units as usize;
-    let mut starts = Starts {
-        copies: VecDeque::new(),
-        keep: warmup.max(REACH) + 1,
-    };
+    let mut starts = Starts::new(warmup.max(REACH) + 1);
     // Per kernel: its units so far and the last of them.
     let mut by_kernel: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let (mut unit_start, mut launches) = (0u64, 0usize);

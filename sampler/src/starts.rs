@@ -1,0 +1,54 @@
+//! The copies of the machine the functional run leaves behind, from which a unit's
+//! detailed simulation starts.
+
+use std::collections::VecDeque;
+
+use wsim_sim::Machine;
+
+use crate::detail::{End, Job};
+
+/// A measured unit's warm-up reaches back at most this many units for the previous unit
+/// of its kernel (the copies of the machine kept).
+pub const REACH: usize = 8;
+
+/// The copies of the machine at the starts of the last units, each with its unit and
+/// the launches ended there.
+pub(crate) struct Starts {
+    copies: VecDeque<(usize, usize, Machine)>,
+    keep: usize,
+}
+
+impl Starts {
+    /// Keeping the copies of the last `keep` units' starts.
+    pub fn new(keep: usize) -> Starts {
+        Starts {
+            copies: VecDeque::new(),
+            keep,
+        }
+    }
+
+    pub fn push(&mut self, unit: usize, ended: usize, machine: &Machine) {
+        self.copies.push_back((unit, ended, machine.clone()));
+        if self.copies.len() > self.keep {
+            self.copies.pop_front();
+        }
+    }
+
+    /// The job that measures the current unit, from the copy at the start of unit `from`
+    /// (or the earliest kept).
+    pub fn job(&self, unit: usize, from: usize, end: End) -> Job {
+        let (_, _, copy) = (self.copies.iter())
+            .find(|(u, ..)| *u >= from)
+            .expect("the current unit's start is kept");
+        let (_, measure_from, _) = self
+            .copies
+            .back()
+            .expect("the current unit's start is kept");
+        Job {
+            unit,
+            machine: copy.clone(),
+            measure_from: *measure_from,
+            end,
+        }
+    }
+}
