@@ -5,7 +5,7 @@ interval covers the detailed cycles, the share of warp instructions simulated in
 and the CPU seconds of each.
 
   scripts/validate-sampling.py [--wsim PATH] [--every K] [--warmup U] [--threads N]
-                               [--jobs NAME,...] [-o TABLE.csv]
+                               [--warm-caches] [--jobs NAME,...] [-o TABLE.csv]
 
 Each job's sampled run must verify (graph programs check their result against the host
 reference) and end as the detailed one does; the script fails otherwise."""
@@ -63,6 +63,8 @@ def main():
     ap.add_argument("--every", type=int, default=10)
     ap.add_argument("--warmup", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--warm-caches", action="store_true",
+                    help="warm the caches functionally (--sample-warm-caches)")
     ap.add_argument("--jobs", default=",".join(JOBS))
     ap.add_argument("-o", "--out")
     a = ap.parse_args()
@@ -72,7 +74,8 @@ def main():
         d, dcpu = run(a.wsim, args, [])
         s, scpu = run(a.wsim, args, ["--sample", "--sample-every", str(a.every),
                                      "--sample-warmup", str(a.warmup),
-                                     "--sample-threads", str(a.threads)])
+                                     "--sample-threads", str(a.threads)]
+                    + (["--sample-warm-caches"] if a.warm_caches else []))
         p = s["sampling"]
         for r, how in [(d, "detailed"), (s, "sampled")]:
             graph = r.get("graph")

@@ -113,3 +113,16 @@ fn the_estimate_lies_near_the_detailed_cycles() {
     );
     assert!((s - d).abs() / d < 0.05, "estimate {s}, detailed {d}");
 }
+
+#[test]
+fn caches_warmed_functionally_leave_the_architectural_results_alone() {
+    let functional = pagerank(&["--functional"]);
+    let warmed = pagerank(&["--sample", "--sample-every", "3", "--sample-warm-caches"]);
+    assert!(verified(&warmed));
+    for key in ["exit_code", "total", "launches"] {
+        assert_eq!(functional[key], warmed[key], "{key}");
+    }
+    assert_eq!(warmed["sampling"]["warm_caches"], true);
+    let plain = pagerank(&["--sample", "--sample-every", "3"]);
+    assert_eq!(plain["sampling"]["warm_caches"], false);
+}

@@ -313,12 +313,18 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
     let _ = writeln!(
         s,
         "{:<22}sampled: instructions executed, {} of {} units simulated in detail (one in {} \
-         of a kernel's, {} warm-up unit(s) before each), {:.1}% of the warp instructions",
+         of a stratum's, {} warm-up unit(s) before each, caches {} functionally), {:.1}% of \
+         the warp instructions",
         "mode",
         p.sampled_units,
         p.units,
         p.every,
         p.warmup_units,
+        if p.warm_caches {
+            "warmed"
+        } else {
+            "not warmed"
+        },
         100.0 * p.detailed_instructions as f64 / p.instructions.max(1) as f64
     );
     let interval = if p.degrees_of_freedom == 0 {

@@ -56,6 +56,9 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     let mut by_kernel: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let (mut unit_start, mut launches) = (0u64, 0usize);
     starts.push(0, 0, machine);
+    if plan.warm_caches {
+        machine.warm_caches();
+    }
     machine.run_functional_until(|m| {
         let now = ended(m);
         if now == launches {
@@ -165,6 +168,7 @@ fn estimate(units: &[Seen], measured: &[Measured], plan: &Plan) -> Sampling {
     Sampling {
         every: plan.every,
         warmup_units: plan.warmup_units,
+        warm_caches: plan.warm_caches,
         units: units.len() as u32,
         sampled_units: units.iter().filter(|u| u.sampled).count() as u32,
         detailed_instructions: measured.iter().map(|m| m.detailed_instructions).sum(),

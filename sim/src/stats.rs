@@ -368,6 +368,8 @@ pub struct Sampling {
     /// Units simulated in detail before each sampled one, unmeasured, to warm its caches,
     /// DRAM and pipeline.
     pub warmup_units: u32,
+    /// The functional run warmed the caches' tags between the detailed units.
+    pub warm_caches: bool,
     pub units: u32,
     pub sampled_units: u32,
     /// Warp instructions simulated in detail (warm-up included), and in the whole run.

@@ -85,6 +85,11 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", default_value_t = 1, requires = "sample",
           value_parser = clap::value_parser!(u32).range(1..=256))]
     sample_threads: u32,
+    /// With --sample: warm the caches' tags functionally between the detailed units, so
+    /// that each unit's warm-up starts from the caches the run left (not yet the default:
+    /// docs/ARCHITECTURE.md, "Sampled simulation").
+    #[arg(long, requires = "sample")]
+    sample_warm_caches: bool,
     /// Say what the run would take of host memory at its peak (the graph, its arrays in
     /// the machine, the host reference, the machine's structures) and stop: nothing is
     /// placed or run.
@@ -125,6 +130,7 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
                 every: args.sample_every,
                 warmup_units: args.sample_warmup,
                 threads: args.sample_threads as usize,
+                warm_caches: args.sample_warm_caches,
             }),
             ..RunOptions::default()
         },

@@ -3,9 +3,10 @@
 //! warp order, through [`Core::perform`], the pipeline's own issue path: execution is the
 //! one definition of what an instruction does, and what it counts is counted the same way.
 
-use wsim_isa::{SfuKind, Unit};
+use wsim_isa::{LsuKind, SfuKind, Unit};
 
 use super::exec::{Effect, Executed};
+use super::pipeline::PortKind;
 use super::warp::{lanes, WarpWait};
 use super::Core;
 use crate::error::SimResult;
@@ -49,6 +50,9 @@ impl Core {
                 let csr = match performed? {
                     Some(d) => {
                         self.count_unit(d.info.unit);
+                        if let Unit::Lsu(kind) = d.info.unit {
+                            self.warm_lines(kind);
+                        }
                         d.info.unit == Unit::Sfu(SfuKind::Csr)
                     }
                     None => false,
@@ -60,5 +64,38 @@ impl Core {
             }
         }
         Ok(ready != 0)
+    }
+
+    /// Warm the caches functionally (the sampler's warming between its detailed units):
+    /// from now on the lines each memory instruction requests are kept for the machine
+    /// ([`Core::take_warming`]). The Weaver's and EGHW's reads are not.
+    pub fn warm_caches(&mut self) {
+        self.warming.get_or_insert_with(Vec::new);
+    }
+
+    /// The lines kept for warming since the last call, into `out`.
+    pub fn take_warming(&mut self, out: &mut Vec<(u32, PortKind)>) {
+        if let Some(lines) = &mut self.warming {
+            out.append(lines);
+        }
+    }
+
+    /// The lines the memory instruction just executed requests, as the LSU's coalescer
+    /// makes them (local memory makes none), kept when warming.
+    fn warm_lines(&mut self, kind: LsuKind) {
+        if self.warming.is_none() || self.accesses.is_empty() {
+            return;
+        }
+        let port = match kind {
+            LsuKind::Load => PortKind::Read,
+            LsuKind::Store => PortKind::Write,
+            LsuKind::Atomic => PortKind::Atomic,
+            LsuKind::Fence => return,
+        };
+        let accesses = std::mem::take(&mut self.accesses);
+        self.coalesce(port, &accesses);
+        self.accesses = accesses;
+        let warming = self.warming.as_mut().expect("checked");
+        warming.extend(self.pipe.coalescer.lines().iter().map(|&l| (l, port)));
     }
 }

@@ -17,7 +17,7 @@ pub mod weaver;
 use barriers::Barriers;
 pub use exec::{Effect, Executed};
 use local_memory::LocalMemory;
-use pipeline::Pipeline;
+use pipeline::{Pipeline, PortKind};
 use warp::{Warp, WarpWait};
 use weaver::WeaverUnit;
 
@@ -64,6 +64,9 @@ pub struct Core {
     /// A buffer for execution's record of accesses, reused from instruction to instruction.
     accesses: Vec<u32>,
     launch: Launch,
+    /// While the functional mode warms the caches (`Core::warm_caches`): the lines its
+    /// memory instructions requested, for the machine to present to the hierarchy.
+    warming: Option<Vec<(u32, PortKind)>>,
 }
 
 /// The warps a launch (`vx_wspawn`) started on the core and how many of them have exited:
@@ -102,6 +105,7 @@ impl Core {
             effects: Vec::new(),
             accesses: Vec::with_capacity(64),
             launch: Launch::default(),
+            warming: None,
         }
     }
 

@@ -10,7 +10,7 @@
 //! architectural state is exact there, and the pipeline of a machine that has not yet
 //! simulated a cycle starts each live warp from its PC.
 
-use super::{Machine, Mode};
+use super::{access_kind, Machine, Mode};
 use crate::core::Core;
 use crate::error::{ErrorKind, SimError, SimResult};
 use crate::machine::RunSummary;
@@ -48,6 +48,17 @@ impl Machine {
         Ok(true)
     }
 
+    /// Warm the caches while running functionally: each memory instruction's lines change
+    /// the caches' tags and replacement order as its requests would in detail, at once
+    /// (`MemoryHierarchy::warm`), so that a detailed run taking over finds them as the
+    /// run left them. DRAM's rows, the instruction caches and the Weaver's reads are not
+    /// warmed.
+    pub fn warm_caches(&mut self) {
+        for core in &mut self.cores {
+            core.warm_caches();
+        }
+    }
+
     /// One functional round of every core, then the machine's part of it.
     fn round(&mut self) -> SimResult<()> {
         self.check_stop()?;
@@ -65,7 +76,11 @@ impl Machine {
             let core = &mut self.cores[c];
             executed |= core.run_functional(&mut self.shared)?;
             core.take_effects(&mut self.asked);
+            core.take_warming(&mut self.warming);
             self.apply_asked(c);
+            for (line, kind) in self.warming.drain(..) {
+                self.memory.warm(c as u32, line, access_kind(kind));
+            }
         }
         self.shared.cycle += 1;
         self.end_cycle()?;

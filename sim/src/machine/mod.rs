@@ -124,17 +124,22 @@ pub struct Progress {
     pub instructions: u64,
 }
 
+/// A core's kind of request as the memory hierarchy names it.
+fn access_kind(kind: PortKind) -> AccessKind {
+    match kind {
+        PortKind::Fetch => AccessKind::Fetch,
+        PortKind::Read => AccessKind::Read,
+        PortKind::Write => AccessKind::Write,
+        PortKind::Atomic => AccessKind::Atomic,
+    }
+}
+
 /// The cores' view of the memory hierarchy.
 struct Port<'a>(&'a mut MemoryHierarchy);
 
 impl MemoryPort for Port<'_> {
     fn send(&mut self, now: u64, core: u32, req: PortRequest) -> Result<Option<u64>, Retry> {
-        let kind = match req.kind {
-            PortKind::Fetch => AccessKind::Fetch,
-            PortKind::Read => AccessKind::Read,
-            PortKind::Write => AccessKind::Write,
-            PortKind::Atomic => AccessKind::Atomic,
-        };
+        let kind = access_kind(req.kind);
         let access = MemAccess {
             id: req.ticket.encode(),
             core,
@@ -191,6 +196,8 @@ pub struct Machine {
     /// core's effects.
     completions: Vec<Completion>,
     asked: Vec<(usize, Effect)>,
+    /// A core's lines to warm the caches with, in a functional round (`warm_caches`).
+    warming: Vec<(u32, PortKind)>,
     /// The timeline being recorded, if asked for.
     timeline: Option<Recorder>,
     /// Set by the host (a signal handler) to stop the run at the next cycle.
@@ -285,6 +292,7 @@ impl Machine {
             launch_core: 0,
             completions: Vec::new(),
             asked: Vec::new(),
+            warming: Vec::new(),
             timeline: None,
             stop: None,
         })

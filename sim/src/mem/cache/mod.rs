@@ -223,6 +223,14 @@ fn ratio(a: u64, b: u64) -> f64 {
     }
 }
 
+/// What a warming access did ([`Cache::warm`]): whether it goes on below, and the dirty
+/// line it evicted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Warmed {
+    pub below: bool,
+    pub victim: Option<u32>,
+}
+
 /// Where a line stands in a cache ([`Cache::probe`]): its way, if present.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Probe {
@@ -479,6 +487,21 @@ impl<W: Copy> Cache<W> {
             self.ways[i].dirty |= dirty;
             return None;
         }
+        let old = self.install(line, dirty)?;
+        self.stats.count(phase, |s| {
+            s.evictions += 1;
+            s.writebacks += u64::from(old.dirty);
+        });
+        if old.dirty {
+            Some(old.line)
+        } else {
+            None
+        }
+    }
+
+    /// Put `line` (absent) in its set, in an invalid way or over the replacement order's
+    /// victim: the valid line it replaced.
+    fn install(&mut self, line: u32, dirty: bool) -> Option<Way> {
         let set = (line & self.set_mask) as usize;
         let ways = self.cfg.ways.max(1) as usize;
         let range = set * ways..(set + 1) * ways;
@@ -493,17 +516,40 @@ impl<W: Copy> Cache<W> {
             dirty,
             stamp: self.clock,
         };
-        if !old.valid {
-            return None;
+        old.valid.then_some(old)
+    }
+
+    /// Functional warming: `op` on `line` changes the tags and the replacement order as
+    /// the access and its fill would ([`Cache::access`], [`Cache::fill`]), at once, with
+    /// no MSHR, stall or statistic. Whether a request goes below (a miss's read, a
+    /// write-through write) and a dirty victim's line, to be written back.
+    pub fn warm(&mut self, line: u32, op: Op) -> Warmed {
+        let write_back = self.cfg.write_policy == WritePolicy::WriteBack;
+        let write_around = op == Op::Write && !write_back;
+        if let Some(i) = self.find(line) {
+            if !write_around {
+                if self.cfg.replacement == Replacement::Lru {
+                    self.clock += 1;
+                    self.ways[i].stamp = self.clock;
+                }
+                self.ways[i].dirty |= op != Op::Read && write_back;
+            }
+            return Warmed {
+                below: write_around,
+                victim: None,
+            };
         }
-        self.stats.count(phase, |s| {
-            s.evictions += 1;
-            s.writebacks += u64::from(old.dirty);
-        });
-        if old.dirty {
-            Some(old.line)
-        } else {
-            None
+        if write_around {
+            return Warmed {
+                below: true,
+                victim: None,
+            };
+        }
+        self.clock += 1;
+        let old = self.install(line, op != Op::Read && write_back);
+        Warmed {
+            below: true,
+            victim: old.filter(|w| w.dirty).map(|w| w.line),
         }
     }
 

@@ -148,3 +148,46 @@ fn validate_names_the_field() {
         ..d()
     });
 }
+
+/// Warming leaves the tags, the replacement order and the dirty bits as accesses and
+/// their fills would, and counts nothing.
+#[test]
+fn warming_changes_the_tags_as_accesses_and_fills_would() {
+    for policy in [Replacement::Lru, Replacement::Fifo] {
+        let (mut warmed, mut timed) = (
+            small(policy, WritePolicy::WriteBack),
+            small(policy, WritePolicy::WriteBack),
+        );
+        // Lines 0, 4, 8 share set 0; a write makes 4 dirty.
+        let ops = [(0, Op::Read), (4, Op::Write), (0, Op::Read), (8, Op::Read)];
+        let mut victims = Vec::new();
+        for (now, &(line, op)) in ops.iter().enumerate() {
+            let w = warmed.warm(line, op);
+            victims.extend(w.victim);
+            if timed.access(now as u64, line, op, 0, 0).unwrap() == Outcome::Miss {
+                assert!(w.below, "a miss reads its line from below");
+                let mut waiters = Vec::new();
+                assert_eq!(timed.fill(line, 0, &mut waiters), w.victim);
+            }
+        }
+        for line in [0, 4, 8] {
+            assert_eq!(
+                warmed.contains(line),
+                timed.contains(line),
+                "{policy:?} {line}"
+            );
+        }
+        assert_eq!(warmed.stats().accesses, 0, "warming counts nothing");
+        // LRU evicts the dirty 4 (written back); FIFO evicts 0, clean.
+        let expect: &[u32] = if policy == Replacement::Lru {
+            &[4]
+        } else {
+            &[]
+        };
+        assert_eq!(victims, expect, "{policy:?}");
+    }
+    // Write-through: a write passes below and allocates nothing.
+    let mut c = small(Replacement::Lru, WritePolicy::WriteThrough);
+    let w = c.warm(0, Op::Write);
+    assert!(w.below && !c.contains(0));
+}

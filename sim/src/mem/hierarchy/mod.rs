@@ -60,6 +60,7 @@ mod events;
 mod levels;
 mod links;
 mod stats;
+mod warm;
 
 use std::collections::HashMap;
 

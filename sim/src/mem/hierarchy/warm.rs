@@ -1,0 +1,68 @@
+//! Functional warming (the sampler's, docs/ARCHITECTURE.md "Sampled simulation"): an
+//! access executed functionally changes the caches' tags and replacement order on its
+//! way down as its request and the fills it causes would in detail, at once: no event,
+//! link, credit, MSHR or statistic. A miss is filled from below, a dirty victim written
+//! back below, a write-through write passes on, an atomic goes to the last-level cache.
+//! DRAM's rows and queues are not warmed.
+
+use super::{AccessKind, DramModel, Level, MemoryHierarchy};
+use crate::mem::cache::Op;
+
+impl<D: DramModel> MemoryHierarchy<D> {
+    /// Warm the caches with `core`'s access of `kind` to the line at byte address `addr`.
+    pub fn warm(&mut self, core: u32, addr: u32, kind: AccessKind) {
+        let line = addr >> self.line_shift;
+        if kind == AccessKind::Atomic {
+            return self.warm_below(Level::L1, core, line, kind);
+        }
+        let fetch = kind == AccessKind::Fetch;
+        let op = if kind == AccessKind::Write {
+            Op::Write
+        } else {
+            Op::Read
+        };
+        let socket = self.socket(core);
+        let warmed = self.l1(fetch, socket).warm(line, op);
+        if let Some(victim) = warmed.victim {
+            self.warm_below(Level::L1, core, victim, AccessKind::Write);
+        }
+        if warmed.below {
+            let below = if op == Op::Write {
+                AccessKind::Write
+            } else {
+                AccessKind::Read
+            };
+            self.warm_below(Level::L1, core, line, below);
+        }
+    }
+
+    /// The part of a warming access below level `from`.
+    fn warm_below(&mut self, from: Level, core: u32, line: u32, kind: AccessKind) {
+        let at = self.below(from);
+        if at == Level::Dram {
+            return;
+        }
+        let node = self.node(at, core);
+        if kind == AccessKind::Atomic && at != self.llc {
+            return self.warm_below(at, core, line, kind);
+        }
+        let op = match kind {
+            AccessKind::Write => Op::Write,
+            AccessKind::Atomic => Op::Atomic,
+            _ => Op::Read,
+        };
+        let warmed = self.lower[node].cache.warm(line, op);
+        if let Some(victim) = warmed.victim {
+            self.warm_below(at, core, victim, AccessKind::Write);
+        }
+        if warmed.below {
+            // A miss reads its line from below; a write-through write goes on as a write.
+            let below = if kind == AccessKind::Write {
+                AccessKind::Write
+            } else {
+                AccessKind::Read
+            };
+            self.warm_below(at, core, line, below);
+        }
+    }
+}
