@@ -42,6 +42,9 @@ pub(crate) fn measure(job: Job) -> SimResult<Measured> {
         End::Launches(n) => m.run_until(|m| ended(m) >= n)?,
         End::Exit => m.run_until(|_| false)?,
     };
+    if let (End::Launches(_), Some(l)) = (job.end, m.launches().last()) {
+        tracing::debug!(unit = job.unit, cycles = l.cycles, memory = ?l.memory, "last launch");
+    }
     Ok(Measured {
         unit: job.unit,
         cycles: m.cycle() - start,

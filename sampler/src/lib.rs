@@ -52,8 +52,9 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     let mut units: Vec<Seen> = Vec::new();
     let warmup = plan.warmup_units as usize;
     let mut starts = Starts::new(warmup.max(REACH) + 1);
-    // Per kernel: its units so far and the last of them.
-    let mut by_kernel: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    // Per stratum its units so far; per kernel its last unit.
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut last_of: BTreeMap<String, usize> = BTreeMap::new();
     let (mut unit_start, mut launches) = (0u64, 0usize);
     starts.push(0, 0, machine);
     if plan.warm_caches {
@@ -71,29 +72,30 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         let unit = units.len();
         let instructions = m.progress().instructions;
         let kernel = (m.launches().last()).and_then(|l| l.kernel.as_deref());
+        let kernel = kernel.unwrap_or("launch").to_string();
         // Its stratum: the kernel and the octave of its warp instructions (a level of a
         // search with a large frontier is unlike one with a small one).
         let octave = (instructions - unit_start).max(1).ilog2();
-        let kernel = format!("{} (2^{octave} instructions)", kernel.unwrap_or("launch"));
-        let (count, last) = by_kernel.entry(kernel.clone()).or_insert((0, unit));
         let (stratum, sampled) = if unit == 0 {
             ("first".to_string(), true)
         } else {
+            let stratum = format!("{kernel} (2^{octave} instructions)");
+            let count = counts.entry(stratum.clone()).or_default();
             *count += 1;
-            (kernel, *count <= 2 || (*count - 1) % every == 0)
+            let sampled = *count <= 2 || (*count - 1) % every == 0;
+            (stratum, sampled)
         };
         if sampled {
             // The warm-up: `warmup` units, and back to the kernel's previous unit (what it
             // touched is what this one touches) when that is within reach.
             let from = unit.saturating_sub(warmup);
-            let from = if warmup > 0 && unit - *last <= REACH {
-                from.min(*last)
-            } else {
-                from
+            let from = match last_of.get(&kernel) {
+                Some(&last) if warmup > 0 && unit - last <= REACH => from.min(last),
+                _ => from,
             };
             workers.submit(starts.job(unit, from, End::Launches(now)));
         }
-        *last = unit;
+        last_of.insert(kernel, unit);
         units.push(Seen {
             stratum,
             instructions: instructions - unit_start,
