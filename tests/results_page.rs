@@ -85,3 +85,38 @@ fn the_results_page_is_what_the_committed_tables_give() {
         );
     }
 }
+
+/// Every experiment of the dissertation's directory has its section on the page (the
+/// readings file apart): a section dropped from the paper file would otherwise leave the
+/// page regenerating byte for byte without it, as Figures 4.2-4.4 once were.
+#[test]
+fn every_dissertation_experiment_has_a_section() {
+    let paper: toml::Table =
+        std::fs::read_to_string(root().join("experiments/dissertation-paper.toml"))
+            .unwrap()
+            .parse()
+            .unwrap();
+    let readings = paper["readings"].as_str().unwrap();
+    let sections: Vec<&str> = paper["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s.get("experiment").and_then(|e| e.as_str()))
+        .collect();
+    let dir = root().join("experiments/dissertation");
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "toml") || path.ends_with(readings) {
+            continue;
+        }
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if !sections.contains(&name.as_str()) {
+            missing.push(name);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "experiments without a section in the paper file: {missing:?}"
+    );
+}
