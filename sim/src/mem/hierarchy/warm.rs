@@ -4,6 +4,18 @@
 //! link, credit, MSHR or statistic. A miss is filled from below, a dirty victim written
 //! back below, a write-through write passes on, an atomic goes to the last-level cache.
 //! DRAM's rows and queues are not warmed.
+//!
+//! What it cannot reproduce is the order of the accesses: the functional run's rounds
+//! advance every warp of every core a few instructions at a time (lock step), while in
+//! detail the warps run far apart (greedy-then-oldest, and a socket's first core ahead of
+//! the others when the shared L1's MSHRs are full). Measured on PageRank EM (rmat scale 12,
+//! the dissertation's machine, end of launch 21): the same requests reach the L2 in both
+//! (over launches 19-20, 8,506 write-throughs and 4,338 atomics each, 28,695 and 28,619
+//! reads), and the warmed machine given the detailed run's L2 tags and stamps runs the next
+//! gather as the run does (71,183 cycles, 14,270 L2 hits; the run 70,953 and 14,217; warmed
+//! as is 51,888 and 24,816); but its edges (1 MiB, the L2's size, under FIFO) are filled in
+//! stream order when warmed and all over the launch in detail, so the warmed L2 holds the
+//! last three quarters of the edge arrays whole and the run's L2 lines from all of them.
 
 use super::{AccessKind, DramModel, Level, MemoryHierarchy};
 use crate::mem::cache::Op;
