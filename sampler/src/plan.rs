@@ -13,7 +13,8 @@ pub struct Plan {
     /// The functional run warms the caches' tags (`Machine::warm_caches`), so that each
     /// copy starts its warm-up with the caches the run left. Off by default: measured, it
     /// removes the cold-start excess on a road BFS and on CC but makes PageRank under EM
-    /// 9% low, for a reason not yet found (docs/ARCHITECTURE.md, "Sampled simulation").
+    /// 9% low: functional rounds touch the lines in another order than the detailed warps,
+    /// which decides what a FIFO L2 as large as the edges keeps (`mem/hierarchy/warm.rs`).
     pub warm_caches: bool,
 }
 
