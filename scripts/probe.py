@@ -432,6 +432,52 @@ class Probe:
                 if not f.is_symlink():
                     self.fail("symlink", ["experiment", "run"], f"left {f.name}")
 
+    def fulldisk(self):
+        """Outputs on a full disk (a small tmpfs, where the machine lets one be mounted):
+        the command says so with status 2, the old file stays whole, no temporary is left."""
+        disk = self.tmp / "disk"
+        disk.mkdir()
+        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)],
+                                 capture_output=True).returncode == 0
+        if not mounted:
+            print("fulldisk: no tmpfs could be mounted here (needs root): skipped", flush=True)
+            return
+        try:
+            box = self.small_experiment(self.sandbox("fulldisk"))
+            hello = str(ROOT / "programs/build/hello.elf")
+            tiny = str(ROOT / "configs/tiny.toml")
+            cases = [["run", "--config", tiny, "--json", str(disk / "r.json"), hello],
+                     ["run", "--config", tiny, "--trace", str(disk / "t.json"), hello],
+                     ["graph", "gen", "gen:grid:w=40,h=40", "-o", str(disk / "g.bcsr")],
+                     ["experiment", "run", "e.toml", "--out", str(disk / "results")]]
+            for i in range(max(1, self.n // len(cases))):
+                for args in cases:
+                    for f in disk.glob("*"):
+                        if f.is_dir():
+                            shutil.rmtree(f)
+                        else:
+                            f.unlink()
+                    for name in ("r.json", "t.json", "g.bcsr"):
+                        (disk / name).write_text("old")
+                    # Fill the disk but for a few bytes, so the output's first block fails.
+                    fd = os.open(disk / "filler", os.O_WRONLY | os.O_CREAT)
+                    try:
+                        while os.write(fd, b"x" * 512):
+                            pass
+                    except OSError:
+                        pass
+                    finally:
+                        os.close(fd)
+                    self.run("fulldisk", ["-q", *args], cwd=box, ok=(2,))
+                    for name in ("r.json", "t.json", "g.bcsr"):
+                        if (disk / name).read_text() != "old":
+                            self.fail("fulldisk", args, f"{name} lost its old contents")
+                    left = [f.name for f in disk.rglob("*") if ".tmp" in f.name]
+                    if left:
+                        self.fail("fulldisk", args, f"left temporaries {left}")
+        finally:
+            subprocess.run(["umount", str(disk)], capture_output=True)
+
     def huge(self):
         """Declared sizes past memory with the ceilings raised: refused up front (status
         2), never an abort; peak memory small."""
@@ -466,7 +512,7 @@ class Probe:
 
 def main():
     kinds = ["elf", "config", "set", "graph", "names", "baseline", "unwritable", "flood", "killed",
-             "concurrent", "cache", "special", "clobber", "symlink", "huge", "runs"]
+             "concurrent", "cache", "special", "clobber", "symlink", "fulldisk", "huge", "runs"]
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--wsim", default=str(ROOT / "target/release/wsim"))
     ap.add_argument("--cases", type=int, default=100, help="cases per kind (fewer for the slow ones)")
