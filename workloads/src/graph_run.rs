@@ -281,7 +281,8 @@ pub fn footprint(machine: &Machine, input: &GraphInput) -> anyhow::Result<Option
     )))
 }
 
-/// The run's [`Footprint`] within the memory wsim may use, or an error naming its parts.
+/// Whether the run's [`Footprint`] fits within the memory wsim may use: if not, an error
+/// naming its parts.
 fn fits(
     machine: &Machine,
     program: &GraphProgram,
