@@ -91,18 +91,101 @@ fn sampled_statistics_are_the_same_at_every_thread_count() {
     assert_eq!(one, three);
 }
 
+/// The cycles each unit took in a detailed run, from its launch records: a unit runs from
+/// the end of the launch before it to the end of its last launch (the last unit to the
+/// run's end).
+fn unit_cycles(detailed: &Value, unit: &Value) -> u64 {
+    let launches = detailed["launches"].as_array().unwrap();
+    let end = |n: u64| match n {
+        0 => 0,
+        n => {
+            let l = &launches[n as usize - 1];
+            l["start_cycle"].as_u64().unwrap() + l["cycles"].as_u64().unwrap()
+        }
+    };
+    let (from, to) = (
+        unit["launches_from"].as_u64().unwrap(),
+        unit["launches_to"].as_u64().unwrap(),
+    );
+    let to = if to > from {
+        end(to)
+    } else {
+        detailed["cycles"].as_u64().unwrap()
+    };
+    to - end(from)
+}
+
+/// Measured units in a row are one detailed simulation: when every unit is measured, that
+/// is the detailed run itself, unit by unit.
 #[test]
-fn measuring_every_unit_leaves_no_interval() {
+fn measuring_every_unit_is_the_detailed_run() {
+    let detailed = pagerank(&[]);
     let all = pagerank(&["--sample", "--sample-every", "1"]);
     let s = &all["sampling"];
     assert_eq!(s["units"], s["sampled_units"]);
     assert_eq!(s["degrees_of_freedom"], 0);
     assert_eq!(s["cycles_low"], s["cycles_high"]);
+    assert_eq!(all["cycles"], detailed["cycles"]);
+    assert_eq!(
+        s["detailed_instructions"],
+        detailed["total"]["instructions"]
+    );
+    for unit in s["measured"].as_array().unwrap() {
+        assert!(unit["whole_launches"].as_bool().unwrap());
+        assert_eq!(
+            unit["cycles"].as_u64().unwrap(),
+            unit_cycles(&detailed, unit),
+            "{unit}"
+        );
+    }
 }
 
-/// Measured (scripts/validate-sampling.py, docs/ARCHITECTURE.md): estimates 0.8%-3.4%
-/// above the detailed cycles, from each sample's warm-up starting cold; 5% is the bound
-/// until the caches are warmed functionally.
+/// A kernel's first launch is a stratum of its own, measured: PageRank's first gather ran
+/// 12% slower than its others, and a stratum of them all came out 4% high.
+#[test]
+fn a_kernels_first_launch_is_measured_apart() {
+    let sampled = pagerank(&["--sample", "--sample-every", "3"]);
+    let strata = sampled["sampling"]["strata"].as_array().unwrap();
+    for kernel in ["vm_kernel", "vertex_kernel"] {
+        let first = (strata.iter())
+            .find(|h| h["name"] == format!("{kernel} (first launch)"))
+            .unwrap_or_else(|| panic!("no first-launch stratum for {kernel}: {strata:?}"));
+        assert_eq!(first["units"], 1);
+        assert_eq!(first["sampled_units"], 1);
+    }
+}
+
+/// With a period, units end inside launches too; measured all, they are again the
+/// detailed run, and the architectural results stay the functional run's.
+#[test]
+fn units_inside_launches_end_at_their_instruction_counts() {
+    let detailed = pagerank(&[]);
+    let functional = pagerank(&["--functional"]);
+    let all = pagerank(&["--sample", "--sample-every", "1", "--sample-period", "3000"]);
+    assert!(verified(&all));
+    for key in ["exit_code", "total", "launches"] {
+        assert_eq!(functional[key], all[key], "{key}");
+    }
+    let s = &all["sampling"];
+    assert_eq!(s["period"], 3000);
+    let launches = all["launches"].as_array().unwrap().len() as u64;
+    assert!(s["units"].as_u64().unwrap() > launches + 1, "{s}");
+    let strata = s["strata"].as_array().unwrap();
+    for part in ["launch head", "launch body", "launch tail"] {
+        let name = format!("vm_kernel ({part})");
+        assert!(
+            strata.iter().any(|h| h["name"] == name),
+            "{name}: {strata:?}"
+        );
+    }
+    assert_eq!(all["cycles"], detailed["cycles"]);
+    let sampled = pagerank(&["--sample", "--sample-every", "4", "--sample-period", "3000"]);
+    assert!(sampled["sampling"]["sampled_units"].as_u64() < sampled["sampling"]["units"].as_u64());
+}
+
+/// Measured (scripts/validate-sampling.py, docs/ARCHITECTURE.md): +0.23% here, and within
+/// 0.3% on every job of the validation table but the road graph's BFS (+3.6%, its cold
+/// caches); 1% is the bound on the mean error.
 #[test]
 fn the_estimate_lies_near_the_detailed_cycles() {
     let detailed = pagerank(&[]);
@@ -111,7 +194,7 @@ fn the_estimate_lies_near_the_detailed_cycles() {
         detailed["cycles"].as_f64().unwrap(),
         sampled["sampling"]["cycles"].as_f64().unwrap(),
     );
-    assert!((s - d).abs() / d < 0.05, "estimate {s}, detailed {d}");
+    assert!((s - d).abs() / d < 0.01, "estimate {s}, detailed {d}");
 }
 
 #[test]

@@ -312,12 +312,16 @@ fn branches<W>(s: &mut String, r: &Report<W>) {
 fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
     let _ = writeln!(
         s,
-        "{:<22}sampled: instructions executed, {} of {} units simulated in detail (one in {} \
-         of a stratum's, {} warm-up unit(s) before each, caches {} functionally), {:.1}% of \
-         the warp instructions",
+        "{:<22}sampled: instructions executed, {} of {} units simulated in detail (units end \
+         with launches{}; one in {} of a stratum's, {} warm-up unit(s) before each stretch, \
+         caches {} functionally), {:.1}% of the warp instructions",
         "mode",
         p.sampled_units,
         p.units,
+        match p.period {
+            0 => String::new(),
+            n => format!(" and inside them every {n} warp instructions"),
+        },
         p.every,
         p.warmup_units,
         if p.warm_caches {

@@ -3,21 +3,40 @@
 
 use wsim_sim::{Machine, SimResult};
 
-/// Where a detailed simulation of a unit stops: when a number of launches have ended, or
-/// at the run's end.
-#[derive(Clone, Copy)]
-pub(crate) enum End {
+/// A point of the run where a unit starts or ends: when a number of launches have ended,
+/// when the cores have issued a number of warp instructions (a unit inside a launch), or
+/// the run's end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mark {
     Launches(usize),
+    Instructions(u64),
     Exit,
 }
 
-/// One unit to simulate in detail: a copy of the machine at the start of its warm-up,
-/// the launches ended when its measurement starts, and where it ends.
-pub(crate) struct Job {
+impl Mark {
+    /// Whether `m` has reached the mark.
+    fn reached(self, m: &Machine) -> bool {
+        match self {
+            Mark::Launches(n) => ended(m) >= n,
+            Mark::Instructions(n) => m.progress().instructions >= n,
+            Mark::Exit => false,
+        }
+    }
+}
+
+/// A unit to measure: where its measurement starts and where it ends.
+pub(crate) struct Span {
     pub unit: usize,
+    pub start: Mark,
+    pub end: Mark,
+}
+
+/// A stretch of consecutive units to simulate in detail: a copy of the machine at the
+/// start of its warm-up, and the units measured one after another (each from where the
+/// one before it ended: consecutive measured units share one warm-up).
+pub(crate) struct Job {
     pub machine: Machine,
-    pub measure_from: usize,
-    pub end: End,
+    pub units: Vec<Span>,
 }
 
 /// A measured unit: its cycles, and the warp instructions simulated in detail for it.
@@ -33,21 +52,22 @@ pub(crate) fn ended(m: &Machine) -> usize {
     cuts.launches - usize::from(cuts.launch_open)
 }
 
-pub(crate) fn measure(job: Job) -> SimResult<Measured> {
+pub(crate) fn measure(job: Job) -> SimResult<Vec<Measured>> {
     let mut m = job.machine;
-    let first = m.progress().instructions;
-    m.run_until(|m| ended(m) >= job.measure_from)?;
-    let start = m.cycle();
-    match job.end {
-        End::Launches(n) => m.run_until(|m| ended(m) >= n)?,
-        End::Exit => m.run_until(|_| false)?,
-    };
-    if let (End::Launches(_), Some(l)) = (job.end, m.launches().last()) {
-        tracing::debug!(unit = job.unit, cycles = l.cycles, memory = ?l.memory, "last launch");
+    let mut measured = Vec::with_capacity(job.units.len());
+    let mut first = m.progress().instructions;
+    for span in &job.units {
+        m.run_until(|m| span.start.reached(m))?;
+        let start = m.cycle();
+        m.run_until(|m| span.end.reached(m))?;
+        let instructions = m.progress().instructions;
+        measured.push(Measured {
+            unit: span.unit,
+            cycles: m.cycle() - start,
+            // The warm-up is the first unit's.
+            detailed_instructions: instructions - first,
+        });
+        first = instructions;
     }
-    Ok(Measured {
-        unit: job.unit,
-        cycles: m.cycle() - start,
-        detailed_instructions: m.progress().instructions - first,
-    })
+    Ok(measured)
 }

@@ -3,8 +3,11 @@
 /// How a run is sampled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
-    /// Of each kernel's units after its first two, one in `every` is simulated in detail.
+    /// Of each stratum's units after its first two, one in `every` is simulated in detail.
     pub every: u32,
+    /// A unit inside a launch ends once it has this many warp instructions, so that a long
+    /// launch is sampled too (0: units end only where launches end).
+    pub period: u64,
     /// Units simulated in detail, unmeasured, before each measured one (and back to the
     /// previous unit of its kernel, when there is one within [`crate::REACH`]; 0: none).
     pub warmup_units: u32,
@@ -22,6 +25,7 @@ impl Default for Plan {
     fn default() -> Self {
         Plan {
             every: 10,
+            period: 0,
             warmup_units: 1,
             threads: 1,
             warm_caches: false,

@@ -5,16 +5,16 @@ use std::collections::VecDeque;
 
 use wsim_sim::Machine;
 
-use crate::detail::{End, Job};
+use crate::detail::{Job, Mark, Span};
 
 /// A measured unit's warm-up reaches back at most this many units for the previous unit
 /// of its kernel (the copies of the machine kept).
 pub const REACH: usize = 8;
 
 /// The copies of the machine at the starts of the last units, each with its unit and
-/// the launches ended there.
+/// the mark where it starts.
 pub(crate) struct Starts {
-    copies: VecDeque<(usize, usize, Machine)>,
+    copies: VecDeque<(usize, Mark, Machine)>,
     keep: usize,
 }
 
@@ -27,8 +27,8 @@ impl Starts {
         }
     }
 
-    pub fn push(&mut self, unit: usize, ended: usize, machine: &Machine) {
-        self.copies.push_back((unit, ended, machine.clone()));
+    pub fn push(&mut self, unit: usize, start: Mark, machine: &Machine) {
+        self.copies.push_back((unit, start, machine.clone()));
         if self.copies.len() > self.keep {
             self.copies.pop_front();
         }
@@ -36,19 +36,21 @@ impl Starts {
 
     /// The job that measures the current unit, from the copy at the start of unit `from`
     /// (or the earliest kept).
-    pub fn job(&self, unit: usize, from: usize, end: End) -> Job {
+    pub fn job(&self, unit: usize, from: usize, end: Mark) -> Job {
         let (_, _, copy) = (self.copies.iter())
             .find(|(u, ..)| *u >= from)
             .expect("the current unit's start is kept");
-        let (_, measure_from, _) = self
+        let (_, start, _) = self
             .copies
             .back()
             .expect("the current unit's start is kept");
         Job {
-            unit,
             machine: copy.clone(),
-            measure_from: *measure_from,
-            end,
+            units: vec![Span {
+                unit,
+                start: *start,
+                end,
+            }],
         }
     }
 }

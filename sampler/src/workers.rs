@@ -6,22 +6,28 @@ use wsim_sim::SimResult;
 
 use crate::detail::{measure, Job, Measured};
 
-/// Where the detailed simulations run: on the calling thread one after another, or on
-/// worker threads fed through a bounded queue (so that the functional run, which is
-/// faster, holds at most `threads` copies waiting).
-pub(crate) enum Workers {
-    Inline(Vec<SimResult<Measured>>),
+/// Where the detailed simulations run, and how many were handed to them.
+pub(crate) struct Workers {
+    run: Run,
+    submitted: usize,
+}
+
+/// On the calling thread one after another, or on worker threads fed through a bounded
+/// queue (so that the functional run, which is faster, holds at most `threads` copies
+/// waiting).
+enum Run {
+    Inline(Vec<SimResult<Vec<Measured>>>),
     Pool {
         jobs: Option<mpsc::SyncSender<Job>>,
-        results: mpsc::Receiver<SimResult<Measured>>,
+        results: mpsc::Receiver<SimResult<Vec<Measured>>>,
         handles: Vec<std::thread::JoinHandle<()>>,
     },
 }
 
-impl Workers {
-    pub fn new(threads: usize) -> Workers {
+impl Run {
+    fn new(threads: usize) -> Run {
         if threads <= 1 {
-            return Workers::Inline(Vec::new());
+            return Run::Inline(Vec::new());
         }
         let (jobs, queue) = mpsc::sync_channel::<Job>(threads);
         let (done, results) = mpsc::channel();
@@ -38,28 +44,39 @@ impl Workers {
                 })
             })
             .collect();
-        Workers::Pool {
+        Run::Pool {
             jobs: Some(jobs),
             results,
             handles,
         }
     }
+}
+
+impl Workers {
+    pub fn new(threads: usize) -> Workers {
+        Workers {
+            run: Run::new(threads),
+            submitted: 0,
+        }
+    }
 
     pub fn submit(&mut self, job: Job) {
-        match self {
-            Workers::Inline(results) => results.push(measure(job)),
-            Workers::Pool { jobs, .. } => {
+        self.submitted += 1;
+        match &mut self.run {
+            Run::Inline(results) => results.push(measure(job)),
+            Run::Pool { jobs, .. } => {
                 // A worker gone means it panicked: `finish` reports the missing result.
                 let _ = jobs.as_ref().expect("open until finish").send(job);
             }
         }
     }
 
-    /// Every result, in unit order.
-    pub fn finish(self, expected: usize) -> SimResult<Vec<Measured>> {
-        let mut all = match self {
-            Workers::Inline(results) => results,
-            Workers::Pool {
+    /// Every measured unit, in unit order.
+    pub fn finish(self) -> SimResult<Vec<Measured>> {
+        let expected = self.submitted;
+        let results = match self.run {
+            Run::Inline(results) => results,
+            Run::Pool {
                 mut jobs,
                 results,
                 handles,
@@ -71,10 +88,16 @@ impl Workers {
                 }
                 all
             }
+        };
+        assert_eq!(
+            results.len(),
+            expected,
+            "a detailed sample's thread panicked"
+        );
+        let mut all = Vec::new();
+        for r in results {
+            all.extend(r?);
         }
-        .into_iter()
-        .collect::<SimResult<Vec<Measured>>>()?;
-        assert_eq!(all.len(), expected, "a detailed sample's thread panicked");
         all.sort_by_key(|m| m.unit);
         Ok(all)
     }

@@ -363,8 +363,11 @@ pub struct LaunchRecord {
 /// cycles to warp instructions.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Sampling {
-    /// One unit of each kernel's in this many is simulated in detail (and its first two).
+    /// One unit of each stratum's in this many is simulated in detail (and its first two).
     pub every: u32,
+    /// Units end inside a launch once they have this many warp instructions (0: only where
+    /// launches end).
+    pub period: u64,
     /// Units simulated in detail before each sampled one, unmeasured, to warm its caches,
     /// DRAM and pipeline.
     pub warmup_units: u32,
@@ -382,6 +385,25 @@ pub struct Sampling {
     /// The degrees of freedom of the interval's t quantile (0: every unit was measured).
     pub degrees_of_freedom: u32,
     pub strata: Vec<Stratum>,
+    /// The units simulated in detail and measured, in run order.
+    pub measured: Vec<MeasuredUnit>,
+}
+
+/// A unit of a sampled run simulated in detail: where it is in the run and what it took.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MeasuredUnit {
+    /// Its index among the run's units, and its stratum's name.
+    pub unit: u32,
+    pub stratum: String,
+    /// The launches ended when it starts and when it ends (the last unit ends with the
+    /// run): a full-detail run's launch records give its cycles.
+    pub launches_from: u32,
+    pub launches_to: u32,
+    /// It starts and ends where launches end (or the run starts or ends); a unit inside a
+    /// launch (`period`) does not.
+    pub whole_launches: bool,
+    pub instructions: u64,
+    pub cycles: u64,
 }
 
 /// One stratum of a sampled run: its units, those measured, its estimate.

@@ -72,11 +72,16 @@ pub struct RunArgs {
         conflicts_with_all = ["functional", "trace", "trace_instructions", "profile_pc", "profile_top", "annotate"]
     )]
     sample: bool,
-    /// With --sample: of each kernel's launches after its first two, simulate one in K in
+    /// With --sample: of each stratum's units after its first two, simulate one in K in
     /// detail.
     #[arg(long, value_name = "K", default_value_t = 10, requires = "sample",
           value_parser = clap::value_parser!(u32).range(1..))]
     sample_every: u32,
+    /// With --sample: end a unit inside a launch once it has N warp instructions, so that
+    /// long launches are sampled too (0: units end only where launches end). Not yet
+    /// accurate: measured 2-10% low (docs/ARCHITECTURE.md, "Sampled simulation").
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "sample")]
+    sample_period: u64,
     /// With --sample: units simulated in detail, unmeasured, before each measured one (to
     /// warm its caches, DRAM and pipeline).
     #[arg(long, value_name = "U", default_value_t = 1, requires = "sample")]
@@ -128,6 +133,7 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
             functional: args.functional,
             sampling: args.sample.then_some(wsim_sampler::Plan {
                 every: args.sample_every,
+                period: args.sample_period,
                 warmup_units: args.sample_warmup,
                 threads: args.sample_threads as usize,
                 warm_caches: args.sample_warm_caches,

@@ -67,6 +67,11 @@ impl<R: Record> Series<R> {
         &self.closed
     }
 
+    /// The open record, if any.
+    pub fn open_record(&self) -> Option<&R> {
+        self.open.as_ref().map(|(record, ..)| record)
+    }
+
     /// Records closed so far (the index of the next).
     pub fn len(&self) -> usize {
         self.closed.len()

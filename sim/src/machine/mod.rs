@@ -411,6 +411,12 @@ impl Machine {
         self.intervals.launches.closed()
     }
 
+    /// The launch running now, if any (its record as far as it is known: index, kernel,
+    /// start).
+    pub fn open_launch(&self) -> Option<&LaunchRecord> {
+        self.intervals.launches.open_record()
+    }
+
     /// Warp and thread instructions by PC so far, every core's, when the run is profiled
     /// ([`Machine::profile_pcs`]): between two boundaries, what a basic-block vector is
     /// made of.
