@@ -29,9 +29,13 @@ pub fn top(p: &Profile, n: usize, threads: u32) -> String {
     if wait > 0 {
         let _ = writeln!(
             s,
-            "  of the stalled, launch wait (warp 0 in `{}` while its launch runs): {wait} ({:.1}%); the rest, the kernels' and main's: {}",
+            "  of the stalled, launch wait (warp 0 in `{}` while its launch runs): {wait} ({:.1}%); the rest, {}: {}",
             wsim_sim::profile::LAUNCH_WAIT,
             percent(wait, stalls),
+            match p.selection {
+                Some(_) => "the kernels' own",
+                None => "the kernels' and main's",
+            },
             stalls - wait
         );
     }
