@@ -15,7 +15,7 @@ use wsim_sim::mem::dram::DramStats;
 use wsim_sim::mem::hierarchy::CacheLevel;
 use wsim_sim::profile::{PcCounts, Profile, Selection};
 use wsim_sim::report::Report;
-use wsim_sim::stats::{SlotReason, Slots};
+use wsim_sim::stats::{CoreCounters, SlotReason, Slots};
 use wsim_sim::Machine;
 use wsim_workloads::graph_run;
 use wsim_workloads::options::GraphOptions;
@@ -50,29 +50,10 @@ fn check_exact(request: impl Fn() -> RunRequest) -> Profile {
     );
     assert!(plain == profiled, "profiling changed a statistic");
 
-    let t = &plain.total;
     let sum = p.total();
-    assert_eq!(sum.instructions, t.instructions, "warp instructions");
-    assert_eq!(
-        sum.thread_instructions, t.thread_instructions,
-        "thread instructions"
-    );
-    for reason in SlotReason::ALL {
-        assert_eq!(
-            sum.slots.get(reason),
-            t.slots.get(reason),
-            "{} slots",
-            reason.name()
-        );
-    }
-    assert_eq!(p.no_warp.total(), t.slots.get(SlotReason::NoActiveWarp));
+    same_as_counters(&p, &plain.total);
     // Every memory counter, level by level: what each instruction's requests did.
     let m = &sum.memory;
-    assert_eq!(m.line_requests, t.dcache_requests, "line requests");
-    assert_eq!(
-        m.local_bank_conflict_cycles, t.local_bank_conflict_cycles,
-        "local-memory bank conflicts"
-    );
     for (level, by_pc) in [
         (CacheLevel::L1i, &m.l1i),
         (CacheLevel::L1d, &m.l1d),
@@ -120,6 +101,32 @@ fn check_exact(request: impl Fn() -> RunRequest) -> Profile {
         );
     }
     p
+}
+
+/// The profile's instructions, slots (reason by reason, those with no live warp apart),
+/// line requests and local-memory conflicts are the counters `t`'s.
+fn same_as_counters(p: &Profile, t: &CoreCounters) {
+    let sum = p.total();
+    assert_eq!(sum.instructions, t.instructions, "warp instructions");
+    assert_eq!(
+        sum.thread_instructions, t.thread_instructions,
+        "thread instructions"
+    );
+    for reason in SlotReason::ALL {
+        assert_eq!(
+            sum.slots.get(reason),
+            t.slots.get(reason),
+            "{} slots",
+            reason.name()
+        );
+    }
+    assert_eq!(p.no_warp.total(), t.slots.get(SlotReason::NoActiveWarp));
+    let m = &sum.memory;
+    assert_eq!(m.line_requests, t.dcache_requests, "line requests");
+    assert_eq!(
+        m.local_bank_conflict_cycles, t.local_bank_conflict_cycles,
+        "local-memory bank conflicts"
+    );
 }
 
 #[test]
@@ -215,32 +222,38 @@ fn bfs_push_vms_memory_by_source_line_adds_up_and_writes_land_on_stores() {
     );
 }
 
+/// The stdout of a `wsim run` that succeeded, which says each of `said`.
+fn says(out: &std::process::Output, said: &[&str]) -> String {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    for said in said {
+        assert!(text.contains(said), "`{said}` in:\n{text}");
+    }
+    text
+}
+
 #[test]
 fn the_command_line_prints_the_tables_annotates_and_keeps_the_json_of_a_plain_run() {
     let (out, stats) = run_cli(
         "launches",
         &["--profile-top", "3", "--annotate", "tree_kernel"],
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    says(
+        &out,
+        &[
+            "profile by PC:",
+            "functions by stall slots (3 of",
+            "source lines by stall slots (3 of",
+            "instructions by stall slots (3 of",
+            "memory by PC: ",
+            "source lines by DRAM bytes (3 of",
+            "instructions by DRAM bytes (3 of",
+            "DRAM bytes\n",
+            "annotate tree_kernel (0x",
+            "; launches.c:",
+        ],
     );
-    let text = String::from_utf8_lossy(&out.stdout);
-    for said in [
-        "profile by PC:",
-        "functions by stall slots (3 of",
-        "source lines by stall slots (3 of",
-        "instructions by stall slots (3 of",
-        "memory by PC: ",
-        "source lines by DRAM bytes (3 of",
-        "instructions by DRAM bytes (3 of",
-        "DRAM bytes\n",
-        "annotate tree_kernel (0x",
-        "; launches.c:",
-    ] {
-        assert!(text.contains(said), "`{said}` in:\n{text}");
-    }
     let stats = stats.unwrap();
     let profile = &stats["profile"];
     assert!(profile["instructions"].as_array().unwrap().len() > 10);
@@ -429,49 +442,25 @@ fn check_restricted(selection: Selection, expected: &[u32]) -> Profile {
     let p = r.profile.take().unwrap();
     assert_eq!(p.selection.as_ref(), Some(&selection));
     assert_eq!(p.launches, expected, "the launches covered");
+    // The whole run's profiled report: the same but for its profile and its records'
+    // waits, their sums the restricted profile's.
     let mut whole = bfs_profiled(None);
-    for l in &mut whole.launches {
-        l.launch_wait = None; // only in the whole run's records ...
-    }
-    for l in &mut r.launches {
-        l.launch_wait = None; // ... and the same
-    }
-    (whole.profile, whole.host, r.host) = (None, None, None);
-    assert!(whole == r, "restricting the profile changed a statistic");
-
-    let (mut counters, mut memory, mut wait) = (
-        wsim_sim::stats::CoreCounters::default(),
-        Vec::new(),
-        Slots::default(),
-    );
-    let profiled = bfs_profiled(None);
+    let (mut counters, mut memory, mut wait) =
+        (CoreCounters::default(), Vec::new(), Slots::default());
     for &i in expected {
-        let l = &profiled.launches[i as usize];
+        let l = &whole.launches[i as usize];
         counters.merge(&l.counters);
         memory.push(l.memory);
         wait.merge(&l.launch_wait.unwrap());
     }
-    let sum = p.total();
-    assert_eq!(sum.instructions, counters.instructions);
-    assert_eq!(sum.thread_instructions, counters.thread_instructions);
-    for reason in SlotReason::ALL {
-        assert_eq!(
-            sum.slots.get(reason),
-            counters.slots.get(reason),
-            "{} slots",
-            reason.name()
-        );
+    for l in whole.launches.iter_mut().chain(&mut r.launches) {
+        l.launch_wait = None;
     }
-    assert_eq!(
-        p.no_warp.total(),
-        counters.slots.get(SlotReason::NoActiveWarp)
-    );
-    let m = &sum.memory;
-    assert_eq!(m.line_requests, counters.dcache_requests, "line requests");
-    assert_eq!(
-        m.local_bank_conflict_cycles,
-        counters.local_bank_conflict_cycles
-    );
+    (whole.profile, whole.host, r.host) = (None, None, None);
+    assert!(whole == r, "restricting the profile changed a statistic");
+
+    same_as_counters(&p, &counters);
+    let m = &p.total().memory;
     let level =
         |c: &wsim_sim::mem::cache::CacheStats| (c.accesses, c.hits, c.misses, c.mshr_full_stalls);
     let tally =
@@ -549,19 +538,14 @@ fn the_command_line_restricts_the_profile_to_a_kernel_and_names_what_it_launched
         "graph/bfs_vm_push",
         &args(&["--profile-kernel", "vm_kernel", "--annotate", "vm_kernel"]),
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    says(
+        &out,
+        &[
+            "profile by PC of kernel vm_kernel's 4 launches (1, 3, 5, 7): ",
+            "annotate vm_kernel (0x",
+            "% of the profile's)",
+        ],
     );
-    let text = String::from_utf8_lossy(&out.stdout);
-    for expected in [
-        "profile by PC of kernel vm_kernel's 4 launches (1, 3, 5, 7): ",
-        "annotate vm_kernel (0x",
-        "% of the profile's)",
-    ] {
-        assert!(text.contains(expected), "no {expected:?} in:\n{text}");
-    }
     let stats = stats.unwrap();
     let profile = &stats["profile"];
     assert_eq!(profile["selection"]["kernels"][0], "vm_kernel");
@@ -576,8 +560,7 @@ fn the_command_line_restricts_the_profile_to_a_kernel_and_names_what_it_launched
     assert_eq!(charged, issued, "the JSON's profile is the kernel's");
 
     let (out, _) = run_cli("graph/bfs_vm_push", &args(&["--profile-launch", "8"]));
-    assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).contains("profile by PC of 1 launch (8): "));
+    says(&out, &["profile by PC of 1 launch (8): "]);
 
     for (wrong, said) in [
         (
