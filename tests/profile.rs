@@ -13,9 +13,9 @@ use wsim_harness::run::{self, RunRequest};
 use wsim_sim::counts::Merge;
 use wsim_sim::mem::dram::DramStats;
 use wsim_sim::mem::hierarchy::CacheLevel;
-use wsim_sim::profile::{PcCounts, Profile};
+use wsim_sim::profile::{PcCounts, Profile, Selection};
 use wsim_sim::report::Report;
-use wsim_sim::stats::SlotReason;
+use wsim_sim::stats::{CoreCounters, SlotReason, Slots};
 use wsim_sim::Machine;
 use wsim_workloads::graph_run;
 use wsim_workloads::options::GraphOptions;
@@ -38,31 +38,22 @@ fn check_exact(request: impl Fn() -> RunRequest) -> Profile {
     let p = profiled.profile.take().expect("asked for a profile");
     let mut plain = report(request(), false);
     (profiled.host, plain.host) = (None, None);
+    // What profiling adds to the launch records: their launch waits, summing to the
+    // profile's.
+    let mut waits = Slots::default();
+    for l in &mut profiled.launches {
+        waits.merge(&l.launch_wait.take().expect("a profiled launch's wait"));
+    }
+    assert_eq!(
+        waits, p.launch_wait,
+        "the launches' waits are the profile's"
+    );
     assert!(plain == profiled, "profiling changed a statistic");
 
-    let t = &plain.total;
     let sum = p.total();
-    assert_eq!(sum.instructions, t.instructions, "warp instructions");
-    assert_eq!(
-        sum.thread_instructions, t.thread_instructions,
-        "thread instructions"
-    );
-    for reason in SlotReason::ALL {
-        assert_eq!(
-            sum.slots.get(reason),
-            t.slots.get(reason),
-            "{} slots",
-            reason.name()
-        );
-    }
-    assert_eq!(p.no_warp.total(), t.slots.get(SlotReason::NoActiveWarp));
+    same_as_counters(&p, &plain.total);
     // Every memory counter, level by level: what each instruction's requests did.
     let m = &sum.memory;
-    assert_eq!(m.line_requests, t.dcache_requests, "line requests");
-    assert_eq!(
-        m.local_bank_conflict_cycles, t.local_bank_conflict_cycles,
-        "local-memory bank conflicts"
-    );
     for (level, by_pc) in [
         (CacheLevel::L1i, &m.l1i),
         (CacheLevel::L1d, &m.l1d),
@@ -112,11 +103,37 @@ fn check_exact(request: impl Fn() -> RunRequest) -> Profile {
     p
 }
 
+/// The profile's instructions, slots (reason by reason, those with no live warp apart),
+/// line requests and local-memory conflicts are the counters `t`'s.
+fn same_as_counters(p: &Profile, t: &CoreCounters) {
+    let sum = p.total();
+    assert_eq!(sum.instructions, t.instructions, "warp instructions");
+    assert_eq!(
+        sum.thread_instructions, t.thread_instructions,
+        "thread instructions"
+    );
+    for reason in SlotReason::ALL {
+        assert_eq!(
+            sum.slots.get(reason),
+            t.slots.get(reason),
+            "{} slots",
+            reason.name()
+        );
+    }
+    assert_eq!(p.no_warp.total(), t.slots.get(SlotReason::NoActiveWarp));
+    let m = &sum.memory;
+    assert_eq!(m.line_requests, t.dcache_requests, "line requests");
+    assert_eq!(
+        m.local_bank_conflict_cycles, t.local_bank_conflict_cycles,
+        "local-memory bank conflicts"
+    );
+}
+
 #[test]
 fn an_own_kernels_profile_adds_up_to_the_totals_and_names_its_functions_and_lines() {
     // The two-cluster machine: on the socket layout warp 0's wait for each launch to end
-    // (in wsim_spawn) outweighs the kernel's own stalls, which the profile does not yet
-    // report apart.
+    // (in wsim_spawn) outweighs the kernel's own stalls (the profile's `launch_wait` says
+    // how much, but the functions table ranks wsim_spawn by all its slots).
     let config = preset("sparseweaver-clusters");
     let p = check_exact(|| request("launches", &config));
     let top = &p.functions[0];
@@ -205,32 +222,38 @@ fn bfs_push_vms_memory_by_source_line_adds_up_and_writes_land_on_stores() {
     );
 }
 
+/// The stdout of a `wsim run` that succeeded, which says each of `said`.
+fn says(out: &std::process::Output, said: &[&str]) -> String {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    for said in said {
+        assert!(text.contains(said), "`{said}` in:\n{text}");
+    }
+    text
+}
+
 #[test]
 fn the_command_line_prints_the_tables_annotates_and_keeps_the_json_of_a_plain_run() {
     let (out, stats) = run_cli(
         "launches",
         &["--profile-top", "3", "--annotate", "tree_kernel"],
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    says(
+        &out,
+        &[
+            "profile by PC:",
+            "functions by stall slots (3 of",
+            "source lines by stall slots (3 of",
+            "instructions by stall slots (3 of",
+            "memory by PC: ",
+            "source lines by DRAM bytes (3 of",
+            "instructions by DRAM bytes (3 of",
+            "DRAM bytes\n",
+            "annotate tree_kernel (0x",
+            "; launches.c:",
+        ],
     );
-    let text = String::from_utf8_lossy(&out.stdout);
-    for said in [
-        "profile by PC:",
-        "functions by stall slots (3 of",
-        "source lines by stall slots (3 of",
-        "instructions by stall slots (3 of",
-        "memory by PC: ",
-        "source lines by DRAM bytes (3 of",
-        "instructions by DRAM bytes (3 of",
-        "DRAM bytes\n",
-        "annotate tree_kernel (0x",
-        "; launches.c:",
-    ] {
-        assert!(text.contains(said), "`{said}` in:\n{text}");
-    }
     let stats = stats.unwrap();
     let profile = &stats["profile"];
     assert!(profile["instructions"].as_array().unwrap().len() > 10);
@@ -344,6 +367,218 @@ fn a_bfs_push_vm_profile_names_its_kernels_and_separates_the_launch_wait() {
     let spawn = (profile["functions"].as_array().unwrap().iter())
         .find(|f| f["name"] == "wsim_spawn")
         .unwrap();
-    assert_eq!(profile["launch_wait"], spawn["slots"]);
-    assert!(profile["launch_wait"]["barrier"].as_u64() > Some(0));
+    // The launch wait is wsim_spawn's slots while a launch runs, each launch's in its
+    // record: less than all of wsim_spawn's (setting a launch up, the barrier after it).
+    let wait = &profile["launch_wait"];
+    assert!(wait["barrier"].as_u64() > Some(0));
+    for (reason, n) in wait.as_object().unwrap() {
+        assert!(n.as_u64() <= spawn["slots"][reason].as_u64(), "{reason}");
+    }
+    assert!(
+        text.contains("wait  top stall reasons"),
+        "a wait column:\n{text}"
+    );
+}
+
+/// BFS push VM on R-MAT scale 8 (tiny), profiled with `selection` (`None`: the whole
+/// run's profile), its report.
+fn bfs_profiled(selection: Option<Selection>) -> Report<GraphRun> {
+    let options = GraphOptions {
+        graph: Some("gen:rmat:scale=8,ef=8".into()),
+        ..GraphOptions::default()
+    };
+    let input = Arc::new(graph_run::load(&options).unwrap());
+    let mut request = request("graph/bfs_vm_push", &preset("tiny")).with_input(input);
+    request.options.profile_launches = selection;
+    report(request, true)
+}
+
+/// The launch wait per launch (issue 46 item 2): in a profiled run every launch record
+/// has the slots warp 0 spent in `wsim_spawn` while the launch ran, within the record's
+/// slots, and they sum to the profile's launch wait; a run not profiled has none.
+#[test]
+fn each_launch_record_has_its_launch_wait_and_they_sum_to_the_profiles() {
+    let r = bfs_profiled(None);
+    let p = r.profile.as_ref().unwrap();
+    let mut sum = Slots::default();
+    for l in &r.launches {
+        let wait = l
+            .launch_wait
+            .expect("a profiled run's records have their wait");
+        for reason in SlotReason::ALL {
+            assert!(
+                wait.get(reason) <= l.counters.slots.get(reason),
+                "{reason:?}"
+            );
+        }
+        sum.merge(&wait);
+    }
+    assert_eq!(sum, p.launch_wait, "the launches' waits are the profile's");
+    assert!(p.launch_wait.get(SlotReason::Barrier) > 0);
+    // vm_kernel's first launch (one frontier vertex) waits most of its slots.
+    let first_vm = &r.launches[1];
+    assert_eq!(first_vm.kernel.as_deref(), Some("vm_kernel"));
+    let waited = first_vm.launch_wait.unwrap();
+    assert!(
+        (waited.total() - waited.get(SlotReason::Issued)) * 3 > first_vm.counters.slots.total(),
+        "{waited:?} of {:?}",
+        first_vm.counters.slots
+    );
+
+    let mut request = request("launches", &preset("tiny"));
+    request.options.profile = false;
+    let plain = run::execute(request).record.report.unwrap();
+    assert!(!plain.launches.is_empty());
+    assert!(plain.launches.iter().all(|l| l.launch_wait.is_none()));
+    assert!(!plain.to_json().contains("launch_wait"));
+}
+
+/// A profile restricted to some launches (`--profile-kernel`, `--profile-launch`) adds
+/// up to those launches' own records, exactly: slots reason by reason, instructions, line
+/// requests, every cache level's and DRAM's counters, the launch wait; profiling them
+/// changed no statistic.
+fn check_restricted(selection: Selection, expected: &[u32]) -> Profile {
+    let mut r = bfs_profiled(Some(selection.clone()));
+    let p = r.profile.take().unwrap();
+    assert_eq!(p.selection.as_ref(), Some(&selection));
+    assert_eq!(p.launches, expected, "the launches covered");
+    // The whole run's profiled report: the same but for its profile and its records'
+    // waits, their sums the restricted profile's.
+    let mut whole = bfs_profiled(None);
+    let (mut counters, mut memory, mut wait) =
+        (CoreCounters::default(), Vec::new(), Slots::default());
+    for &i in expected {
+        let l = &whole.launches[i as usize];
+        counters.merge(&l.counters);
+        memory.push(l.memory);
+        wait.merge(&l.launch_wait.unwrap());
+    }
+    for l in whole.launches.iter_mut().chain(&mut r.launches) {
+        l.launch_wait = None;
+    }
+    (whole.profile, whole.host, r.host) = (None, None, None);
+    assert!(whole == r, "restricting the profile changed a statistic");
+
+    same_as_counters(&p, &counters);
+    let m = &p.total().memory;
+    let level =
+        |c: &wsim_sim::mem::cache::CacheStats| (c.accesses, c.hits, c.misses, c.mshr_full_stalls);
+    let tally =
+        |t: &wsim_sim::stats::LevelTally| (t.accesses, t.hits, t.misses, t.mshr_full_stalls);
+    let add = |a: (u64, u64, u64, u64), b: (u64, u64, u64, u64)| {
+        (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3 + b.3)
+    };
+    let sum_of = |f: &dyn Fn(&wsim_sim::stats::MemoryTally) -> (u64, u64, u64, u64)| {
+        memory.iter().map(f).fold((0, 0, 0, 0), add)
+    };
+    assert_eq!(level(&m.l1d), sum_of(&|t| tally(&t.l1d)), "L1D");
+    assert_eq!(level(&m.l2), sum_of(&|t| tally(&t.l2)), "L2");
+    assert_eq!(level(&m.l3), sum_of(&|t| tally(&t.l3)), "L3");
+    assert_eq!(
+        (m.dram.reads, m.dram.writes, m.dram.bytes, 0),
+        sum_of(&|t| (t.dram_reads, t.dram_writes, t.dram_bytes, 0)),
+        "DRAM"
+    );
+    assert!(m.l1d.misses > 0 && m.dram.bytes > 0, "the launches miss");
+    // The launch wait: the launches' own, and all of wsim_spawn's slots in them.
+    assert_eq!(p.launch_wait, wait);
+    let spawn = (p.functions.iter())
+        .find(|f| f.name == "wsim_spawn")
+        .unwrap();
+    assert_eq!(spawn.counts.slots, wait);
+    p
+}
+
+#[test]
+fn a_kernels_profile_adds_up_to_its_launches_records() {
+    let p = check_restricted(
+        Selection {
+            kernels: vec!["vm_kernel".into()],
+            launches: vec![],
+        },
+        &[1, 3, 5, 7],
+    );
+    let names: Vec<&str> = p.functions.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names[0], "vm_kernel", "{names:?}");
+    assert!(
+        !names
+            .iter()
+            .any(|n| *n == "vertex_kernel" || *n == "init_kernel" || *n == "main"),
+        "only what ran in vm_kernel's launches: {names:?}"
+    );
+}
+
+#[test]
+fn a_launchs_profile_and_a_union_add_up_to_their_records() {
+    let p = check_restricted(
+        Selection {
+            kernels: vec![],
+            launches: vec![3],
+        },
+        &[3],
+    );
+    assert!(p.functions.iter().any(|f| f.name == "vm_kernel"));
+    check_restricted(
+        Selection {
+            kernels: vec!["init_kernel".into()],
+            launches: vec![4, 3],
+        },
+        &[0, 3, 4],
+    );
+}
+
+/// `--profile-kernel` and `--profile-launch` on the command line: the header says what
+/// the profile covers, `--annotate` and the JSON are restricted alike, and a kernel or a
+/// launch the run did not make is an error (status 2) naming what it did launch.
+#[test]
+fn the_command_line_restricts_the_profile_to_a_kernel_and_names_what_it_launched() {
+    let graph = ["--graph", "gen:rmat:scale=8,ef=8"];
+    let args = |extra: &[&'static str]| [&graph[..], extra].concat();
+    let (out, stats) = run_cli(
+        "graph/bfs_vm_push",
+        &args(&["--profile-kernel", "vm_kernel", "--annotate", "vm_kernel"]),
+    );
+    says(
+        &out,
+        &[
+            "profile by PC of kernel vm_kernel's 4 launches (1, 3, 5, 7): ",
+            "annotate vm_kernel (0x",
+            "% of the profile's)",
+        ],
+    );
+    let stats = stats.unwrap();
+    let profile = &stats["profile"];
+    assert_eq!(profile["selection"]["kernels"][0], "vm_kernel");
+    assert_eq!(profile["launches"], serde_json::json!([1, 3, 5, 7]));
+    let issued: u64 = (stats["launches"].as_array().unwrap().iter())
+        .filter(|l| l["kernel"] == "vm_kernel")
+        .map(|l| l["counters"]["instructions"].as_u64().unwrap())
+        .sum();
+    let charged: u64 = (profile["instructions"].as_array().unwrap().iter())
+        .map(|i| i["instructions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(charged, issued, "the JSON's profile is the kernel's");
+
+    let (out, _) = run_cli("graph/bfs_vm_push", &args(&["--profile-launch", "8"]));
+    says(&out, &["profile by PC of 1 launch (8): "]);
+
+    for (wrong, said) in [
+        (
+            &["--profile-kernel", "bfs_kernel"][..],
+            "--profile-kernel bfs_kernel: the run launched no kernel `bfs_kernel` (the kernels it launched: init_kernel (1 launch), vm_kernel (4 launches), vertex_kernel (4 launches))",
+        ),
+        (
+            &["--profile-launch", "9"][..],
+            "--profile-launch 9: the run has no launch 9 (the launches it made: 9, launches 0 to 8)",
+        ),
+    ] {
+        let (out, stats) = run_cli("graph/bfs_vm_push", &args(wrong));
+        assert_eq!(out.status.code(), Some(2), "{wrong:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(said), "{err}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("launches (9, "), "the report is out:\n{text}");
+        assert!(!text.contains("profile by PC"), "no tables of a wrong selection");
+        assert!(stats.is_some(), "the JSON is written");
+    }
 }

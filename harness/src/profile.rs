@@ -7,8 +7,8 @@
 use std::fmt::Write as _;
 
 use wsim_sim::mem::cache::CacheStats;
-use wsim_sim::profile::{PcCounts, PcMemory, Profile};
-use wsim_sim::stats::SlotReason;
+use wsim_sim::profile::{PcCounts, PcMemory, Profile, Selection};
+use wsim_sim::stats::{LaunchRecord, SlotReason};
 use wsim_sim::Machine;
 
 /// The top `n` functions, source lines and instructions by stall slots (SIMT efficiency
@@ -19,7 +19,8 @@ pub fn top(p: &Profile, n: usize, threads: u32) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "profile by PC: {} issue slots, {} issued, {stalls} stalled at an instruction, {} with no live warp",
+        "profile by PC{}: {} issue slots, {} issued, {stalls} stalled at an instruction, {} with no live warp",
+        scope(p),
         all.slots.total(),
         all.slots.get(SlotReason::Issued),
         p.no_warp.total(),
@@ -28,9 +29,13 @@ pub fn top(p: &Profile, n: usize, threads: u32) -> String {
     if wait > 0 {
         let _ = writeln!(
             s,
-            "  of the stalled, launch wait (warp 0 in `{}` until its launch ends): {wait} ({:.1}%); the rest, the kernels' and main's: {}",
+            "  of the stalled, launch wait (warp 0 in `{}` while its launch runs): {wait} ({:.1}%); the rest, {}: {}",
             wsim_sim::profile::LAUNCH_WAIT,
             percent(wait, stalls),
+            match p.selection {
+                Some(_) => "the kernels' own",
+                None => "the kernels' and main's",
+            },
             stalls - wait
         );
     }
@@ -77,6 +82,70 @@ pub fn top(p: &Profile, n: usize, threads: u32) -> String {
     }
     memory(&mut s, p, n);
     s
+}
+
+/// What a restricted profile covers (`--profile-kernel`, `--profile-launch`), as the
+/// header says it: ` of kernel K's 4 launches (1, 3, 5, 7)`; nothing for the whole run's.
+fn scope(p: &Profile) -> String {
+    let Some(selection) = &p.selection else {
+        return String::new();
+    };
+    const SHOWN: usize = 8;
+    let mut indices: Vec<String> = (p.launches.iter().take(SHOWN))
+        .map(u32::to_string)
+        .collect();
+    if p.launches.len() > SHOWN {
+        indices.push(format!("... {} more", p.launches.len() - SHOWN));
+    }
+    let kernels = match selection.kernels.as_slice() {
+        [] => String::new(),
+        [k] => format!("kernel {k}'s "),
+        ks => format!("kernels {}' ", ks.join(", ")),
+    };
+    let n = p.launches.len();
+    let plural = if n == 1 { "" } else { "es" };
+    format!(" of {kernels}{n} launch{plural} ({})", indices.join(", "))
+}
+
+/// The selection of launches a profile was restricted to names only what the run
+/// launched: an error naming the kernels it did launch (with their launches) or how many
+/// launches there were.
+pub fn check_selection(selection: &Selection, launches: &[LaunchRecord]) -> anyhow::Result<()> {
+    let mut kernels: Vec<(&str, usize)> = Vec::new();
+    for l in launches {
+        let name = l.kernel.as_deref().unwrap_or("?");
+        match kernels.iter_mut().find(|(k, _)| *k == name) {
+            Some((_, n)) => *n += 1,
+            None => kernels.push((name, 1)),
+        }
+    }
+    for kernel in &selection.kernels {
+        if !kernels.iter().any(|(k, _)| k == kernel) {
+            let launched: Vec<String> = (kernels.iter())
+                .map(|(k, n)| format!("{k} ({n} launch{})", if *n == 1 { "" } else { "es" }))
+                .collect();
+            let launched = match launched.is_empty() {
+                true => "none: the program launched no kernel".to_string(),
+                false => launched.join(", "),
+            };
+            anyhow::bail!(
+                "--profile-kernel {kernel}: the run launched no kernel `{kernel}` (the kernels it launched: {launched})"
+            );
+        }
+    }
+    for &index in &selection.launches {
+        if index as usize >= launches.len() {
+            let made = match launches.len() {
+                0 => "none".to_string(),
+                1 => "1, launch 0".to_string(),
+                n => format!("{n}, launches 0 to {}", n - 1),
+            };
+            anyhow::bail!(
+                "--profile-launch {index}: the run has no launch {index} (the launches it made: {made})"
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The top `n` functions, source lines and instructions by DRAM bytes, with their line
@@ -201,9 +270,11 @@ pub fn annotate(p: &Profile, machine: &Machine, function: &str) -> anyhow::Resul
         }
         let _ = writeln!(
             s,
-            "annotate {function} ({start:#010x}..{end:#010x}): {} stall slots ({:.1}% of the run's), {} warp instructions, {} line requests, {} L1D misses, {} L2 misses, {} DRAM bytes\n  {:>10} {:>10} {:>9} {:>9} {:>10}  {:<40} {:>8}  instruction",
+            "annotate {function} ({start:#010x}..{end:#010x}){}: {} stall slots ({:.1}% of the {}), {} warp instructions, {} line requests, {} L1D misses, {} L2 misses, {} DRAM bytes\n  {:>10} {:>10} {:>9} {:>9} {:>10}  {:<40} {:>8}  instruction",
+            scope(p),
             total.stall_slots(),
             percent(total.stall_slots(), stalls),
+            if p.selection.is_some() { "profile's" } else { "run's" },
             total.instructions,
             total.memory.line_requests,
             total.memory.l1d.misses,

@@ -13,6 +13,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use wsim_sim::instruction_trace::{InstructionTrace, TraceFilter};
+use wsim_sim::profile::Selection;
 use wsim_sim::report::{HostTime, Report, Status};
 use wsim_sim::timeline::{Timeline, TimelineOptions};
 use wsim_sim::{Config, Machine, Mode, Progress, RunSummary, SimError};
@@ -47,6 +48,9 @@ pub struct RunOptions {
     /// Charge issue slots and instructions to PCs (`wsim run --profile-pc`): the report's
     /// `profile`.
     pub profile: bool,
+    /// Restrict the profile to these launches (`wsim run --profile-kernel`,
+    /// `--profile-launch`; implies `profile`).
+    pub profile_launches: Option<Selection>,
     /// Show the running simulation's progress on a terminal (a single run's; the runs of
     /// a batch show the batch's).
     pub progress: bool,
@@ -381,7 +385,9 @@ pub fn execute(request: RunRequest) -> Finished {
         }
         machine.trace_instructions(filter);
     }
-    if options.profile {
+    if let Some(selection) = options.profile_launches.take() {
+        machine.profile_launches(selection);
+    } else if options.profile {
         machine.profile_pcs();
     }
     machine.stop_when(crate::interrupt::flag());

@@ -9,7 +9,7 @@ use wsim_sim::mem::cache::WritePolicy;
 use wsim_sim::mem::dram::DramConfig;
 use wsim_sim::mem::hierarchy::{CacheLevel, HierarchyStats};
 use wsim_sim::report::{Report, Status};
-use wsim_sim::stats::{CoreCounters, FsmState, Iteration, LaunchRecord, Merge, SlotReason};
+use wsim_sim::stats::{CoreCounters, FsmState, Iteration, LaunchRecord, Merge, SlotReason, Slots};
 use wsim_sim::Mode;
 
 /// The summary of a run: its exit status, or how it failed (the first line of the error)
@@ -427,10 +427,22 @@ fn launches(s: &mut String, launches: &[LaunchRecord], threads: u32) {
     if launches.is_empty() {
         return;
     }
+    // A profiled run's records have their launch wait: a column of its own.
+    let waits = launches.iter().all(|l| l.launch_wait.is_some());
+    let wait_head = if waits {
+        format!(" {:>7}", "wait")
+    } else {
+        String::new()
+    };
+    let wait_said = if waits {
+        "; wait: warp 0's launch wait in `wsim_spawn`"
+    } else {
+        ""
+    };
     let cycles: u64 = launches.iter().map(|l| l.cycles).sum();
     let _ = writeln!(
         s,
-        "launches ({}, {cycles} cycles; slots as % of the launch's core issue slots):\n  {:>5} {:<24} {:>12} {:>10} {:>12} {:>14} {:>9} {:>7}  top stall reasons",
+        "launches ({}, {cycles} cycles; slots as % of the launch's core issue slots{wait_said}):\n  {:>5} {:<24} {:>12} {:>10} {:>12} {:>14} {:>9} {:>7}{wait_head}  top stall reasons",
         launches.len(),
         "#",
         "kernel",
@@ -444,7 +456,7 @@ fn launches(s: &mut String, launches: &[LaunchRecord], threads: u32) {
     let row = |s: &mut String, l: &LaunchRecord| {
         let kernel = l.kernel.as_deref().unwrap_or("?");
         let _ = write!(s, "  {:>5} {kernel:<24} {:>12} ", l.index, l.start_cycle);
-        counters_row(s, l.cycles, &l.counters, threads);
+        counters_row(s, l.cycles, &l.counters, l.launch_wait.as_ref(), threads);
     };
     let shown_all = launches.len() <= HEAD + TAIL + 1;
     for l in launches
@@ -461,7 +473,7 @@ fn launches(s: &mut String, launches: &[LaunchRecord], threads: u32) {
         }
     }
     // Per kernel, most cycles first.
-    let mut kernels: BTreeMap<&str, (u64, u64, CoreCounters)> = BTreeMap::new();
+    let mut kernels: BTreeMap<&str, (u64, u64, CoreCounters, Slots)> = BTreeMap::new();
     for l in launches {
         let k = kernels
             .entry(l.kernel.as_deref().unwrap_or("?"))
@@ -469,12 +481,13 @@ fn launches(s: &mut String, launches: &[LaunchRecord], threads: u32) {
         k.0 += 1;
         k.1 += l.cycles;
         k.2.merge(&l.counters);
+        k.3.merge(&l.launch_wait.unwrap_or_default());
     }
     let mut kernels: Vec<_> = kernels.into_iter().collect();
-    kernels.sort_by_key(|(name, (_, cycles, _))| (std::cmp::Reverse(*cycles), *name));
+    kernels.sort_by_key(|(name, (_, cycles, _, _))| (std::cmp::Reverse(*cycles), *name));
     let _ = writeln!(
         s,
-        "kernels ({}; the launches of each summed):\n  {:<24} {:>8} {:>10} {:>12} {:>14} {:>9} {:>7}  top stall reasons",
+        "kernels ({}; the launches of each summed):\n  {:<24} {:>8} {:>10} {:>12} {:>14} {:>9} {:>7}{wait_head}  top stall reasons",
         kernels.len(),
         "kernel",
         "launches",
@@ -484,15 +497,16 @@ fn launches(s: &mut String, launches: &[LaunchRecord], threads: u32) {
         "SIMT eff",
         "issued"
     );
-    for (name, (n, cycles, c)) in &kernels {
+    for (name, (n, cycles, c, wait)) in &kernels {
         let _ = write!(s, "  {name:<24} {n:>8} ");
-        counters_row(s, *cycles, c, threads);
+        counters_row(s, *cycles, c, waits.then_some(wait), threads);
     }
 }
 
 /// An interval's columns from its cycles on: instructions, SIMT efficiency, the slots
-/// issued and the top three stall reasons, as % of the interval's core issue slots.
-fn counters_row(s: &mut String, cycles: u64, c: &CoreCounters, threads: u32) {
+/// issued, the launch wait's stall slots (when given) and the top three stall reasons, as
+/// % of the interval's core issue slots.
+fn counters_row(s: &mut String, cycles: u64, c: &CoreCounters, wait: Option<&Slots>, threads: u32) {
     let slots = c.slots.total();
     let mut stalls: Vec<(u64, SlotReason)> = (SlotReason::ALL.into_iter())
         .filter(|&r| r != SlotReason::Issued && c.slots.get(r) > 0)
@@ -502,9 +516,13 @@ fn counters_row(s: &mut String, cycles: u64, c: &CoreCounters, threads: u32) {
     let top: Vec<String> = (stalls.iter().take(3))
         .map(|&(n, r)| format!("{} {:.1}%", r.name(), percent(n, slots)))
         .collect();
+    let wait = wait.map_or(String::new(), |w| {
+        let stalled = w.total() - w.get(SlotReason::Issued);
+        format!(" {:>6.1}%", percent(stalled, slots))
+    });
     let _ = writeln!(
         s,
-        "{cycles:>10} {:>12} {:>14} {:>8.1}% {:>6.1}%  {}",
+        "{cycles:>10} {:>12} {:>14} {:>8.1}% {:>6.1}%{wait}  {}",
         c.instructions,
         c.thread_instructions,
         percent(c.thread_instructions, c.instructions * u64::from(threads)),

@@ -20,8 +20,22 @@ impl Merge for u64 {
     }
 }
 
-/// A counter structure whose every field is [`Merge`], with `merge` derived from the
-/// field list itself. A field marked `[timing]` is one only the timing model counts: a
+/// Counters that only grow, read twice: what was counted between the earlier reading and
+/// this one (the profile of a launch is its counts by PC at its end since its start).
+/// [`merged_counters!`] derives it with [`Merge`].
+pub trait Since {
+    fn since(&self, earlier: &Self) -> Self;
+}
+
+impl Since for u64 {
+    #[inline]
+    fn since(&self, earlier: &Self) -> Self {
+        self - earlier
+    }
+}
+
+/// A counter structure whose every field is [`Merge`] and [`Since`], with `merge` and
+/// `since` derived from the field list itself. A field marked `[timing]` is one only the timing model counts: a
 /// functional run's report leaves it out ([`Architectural`]).
 #[macro_export]
 macro_rules! merged_counters {
@@ -39,6 +53,14 @@ macro_rules! merged_counters {
         impl $crate::counts::Merge for $name {
             fn merge(&mut self, other: &Self) {
                 $( $crate::counts::Merge::merge(&mut self.$field, &other.$field); )*
+            }
+        }
+
+        impl $crate::counts::Since for $name {
+            fn since(&self, earlier: &Self) -> Self {
+                $name {
+                    $( $field: $crate::counts::Since::since(&self.$field, &earlier.$field), )*
+                }
             }
         }
 
@@ -110,6 +132,15 @@ impl<K, const N: usize> Merge for Counts<K, N> {
         for (a, b) in self.0.iter_mut().zip(other.0) {
             *a += b;
         }
+    }
+}
+
+impl<K, const N: usize> Since for Counts<K, N> {
+    fn since(&self, earlier: &Self) -> Self {
+        Counts(
+            std::array::from_fn(|i| self.0[i] - earlier.0[i]),
+            PhantomData,
+        )
     }
 }
 

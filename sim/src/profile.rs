@@ -16,13 +16,14 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::counts::Merge;
+use crate::counts::{Merge, Since};
 use crate::mem::cache::CacheStats;
 use crate::mem::dram::DramStats;
 use crate::mem::hierarchy::{CacheLevel, HierarchyStats};
 use crate::program::Program;
-use crate::stats::{SlotReason, Slots};
+use crate::stats::{LaunchRecord, SlotReason, Slots};
 
+crate::merged_counters! {
 /// What happened at one PC.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PcCounts {
@@ -36,14 +37,6 @@ pub struct PcCounts {
     #[serde(default, skip_serializing_if = "PcMemory::is_empty")]
     pub memory: PcMemory,
 }
-
-impl Merge for PcCounts {
-    fn merge(&mut self, other: &Self) {
-        self.instructions += other.instructions;
-        self.thread_instructions += other.thread_instructions;
-        self.slots.merge(&other.slots);
-        self.memory.merge(&other.memory);
-    }
 }
 
 crate::merged_counters! {
@@ -178,6 +171,26 @@ impl CoreProfile {
         }
     }
 
+    /// The slots charged to the instructions in `ranges` (start, end exclusive), by
+    /// reason.
+    pub(crate) fn slots_in(&self, ranges: &[(u32, u32)]) -> Slots {
+        let mut slots = Slots::default();
+        for &(start, end) in ranges {
+            for c in self.other.range(start..end).map(|(_, c)| c) {
+                slots.merge(&c.slots);
+            }
+            for (base, table) in &self.ranges {
+                let first = start.max(*base);
+                let last = end.min(base + 4 * table.len() as u32).max(first);
+                let (from, to) = ((first - base).div_ceil(4), (last - base).div_ceil(4));
+                for c in &table[from as usize..to as usize] {
+                    slots.merge(&c.slots);
+                }
+            }
+        }
+        slots
+    }
+
     /// Every PC with a count, in address order.
     pub(crate) fn counts(&self) -> BTreeMap<u32, PcCounts> {
         let mut all = self.other.clone();
@@ -224,44 +237,194 @@ pub struct Profile {
     pub lines: Vec<Folded>,
     /// Every instruction with a count, in address order.
     pub instructions: Vec<InstructionProfile>,
-    /// The slots charged to the runtime's `wsim_spawn` itself (`LAUNCH_WAIT`): warp 0 of
-    /// each core waiting there for its launch's warps to retire and for the other cores
-    /// (the loop on `vx_active_warps` and the global barrier), apart from the kernels'
-    /// own stalls; also in `functions` under its name.
+    /// The launch wait: the slots charged to the runtime's `wsim_spawn` itself
+    /// (`LAUNCH_WAIT`) while a launch ran, summed over the launches (each record's
+    /// `launch_wait`): warp 0 of each core waiting there for its launch's warps to retire
+    /// and for the other cores (the loop on `vx_active_warps` and the global barrier),
+    /// apart from the kernels' own stalls. `functions` has all of `wsim_spawn`'s slots,
+    /// these and those of setting a launch up and of the barrier after it ended.
     #[serde(default)]
     pub launch_wait: Slots,
+    /// The launches asked for when the profile is restricted to some
+    /// (`wsim run --profile-kernel`, `--profile-launch`); absent for the whole run's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selection: Option<Selection>,
+    /// The launches a restricted profile covers (those `selection` selects), by index.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub launches: Vec<u32>,
 }
 
 /// The runtime's launch function (programs/runtime/wsim_rt.c): after warp 0 has run its
 /// own lanes of the kernel, it waits in here until the launch ends.
 pub const LAUNCH_WAIT: &str = "wsim_spawn";
 
-impl Profile {
+/// Which launches a profile covers (`wsim run --profile-kernel NAME`, `--profile-launch
+/// N`, each repeatable): a launch whose kernel is among `kernels` or whose index is among
+/// `launches`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Selection {
+    /// Kernels by the name their launch records give them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kernels: Vec<String>,
+    /// Launches by index, from 0.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub launches: Vec<u32>,
+}
+
+impl Selection {
+    pub fn selects(&self, launch: &LaunchRecord) -> bool {
+        self.launches.contains(&launch.index)
+            || (launch.kernel.as_ref()).is_some_and(|k| self.kernels.contains(k))
+    }
+}
+
+/// Every core's and the memory hierarchy's counts by PC at one moment of the run, or
+/// between two (a launch's).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PcTotals {
+    pcs: BTreeMap<u32, PcCounts>,
+    no_warp: Slots,
+}
+
+impl PcTotals {
     /// The cores' profiles summed, with what the memory hierarchy counted by PC
-    /// (`MemoryHierarchy::stats_by_pc`), and placed in `program`.
-    pub fn new<'a>(
+    /// (`MemoryHierarchy::stats_by_pc`).
+    pub fn of<'a>(
         cores: impl IntoIterator<Item = &'a CoreProfile>,
         memory: &BTreeMap<u32, HierarchyStats>,
-        program: &Program,
-        mem: &crate::mem::Memory,
     ) -> Self {
-        let mut no_warp = Slots::default();
-        let mut pcs: BTreeMap<u32, PcCounts> = BTreeMap::new();
+        let mut t = PcTotals::default();
         for core in cores {
-            no_warp.merge(&core.no_warp);
+            t.no_warp.merge(&core.no_warp);
             for (pc, c) in core.counts() {
-                pcs.entry(pc).or_default().merge(&c);
+                t.pcs.entry(pc).or_default().merge(&c);
             }
         }
         for (&pc, stats) in memory {
-            pcs.entry(pc)
-                .or_default()
-                .memory
-                .merge(&PcMemory::of(stats));
+            (t.pcs.entry(pc).or_default().memory).merge(&PcMemory::of(stats));
         }
+        t
+    }
+}
+
+impl Merge for PcTotals {
+    fn merge(&mut self, other: &Self) {
+        self.no_warp.merge(&other.no_warp);
+        for (&pc, c) in &other.pcs {
+            self.pcs.entry(pc).or_default().merge(c);
+        }
+    }
+}
+
+impl Since for PcTotals {
+    /// What was counted since `earlier` (a PC counted nothing more: left out).
+    fn since(&self, earlier: &Self) -> Self {
+        let none = PcCounts::default();
+        let pcs = (self.pcs.iter())
+            .map(|(&pc, c)| (pc, c.since(earlier.pcs.get(&pc).unwrap_or(&none))))
+            .filter(|(_, c)| *c != none)
+            .collect();
+        PcTotals {
+            pcs,
+            no_warp: self.no_warp.since(&earlier.no_warp),
+        }
+    }
+}
+
+/// A profiled run's accounts at its launches (the machine's, `Machine::profile_pcs`):
+/// each launch's wait (the slots charged to `wsim_spawn` while it ran: its record's
+/// `launch_wait`) and, when the profile is restricted to a selection of launches, their
+/// counts by PC (at each selected launch's end since its start, summed).
+#[derive(Clone, Debug, Default)]
+pub struct LaunchAccounts {
+    /// `wsim_spawn`'s code: (start, end exclusive).
+    wait_code: Vec<(u32, u32)>,
+    selection: Option<Selection>,
+    /// At the open launch's start: the slots charged to `wait_code`, and the counts by PC
+    /// when it is selected.
+    at_start: Option<(Slots, Option<PcTotals>)>,
+    /// The selected launches' counts, summed, and their indices.
+    selected: PcTotals,
+    launches: Vec<u32>,
+    /// Their launch waits, summed; every launch's.
+    selected_wait: Slots,
+    wait: Slots,
+}
+
+impl LaunchAccounts {
+    pub fn new(wait_code: Vec<(u32, u32)>) -> Self {
+        LaunchAccounts {
+            wait_code,
+            ..LaunchAccounts::default()
+        }
+    }
+
+    /// Restrict the profile to the launches `selection` selects.
+    pub fn select(&mut self, selection: Selection) {
+        self.selection = Some(selection);
+    }
+
+    /// The slots charged to `wsim_spawn` so far.
+    fn waited<'a>(&self, cores: impl IntoIterator<Item = &'a CoreProfile>) -> Slots {
+        let mut slots = Slots::default();
+        for core in cores {
+            slots.merge(&core.slots_in(&self.wait_code));
+        }
+        slots
+    }
+
+    /// `launch` has just opened; `cores` and `memory` give the counts so far.
+    pub fn open<'a>(
+        &mut self,
+        launch: &LaunchRecord,
+        cores: impl IntoIterator<Item = &'a CoreProfile> + Clone,
+        memory: impl FnOnce() -> BTreeMap<u32, HierarchyStats>,
+    ) {
+        let selected = (self.selection.as_ref()).is_some_and(|s| s.selects(launch));
+        let totals = selected.then(|| PcTotals::of(cores.clone(), &memory()));
+        self.at_start = Some((self.waited(cores), totals));
+    }
+
+    /// `launch` has just closed: its `launch_wait` set (none when the profile began
+    /// while it ran).
+    pub fn close<'a>(
+        &mut self,
+        launch: &mut LaunchRecord,
+        cores: impl IntoIterator<Item = &'a CoreProfile> + Clone,
+        memory: impl FnOnce() -> BTreeMap<u32, HierarchyStats>,
+    ) {
+        let Some((waited, totals)) = self.at_start.take() else {
+            return;
+        };
+        let wait = self.waited(cores.clone()).since(&waited);
+        self.wait.merge(&wait);
+        if let Some(at_start) = totals {
+            let now = PcTotals::of(cores, &memory());
+            self.selected.merge(&now.since(&at_start));
+            self.launches.push(launch.index);
+            self.selected_wait.merge(&wait);
+        }
+        launch.launch_wait = Some(wait);
+    }
+}
+
+impl Profile {
+    /// The run's profile from the cores' and the memory hierarchy's counts by PC
+    /// (`whole`) and its launches' accounts, placed in `program`: the whole run's, or the
+    /// selected launches' when the accounts have a selection.
+    pub fn new(
+        whole: PcTotals,
+        launches: &LaunchAccounts,
+        program: &Program,
+        mem: &crate::mem::Memory,
+    ) -> Self {
+        let (totals, launch_wait) = match &launches.selection {
+            None => (whole, launches.wait),
+            Some(_) => (launches.selected.clone(), launches.selected_wait),
+        };
         let mut functions: BTreeMap<String, PcCounts> = BTreeMap::new();
         let mut lines: BTreeMap<String, PcCounts> = BTreeMap::new();
-        let instructions = (pcs.into_iter())
+        let instructions = (totals.pcs.into_iter())
             .map(|(pc, counts)| {
                 let function = program.function_of(pc);
                 let line = program.line_of(pc);
@@ -284,17 +447,19 @@ impl Profile {
                 }
             })
             .collect();
-        let launch_wait = (functions.get(LAUNCH_WAIT)).map_or(Slots::default(), |c| c.slots);
         Profile {
-            no_warp,
+            no_warp: totals.no_warp,
             launch_wait,
             functions: by_stalls(functions),
             lines: by_stalls(lines),
             instructions,
+            selection: launches.selection.clone(),
+            launches: launches.launches.clone(),
         }
     }
 
-    /// All charged counts summed: equal to the run's totals.
+    /// All charged counts summed: equal to the run's totals (the selected launches'
+    /// for a restricted profile).
     pub fn total(&self) -> PcCounts {
         let mut t = PcCounts {
             slots: self.no_warp,

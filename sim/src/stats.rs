@@ -353,6 +353,12 @@ pub struct LaunchRecord {
     /// Every core's counters over the launch, summed (`counters.cycles` is core-cycles).
     pub counters: CoreCounters,
     pub memory: MemoryTally,
+    /// The launch wait, in a profiled run (`Machine::profile_pcs`): the slots among
+    /// `counters.slots` charged to the runtime's `wsim_spawn` itself, where warp 0 of each
+    /// core, its own lanes of the kernel run, waits for its core's warps and the other
+    /// cores until the launch ends (docs/OBSERVING.md, "The launch wait").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub launch_wait: Option<Slots>,
 }
 
 /// How a sampled run's cycles were estimated (`wsim run --sample`; the sampler crate

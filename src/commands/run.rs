@@ -9,6 +9,7 @@ use std::sync::Arc;
 use clap::Args;
 use wsim_harness::run::{self, Program, RunOptions, RunRequest, Verdict};
 use wsim_harness::{exit, files, interrupt, terminal, trace};
+use wsim_sim::profile::Selection;
 use wsim_sim::report::Status;
 use wsim_workloads::graph_run;
 
@@ -54,13 +55,23 @@ pub struct RunArgs {
     /// repeatable).
     #[arg(long, value_name = "FUNCTION")]
     annotate: Vec<String>,
+    /// Restrict the profile by PC to the launches of kernel NAME (as the launches table
+    /// names it): their issue slots, instructions and memory events, each launch's from
+    /// its start to its end, in the tables, --annotate and the JSON (implies
+    /// --profile-pc; repeatable, with --profile-launch too: every launch any selects).
+    #[arg(long, value_name = "NAME")]
+    profile_kernel: Vec<String>,
+    /// Restrict the profile by PC to launch N (its index in the launches table, from 0;
+    /// implies --profile-pc; repeatable).
+    #[arg(long, value_name = "N")]
+    profile_launch: Vec<u32>,
     /// Execute functionally: every warp to completion with the detailed model's
     /// architectural results (exit status, memory, the graph's verification, instruction
     /// counts, launches), no timing (no cycles, issue slots, caches or DRAM), many times
     /// faster (docs/ARCHITECTURE.md, "The functional mode").
     #[arg(
         long,
-        conflicts_with_all = ["trace", "trace_instructions", "profile_pc", "profile_top", "annotate"]
+        conflicts_with_all = ["trace", "trace_instructions", "profile_pc", "profile_top", "annotate", "profile_kernel", "profile_launch"]
     )]
     functional: bool,
     /// Sampled simulation: execute functionally and simulate some units (a launch and the
@@ -69,7 +80,7 @@ pub struct RunArgs {
     /// "Sampled simulation").
     #[arg(
         long,
-        conflicts_with_all = ["functional", "trace", "trace_instructions", "profile_pc", "profile_top", "annotate"]
+        conflicts_with_all = ["functional", "trace", "trace_instructions", "profile_pc", "profile_top", "annotate", "profile_kernel", "profile_launch"]
     )]
     sample: bool,
     /// With --sample: of each stratum's units after its first two, simulate one in K in
@@ -127,6 +138,11 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
         options: RunOptions {
             timeline: args.trace.options(),
             profile: args.profile_pc || args.profile_top.is_some() || !args.annotate.is_empty(),
+            profile_launches: (!args.profile_kernel.is_empty() || !args.profile_launch.is_empty())
+                .then(|| Selection {
+                    kernels: args.profile_kernel.clone(),
+                    launches: args.profile_launch.clone(),
+                }),
             progress: true,
             instructions: args.trace.instructions(),
             args: args.args.clone(),
@@ -168,10 +184,14 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
         let written = files::write_whole(path, report.to_json().as_bytes());
         unwritten.extend(written.err().map(anyhow::Error::from));
     }
-    // An unknown function to annotate fails the command after the report is out.
+    // An unknown function to annotate, or a kernel or launch to profile that the run did
+    // not launch, fails the command after the report is out (without the profile tables
+    // for a selection that names what the run did not launch).
     let mut profile = String::new();
-    let mut annotate_error = None;
-    if let (Some(p), Some(machine)) = (&report.profile, &finished.machine) {
+    let mut annotate_error = (report.profile.as_ref())
+        .and_then(|p| p.selection.as_ref())
+        .and_then(|s| wsim_harness::profile::check_selection(s, &report.launches).err());
+    if let (Some(p), Some(machine), None) = (&report.profile, &finished.machine, &annotate_error) {
         let threads = report.config.gpu.threads_per_warp;
         profile = wsim_harness::profile::top(p, args.profile_top.unwrap_or(10), threads);
         for function in &args.annotate {

@@ -89,12 +89,12 @@ impl<R: Record> Series<R> {
 
     /// Close the open record, if any, at cycle `now` with the memory system's totals
     /// `memory`: the record closed.
-    pub fn close(&mut self, now: u64, memory: &MemoryTally) -> Option<&R> {
+    pub fn close(&mut self, now: u64, memory: &MemoryTally) -> Option<&mut R> {
         let (mut record, counters, at_start) = self.open.take()?;
         let cycles = now - record.start_cycle();
         record.close(cycles, counters, memory.since(&at_start));
         self.closed.push(record);
-        self.closed.last()
+        self.closed.last_mut()
     }
 
     /// The records closed, leaving none.

@@ -24,7 +24,7 @@ use crate::mem::hierarchy::{
 use crate::mem::Memory;
 use crate::memory_map::MemoryMap;
 use crate::phase_names;
-use crate::profile::Profile;
+use crate::profile::{self, LaunchAccounts, PcTotals, Profile, Selection};
 use crate::program::Program;
 use crate::shared::{Geometry, Shared};
 use crate::stats::{
@@ -192,6 +192,9 @@ pub struct Machine {
     /// The core whose launch started while none ran: its entry of the runtime's launch
     /// table names the kernel of the record that opens.
     launch_core: usize,
+    /// A profiled run's accounts at launches: each one's wait, and the selected launches'
+    /// counts by PC ([`Machine::profile_launches`]).
+    launch_accounts: Option<LaunchAccounts>,
     /// Buffers the loop reuses from cycle to cycle: the hierarchy's completions, a
     /// core's effects.
     completions: Vec<Completion>,
@@ -290,6 +293,7 @@ impl Machine {
             launching: 0,
             launch_changed: false,
             launch_core: 0,
+            launch_accounts: None,
             completions: Vec::new(),
             asked: Vec::new(),
             warming: Vec::new(),
@@ -337,6 +341,18 @@ impl Machine {
             core.profile_pcs(&ranges);
         }
         self.memory.count_by_pc();
+        let wait_code = self.functions_named(profile::LAUNCH_WAIT);
+        self.launch_accounts = Some(LaunchAccounts::new(wait_code));
+    }
+
+    /// Profile the run ([`Machine::profile_pcs`]) restricted to the launches `selection`
+    /// selects: the summary's `profile` has their counts by PC (each from its start to its
+    /// end, summed) and names the launches it covers, none if none was selected.
+    pub fn profile_launches(&mut self, selection: Selection) {
+        self.profile_pcs();
+        if let Some(accounts) = &mut self.launch_accounts {
+            accounts.select(selection);
+        }
     }
 
     /// Profile the run and check that every slot gets the reason and PC a fresh look at
@@ -733,8 +749,10 @@ impl Machine {
                 .is_some_and(|c| c.profile().is_some())
                 .then(|| {
                     let cores = self.cores.iter().filter_map(Core::profile);
-                    let memory = self.memory.stats_by_pc();
-                    Profile::new(cores, &memory, &self.shared.program, &self.shared.mem)
+                    let whole = PcTotals::of(cores, &self.memory.stats_by_pc());
+                    let none = LaunchAccounts::default();
+                    let accounts = self.launch_accounts.as_ref().unwrap_or(&none);
+                    Profile::new(whole, accounts, &self.shared.program, &self.shared.mem)
                 }),
             sampling: None,
         }
@@ -813,6 +831,10 @@ impl Machine {
                     start_cycle: self.shared.cycle,
                     ..LaunchRecord::default()
                 };
+                if let Some(accounts) = &mut self.launch_accounts {
+                    let cores = self.cores.iter().filter_map(Core::profile);
+                    accounts.open(&record, cores, || self.memory.stats_by_pc());
+                }
                 self.intervals.launches.open(record, memory);
             }
             (false, true) => self.close_launch(),
@@ -845,7 +867,11 @@ impl Machine {
     /// Close the open launch record at the end of the cycle just run.
     fn close_launch(&mut self) {
         let memory = self.cut();
-        self.intervals.launches.close(self.shared.cycle, &memory);
+        let closed = self.intervals.launches.close(self.shared.cycle, &memory);
+        if let (Some(record), Some(accounts)) = (closed, &mut self.launch_accounts) {
+            let cores = self.cores.iter().filter_map(Core::profile);
+            accounts.close(record, cores, || self.memory.stats_by_pc());
+        }
     }
 
     /// After cycle `now` changed nothing: jump to the next cycle at which something can.
