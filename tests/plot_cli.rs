@@ -3,14 +3,7 @@
 
 mod common;
 
-use std::process::{Command, Output};
-
-fn wsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(args)
-        .output()
-        .expect("wsim runs")
-}
+use common::{succeeded, wsim};
 
 /// The texts an SVG shows, each whole.
 fn texts(svg: &str) -> Vec<String> {
@@ -25,15 +18,6 @@ fn texts(svg: &str) -> Vec<String> {
                 .to_string()
         })
         .collect()
-}
-
-fn succeeded(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]

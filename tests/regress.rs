@@ -8,15 +8,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::{program, root};
+use common::{program, root, wsim};
 use serde_json::Value;
-
-fn wsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(args)
-        .output()
-        .expect("cannot run wsim")
-}
 
 fn text(out: &Output) -> String {
     format!(

@@ -6,14 +6,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{csv_rows as rows, preset, program, run_ok};
-
-fn wsim(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(args)
-        .output()
-        .expect("wsim runs")
-}
+use common::{csv_rows as rows, preset, program, run_ok, wsim};
 
 #[test]
 fn rows_match_single_runs_in_order() {
