@@ -112,7 +112,7 @@ fn the_project_baseline_holds() {
     let runs = baseline.matches("[[run]]").count();
     assert_eq!(doc["counts"]["ok"], runs, "{doc:#}");
     assert!(runs >= 100, "{runs} runs");
-    // Programs that cannot run alone: they fail by design (tests/errors.rs), or need
+    // Programs that cannot run alone: they fail by design (tests/cli/errors.rs), or need
     // values written into their memory by their test (microbench.rs, weaver.rs).
     let alone = |name: &str| {
         !(name.starts_with("errors/") || name.starts_with("ubench_") || name.ends_with("_edge_sum"))

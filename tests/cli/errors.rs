@@ -1,7 +1,7 @@
 //! Programs that go wrong get a clear error naming what and where, and the process exits
 //! non-zero without panicking.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

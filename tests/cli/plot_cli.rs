@@ -1,7 +1,7 @@
 //! `wsim plot` on a table of runs: a sweep's CSV draws as a figure (SVG and PDF) whose
 //! axes, legend and caption say what was swept, in what unit, on which rows.
 
-mod common;
+use crate::common;
 
 use common::{succeeded, wsim};
 

@@ -2,7 +2,7 @@
 //! run finishes (or in order with `--ordered`), as a table, CSV or JSON lines; error rows
 //! keep the header's columns.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -1,7 +1,7 @@
 //! Configuration errors name the key, the value and the limit, and where the key was
 //! given: the file's line, or the `--set`/`--vary` item. None aborts or allocates first.
 
-mod common;
+use crate::common;
 
 use common::{program, wsim};
 

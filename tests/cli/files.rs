@@ -2,7 +2,7 @@
 //! as inputs at once, outputs are checked before the work, written whole and never
 //! through a symlink, and an output that is one of the inputs is refused.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -1,6 +1,6 @@
 //! `wsim graph info|gen|convert` end to end: output, round trips through files, errors.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,7 +1,7 @@
 //! Logs (`tracing`, docs/ARCHITECTURE.md): nothing on stderr by default, each stage with
 //! `-v`, the engine's events with `-vv` or `RUST_LOG`, warnings unless `-q`.
 
-mod common;
+use crate::common;
 
 use std::process::Output;
 

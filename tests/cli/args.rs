@@ -2,7 +2,7 @@
 //! declares; the instruction trace (`--trace-instructions`) lists every instruction issued
 //! that its filters keep, bounded.
 
-mod common;
+use crate::common;
 
 use std::process::Output;
 
