@@ -58,7 +58,6 @@ const WAIT_LOOPS: &[WaitLoop] = &[WaitLoop {
 type Pcs = BTreeMap<u32, (u64, u64)>;
 
 /// What a run leaves that the architecture determines.
-
 struct Outcome {
     error: Option<String>,
     exit: u32,

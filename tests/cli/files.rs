@@ -72,11 +72,7 @@ fn special_files_are_refused_as_inputs_at_once() {
         &["experiment", "run", experiment.to_str().unwrap()],
         "it is a FIFO",
     );
-    std::fs::write(
-        &experiment,
-        "[[programs]]\nfiles = ['/dev/zero']\n".to_string(),
-    )
-    .unwrap();
+    std::fs::write(&experiment, "[[programs]]\nfiles = ['/dev/zero']\n").unwrap();
     refused(
         &["experiment", "run", experiment.to_str().unwrap()],
         "a character device",
