@@ -52,10 +52,6 @@ fn default_job() -> Vec<String> {
     args
 }
 
-fn wsim(args: &[String]) -> std::process::Output {
-    common::wsim_ok(&args.iter().map(String::as_str).collect::<Vec<_>>())
-}
-
 /// The trace of the default job: its size in MB, slices and counter values.
 fn trace(extra: &[&str]) -> (String, u64, u64, u64) {
     let dir = tempfile::tempdir().unwrap();
@@ -63,7 +59,7 @@ fn trace(extra: &[&str]) -> (String, u64, u64, u64) {
     let mut args = default_job();
     args.extend(["--trace".to_string(), file.display().to_string()]);
     args.extend(extra.iter().map(|s| s.to_string()));
-    wsim(&args);
+    common::wsim_ok(&args);
     let bytes = std::fs::metadata(&file).unwrap().len();
     let t: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
     let count = |ph: &str| {
@@ -84,7 +80,7 @@ fn trace(extra: &[&str]) -> (String, u64, u64, u64) {
 fn the_default_job_fills_the_machine_and_its_trace_is_as_observing_says() {
     common::programs_dir();
     let job = default_job();
-    let out = String::from_utf8(wsim(&job).stdout).unwrap();
+    let out = String::from_utf8(common::wsim_ok(&job).stdout).unwrap();
     // 8,192 vertices for the sparseweaver machine's 6,144 threads.
     assert!(out.contains("8192 vertices"), "{out}");
     assert!(out.contains("6 cores x 32 warps x 32 threads"), "{out}");
@@ -119,7 +115,7 @@ fn pageranks_iterations_cost_what_config_says() {
     .map(String::from)
     .to_vec();
     common::programs_dir();
-    wsim(&args);
+    common::wsim_ok(&args);
     let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     let cycles: Vec<u64> = (r["iterations"].as_array().unwrap().iter())
         .map(|i| i["cycles"].as_u64().unwrap())

@@ -10,14 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use common::{program, root};
-
-fn wsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(args)
-        .output()
-        .expect("wsim runs")
-}
+use common::{program, root, succeeded, wsim, wsim_command, wsim_in};
 
 fn text(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -603,23 +596,6 @@ fn wsim_plot_draws_one_runs_issue_slots_per_core_and_phase() {
     let wrong = wsim(&["plot", dir.path().join("other.json").to_str().unwrap()]);
     assert_eq!(wrong.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("other.json: not a wsim run's report"));
-}
-
-/// `wsim experiment ARGS` run in `dir` (so that default outputs go below it).
-fn wsim_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("wsim runs")
-}
-
-fn succeeded(out: &Output) {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 #[test]
@@ -1220,8 +1196,7 @@ fn a_plot_that_cannot_be_drawn_keeps_neither_the_other_plots_nor_the_next_file_f
     // The first file's speedup plot asks for a baseline its rows do not have.
     let first = experiment(dir.path(), "first", &body("SparseWeaver"));
     let second = experiment(dir.path(), "second", &body("VM"));
-    let output = Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(["experiment", "run"])
+    let output = wsim_command(&["experiment", "run"])
         .args([&first, &second])
         .current_dir(dir.path())
         .output()
@@ -1252,8 +1227,7 @@ fn a_plot_that_cannot_be_drawn_keeps_neither_the_other_plots_nor_the_next_file_f
 /// `wsim ARGS` stopped after a minute: a plot that never finishes fails the test instead
 /// of hanging it.
 fn wsim_within_a_minute(args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(args)
+    let mut child = wsim_command(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()

@@ -22,7 +22,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use common::{graph_manifest, preset, program, root, GCN_KERNELS, ISA_TESTS, KERNELS, RV_TESTS};
+use common::{email, graph_manifest, preset, program, GCN_KERNELS, ISA_TESTS, KERNELS, RV_TESTS};
 use libtest_mimic::{Arguments, Trial};
 use serde_json::Value;
 use wsim_harness::run::{self, Program, RunRequest};
@@ -58,7 +58,6 @@ const WAIT_LOOPS: &[WaitLoop] = &[WaitLoop {
 type Pcs = BTreeMap<u32, (u64, u64)>;
 
 /// What a run leaves that the architecture determines.
-
 struct Outcome {
     error: Option<String>,
     exit: u32,
@@ -463,13 +462,6 @@ fn single_core(name: &str) -> Config {
 /// The graph and GCN programs' input: R-MAT of scale 9 (512 vertices, 4,096 edges, a
 /// sixth of email-Eu-core's), cheap for the detailed run each comparison repeats.
 const RMAT: &str = "gen:rmat:scale=9,ef=8";
-
-fn email() -> String {
-    root()
-        .join("data/graphs/email-Eu-core.txt.gz")
-        .display()
-        .to_string()
-}
 
 fn graph_input(options: GraphOptions) -> Arc<GraphInput> {
     Arc::new(graph_run::load(&options).expect("the graph loads"))

@@ -8,26 +8,12 @@
 
 mod common;
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-use common::{program, root, GCN_KERNELS as KERNELS};
+use common::{email, program, root, wsim, GCN_KERNELS as KERNELS};
 use serde_json::Value;
 
 const RMAT: &str = "gen:rmat:scale=10,ef=16";
-
-fn email() -> String {
-    root()
-        .join("data/graphs/email-Eu-core.txt.gz")
-        .display()
-        .to_string()
-}
-
-fn wsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(args)
-        .output()
-        .expect("cannot run wsim")
-}
 
 /// `wsim run` of GCN program `kernel` on tiny with `extra` options (EGHW's unit mode
 /// added); the output.

@@ -9,14 +9,6 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-fn wsim(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .current_dir(common::root())
-        .args(args)
-        .output()
-        .expect("wsim runs")
-}
-
 fn has(tool: &str) -> bool {
     Command::new(tool).arg("--version").output().is_ok()
 }
@@ -91,17 +83,20 @@ fn the_committed_gpu_tables_draw_their_figures() {
             let out = dir.path().join(experiment).join(profile);
             let file = format!("experiments/dissertation/{experiment}.toml");
             let csv = format!("docs/results/dissertation/{experiment}/{profile}.csv");
-            let o = wsim(&[
-                "experiment",
-                "plot",
-                &file,
-                "--profile",
-                profile,
-                "--table",
-                &csv,
-                "--out",
-                out.to_str().unwrap(),
-            ]);
+            let o = common::wsim_in(
+                &common::root(),
+                &[
+                    "experiment",
+                    "plot",
+                    &file,
+                    "--profile",
+                    profile,
+                    "--table",
+                    &csv,
+                    "--out",
+                    out.to_str().unwrap(),
+                ],
+            );
             assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
             for plot in plots {
                 let svg = std::fs::read_to_string(out.join(format!("{plot}.svg"))).unwrap();
@@ -114,11 +109,14 @@ fn the_committed_gpu_tables_draw_their_figures() {
 #[test]
 fn an_external_experiment_refuses_to_run_and_names_no_programs() {
     for command in ["run", "collect", "slurm"] {
-        let o = wsim(&[
-            "experiment",
-            command,
-            "experiments/dissertation/fig4_3.toml",
-        ]);
+        let o = common::wsim_in(
+            &common::root(),
+            &[
+                "experiment",
+                command,
+                "experiments/dissertation/fig4_3.toml",
+            ],
+        );
         assert!(!o.status.success());
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(
@@ -133,7 +131,10 @@ fn an_external_experiment_refuses_to_run_and_names_no_programs() {
         "[external]\ncommand = 'x'\n[[programs]]\nfiles = ['*.elf']\n",
     )
     .unwrap();
-    let o = wsim(&["experiment", "plot", file.to_str().unwrap()]);
+    let o = common::wsim_in(
+        &common::root(),
+        &["experiment", "plot", file.to_str().unwrap()],
+    );
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("[[programs]] in an [external] experiment"),

@@ -11,27 +11,11 @@
 
 mod common;
 
-use std::process::{Command, Output};
-
-use common::{graph_manifest, program, root, GraphProgram};
+use common::{email, graph_manifest, program, root, wsim, GraphProgram};
 use libtest_mimic::{Arguments, Trial};
 use wsim_graph::{Graph, LoadOptions};
 
-fn email() -> String {
-    root()
-        .join("data/graphs/email-Eu-core.txt.gz")
-        .display()
-        .to_string()
-}
-
 const RMAT: &str = "gen:rmat:scale=10,ef=16";
-
-fn wsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(args)
-        .output()
-        .expect("cannot run wsim")
-}
 
 /// Run a graph program on tiny; the report's lines, or why it failed.
 fn run_graph(name: &str, extra: &[&str]) -> Result<String, String> {

@@ -28,7 +28,7 @@ const MICROBENCHMARKS: &[&str] = &[
     "ubench_pipeline",
 ];
 
-/// Programs that must fail in a particular way: tests/errors.rs runs them.
+/// Programs that must fail in a particular way: tests/cli/errors.rs runs them.
 const ERROR_PROGRAMS: &[&str] = &[
     "errors/illegal",
     "errors/misaligned",

@@ -8,15 +8,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::{program, root};
+use common::{program, root, wsim};
 use serde_json::Value;
-
-fn wsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(args)
-        .output()
-        .expect("cannot run wsim")
-}
 
 fn text(out: &Output) -> String {
     format!(
@@ -119,7 +112,7 @@ fn the_project_baseline_holds() {
     let runs = baseline.matches("[[run]]").count();
     assert_eq!(doc["counts"]["ok"], runs, "{doc:#}");
     assert!(runs >= 100, "{runs} runs");
-    // Programs that cannot run alone: they fail by design (tests/errors.rs), or need
+    // Programs that cannot run alone: they fail by design (tests/cli/errors.rs), or need
     // values written into their memory by their test (microbench.rs, weaver.rs).
     let alone = |name: &str| {
         !(name.starts_with("errors/") || name.starts_with("ubench_") || name.ends_with("_edge_sum"))

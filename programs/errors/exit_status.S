@@ -1,5 +1,5 @@
 # errors/exit_status.S - exits with status 3, the status wsim itself gives a failed
-# simulation: `wsim run` must tell the two apart (tests/errors.rs).
+# simulation: `wsim run` must tell the two apart (tests/cli/errors.rs).
     .section .text.init, "ax", @progbits
     .globl _start
 _start:

@@ -2,7 +2,7 @@
 # combination, the operand patterns for which llvm-objdump prints a pseudo-instruction,
 # and every Vortex / SparseWeaver custom instruction (via .insn).
 #
-# Not meant to be run: tests/disasm_agreement.rs assembles it and checks that
+# Not meant to be run: tests/cli/disasm_agreement.rs assembles it and checks that
 # `wsim disasm` agrees with `llvm-objdump -d` on every line. It is still a valid program:
 # control flow falls through to the final loop (the jumps and branches target the next
 # instruction or the loop).

@@ -2,7 +2,9 @@
 
 #![allow(dead_code)] // each test binary uses a different subset
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use wsim_harness::run::{self, Finished, Prepare, Program, RunRequest};
@@ -18,7 +20,7 @@ pub fn programs_dir() -> &'static Path {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT.get_or_init(|| {
         let dir = root().join("programs");
-        let status = std::process::Command::new("make")
+        let status = Command::new("make")
             .args(["-s", "-C"])
             .arg(&dir)
             .status()
@@ -219,7 +221,7 @@ pub fn graph_manifest() -> Vec<GraphProgram> {
 
 /// The verdict of `wsim run` on a graph program: its report when it exited 0 and says the
 /// result verified, otherwise why not (the status, the result and mismatch lines, stderr).
-pub fn verdict(name: &str, extra: &[&str], out: &std::process::Output) -> Result<String, String> {
+pub fn verdict(name: &str, extra: &[&str], out: &Output) -> Result<String, String> {
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let verified = stdout
         .lines()
@@ -252,11 +254,10 @@ pub fn error_of(name: &str, overrides: &[&str]) -> wsim_sim::SimError {
 
 /// `wsim run --config configs/tiny.toml --json FILE OPTIONS` of a built program: the
 /// process output and the JSON statistics (`None` when the run wrote none).
-pub fn run_cli(name: &str, options: &[&str]) -> (std::process::Output, Option<serde_json::Value>) {
+pub fn run_cli(name: &str, options: &[&str]) -> (Output, Option<serde_json::Value>) {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("stats.json");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(["run", "--config"])
+    let out = wsim_command(&["run", "--config"])
         .arg(root().join("configs/tiny.toml"))
         .arg("--json")
         .arg(&json)
@@ -288,16 +289,53 @@ pub fn csv_rows(text: &str) -> Vec<std::collections::BTreeMap<String, String>> {
         .collect()
 }
 
-/// Run the wsim under test with `args` and require that it succeeds.
-pub fn wsim_ok(args: &[&str]) -> std::process::Output {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(args)
+/// The wsim under test with `args`, not yet run: for a directory, an environment or pipes
+/// of its own.
+pub fn wsim_command<S: AsRef<OsStr>>(args: &[S]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_wsim"));
+    command.args(args);
+    command
+}
+
+/// Run the wsim under test with `args`: its output, whatever its exit status.
+pub fn wsim<S: AsRef<OsStr>>(args: &[S]) -> Output {
+    wsim_command(args).output().expect("wsim runs")
+}
+
+/// Run the wsim under test with `args` in `dir` (so that default outputs go below it).
+pub fn wsim_in<S: AsRef<OsStr>>(dir: &Path, args: &[S]) -> Output {
+    wsim_command(args)
+        .current_dir(dir)
         .output()
-        .expect("wsim runs");
+        .expect("wsim runs")
+}
+
+/// Run the wsim under test with `args` and require that it succeeds.
+pub fn wsim_ok<S: AsRef<OsStr> + std::fmt::Debug>(args: &[S]) -> Output {
+    let out = wsim(args);
     assert!(
         out.status.success(),
         "wsim {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     out
+}
+
+/// Require that a run of wsim succeeded (its stderr says why not); its stdout.
+pub fn succeeded(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The path of email-Eu-core (data/graphs/), the real graph the tests run on, as an
+/// argument.
+pub fn email() -> String {
+    root()
+        .join("data/graphs/email-Eu-core.txt.gz")
+        .display()
+        .to_string()
 }

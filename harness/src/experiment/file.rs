@@ -43,6 +43,17 @@ pub(super) struct Spec {
     pub external: Option<ExternalSpec>,
 }
 
+impl Spec {
+    /// The experiment's name: `name`, or the file's stem.
+    pub fn name(&self, path: &Path) -> anyhow::Result<String> {
+        match (&self.name, path.file_stem()) {
+            (Some(name), _) => Ok(name.clone()),
+            (None, Some(stem)) => Ok(stem.to_string_lossy().into_owned()),
+            (None, None) => bail!("{}: no name", path.display()),
+        }
+    }
+}
+
 /// `[external]`: the experiment's table is measured by another program (a real GPU's, say)
 /// and kept in the repository; wsim draws and reports it but runs nothing.
 #[derive(Debug, Deserialize)]
@@ -312,14 +323,42 @@ pub struct Graph {
 /// file and the profile's name (none for a file without profiles).
 pub(super) fn read(path: &Path, profile: Option<&str>) -> anyhow::Result<(Spec, Option<String>)> {
     let text = crate::files::read_text(path, crate::TEXT_BYTES, "an experiment file")?;
-    let syntax =
-        |e: toml::de::Error| anyhow::anyhow!("{}: {}", path.display(), e.to_string().trim_end());
-    let mut tree: toml::Table = text.parse().map_err(syntax)?;
+    parse(&text, path, profile)
+}
+
+/// A TOML syntax or type error in the file at `path`, naming the file (toml's message
+/// names the key and line).
+fn syntax(path: &Path) -> impl Fn(toml::de::Error) -> anyhow::Error + '_ {
+    move |e| anyhow::anyhow!("{}: {}", path.display(), e.to_string().trim_end())
+}
+
+/// Read `path` if it is an experiment file, one with `[[programs]]` or `[external]` (a
+/// readings or paper file beside experiments has neither: `None`), and check it as
+/// [`read`] does under its default profile.
+pub(super) fn read_if_experiment(path: &Path) -> anyhow::Result<Option<(Spec, Option<String>)>> {
+    /// The keys that make a TOML file an experiment file, whatever else it says.
+    #[derive(Deserialize)]
+    struct Kind {
+        programs: Option<serde::de::IgnoredAny>,
+        external: Option<serde::de::IgnoredAny>,
+    }
+    let text = crate::files::read_text(path, crate::TEXT_BYTES, "an experiment file")?;
+    let kind: Kind = toml::from_str(&text).map_err(syntax(path))?;
+    if kind.programs.is_none() && kind.external.is_none() {
+        return Ok(None);
+    }
+    parse(&text, path, None).map(Some)
+}
+
+/// Check `text`, the file at `path`, under `profile`, as [`read`] does.
+fn parse(text: &str, path: &Path, profile: Option<&str>) -> anyhow::Result<(Spec, Option<String>)> {
+    let syntax = syntax(path);
+    let mut tree: toml::Table = text.parse().map_err(&syntax)?;
     let profile = super::profile::apply(&mut tree, profile, path)?;
     // Without profiles the text itself is read, so that errors give its lines; with them,
     // the substituted values (errors name the profile).
     let spec: Spec = match &profile {
-        None => toml::from_str(&text).map_err(syntax)?,
+        None => toml::from_str(text).map_err(&syntax)?,
         Some(name) => toml::Value::Table(tree)
             .try_into()
             .map_err(|e: toml::de::Error| {

@@ -156,13 +156,7 @@ impl Experiment {
         let (spec, profile) = file::read(path, profile)?;
         let dir = path.parent().unwrap_or(Path::new("."));
         let at = |what: String| anyhow::anyhow!("{}: {what}", path.display());
-        let name = match &spec.name {
-            Some(name) => name.clone(),
-            None => path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .ok_or_else(|| at("no name".into()))?,
-        };
+        let name = spec.name(path)?;
         let base = match &spec.config {
             Some(config) => {
                 crate::read_config(&dir.join(config)).map_err(|e| at(format!("{e:#}")))?
@@ -586,4 +580,29 @@ pub fn readings_of(
     let dir = path.parent().unwrap_or(Path::new("."));
     Ok(expand::readings(&spec, dir, path)?
         .map(|(file, chosen)| (file, chosen.into_iter().map(|r| r.name).collect())))
+}
+
+/// An experiment file as a report sees it, read and checked as [`Experiment::load`] does
+/// (under its default profile) but without its programs and graphs.
+pub struct Outline {
+    pub path: PathBuf,
+    pub name: String,
+    /// Its plots' names.
+    pub plots: Vec<String>,
+    /// Whether it has profiles (`[profiles.NAME]`).
+    pub profiled: bool,
+}
+
+/// The outline of the file at `path` if it is an experiment file (one with `[[programs]]`
+/// or `[external]`); `None` for another TOML file (a readings or paper file).
+pub fn outline(path: &Path) -> anyhow::Result<Option<Outline>> {
+    let Some((spec, profile)) = file::read_if_experiment(path)? else {
+        return Ok(None);
+    };
+    Ok(Some(Outline {
+        path: path.to_path_buf(),
+        name: spec.name(path)?,
+        plots: spec.plots.iter().map(|p| p.name.clone()).collect(),
+        profiled: profile.is_some(),
+    }))
 }

@@ -11,6 +11,7 @@ pub use super::claim::Claim;
 use super::claim::ClaimFile;
 use super::compute::{Expect, Stated};
 use super::numbers::{unused, Allowed, Keys, NumberFile, Text};
+use crate::experiment::Outline;
 use crate::readings::Readings;
 
 /// The profiles a report reads unless its paper file names them, in the order of its
@@ -139,7 +140,7 @@ pub struct Paper {
     /// A claim stated as a number is reproduced within this fraction of it.
     pub reproduced: Option<f64>,
     /// The experiment files, by name.
-    pub(super) files: BTreeMap<String, ExperimentFile>,
+    pub(super) files: BTreeMap<String, Outline>,
 }
 
 /// The places of the page's texts: the keys of their filled texts, and how messages
@@ -165,17 +166,9 @@ pub(super) mod at {
     }
 }
 
-/// An experiment file as a paper sees it.
-pub(super) struct ExperimentFile {
-    pub(super) path: PathBuf,
-    plots: Vec<String>,
-    /// Whether it has `[profiles.NAME]`.
-    pub(super) profiled: bool,
-}
-
 /// The experiments a paper may name: every experiment file (one with `[[programs]]` or
-/// `[external]`) in a directory, by name.
-fn experiments(dir: &Path, paper: &Path) -> anyhow::Result<BTreeMap<String, ExperimentFile>> {
+/// `[external]`) in a directory, by name, read through the experiment file's own reader.
+fn experiments(dir: &Path, paper: &Path) -> anyhow::Result<BTreeMap<String, Outline>> {
     let mut found = BTreeMap::new();
     let pattern = dir.join("*.toml");
     let mut files: Vec<PathBuf> = glob::glob(&pattern.to_string_lossy())
@@ -188,36 +181,11 @@ fn experiments(dir: &Path, paper: &Path) -> anyhow::Result<BTreeMap<String, Expe
         if file.canonicalize().ok() == own {
             continue;
         }
-        let text = crate::files::read_text(&file, crate::TEXT_BYTES, "an experiment file")?;
-        let doc: toml::Table =
-            toml::from_str(&text).with_context(|| format!("{}", file.display()))?;
-        if !doc.contains_key("programs") && !doc.contains_key("external") {
+        let Some(outline) = crate::experiment::outline(&file)? else {
             continue;
-        }
-        let name = match doc.get("name").and_then(toml::Value::as_str) {
-            Some(name) => name.to_string(),
-            None => file
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default(),
         };
-        let plots = doc
-            .get("plots")
-            .and_then(toml::Value::as_array)
-            .map(|plots| {
-                plots
-                    .iter()
-                    .filter_map(|p| p.get("name").and_then(toml::Value::as_str))
-                    .map(String::from)
-                    .collect()
-            })
-            .unwrap_or_default();
-        let entry = ExperimentFile {
-            profiled: doc.contains_key("profiles"),
-            path: file,
-            plots,
-        };
-        if found.insert(name.clone(), entry).is_some() {
+        let name = outline.name.clone();
+        if found.insert(name.clone(), outline).is_some() {
             bail!("{}: two experiment files are named `{name}`", dir.display());
         }
     }

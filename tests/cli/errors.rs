@@ -1,11 +1,11 @@
 //! Programs that go wrong get a clear error naming what and where, and the process exits
 //! non-zero without panicking.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 
-use common::{error_of, preset, program};
+use common::{error_of, preset, program, wsim};
 use wsim_sim::error::ErrorKind;
 
 #[test]
@@ -173,13 +173,6 @@ fn segments_must_not_overlap_local_memory() {
         .unwrap();
     let e = common::load_error("vecadd", &config);
     assert!(e.to_string().contains("overlaps local memory"), "{e}");
-}
-
-fn wsim(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 #[test]

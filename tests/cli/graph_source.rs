@@ -2,7 +2,7 @@
 //! Market's from 1), `--source-index` in the graph's internal index; the report and the
 //! JSON show both.
 
-mod common;
+use crate::common;
 
 use std::process::Output;
 

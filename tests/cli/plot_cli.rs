@@ -1,16 +1,9 @@
 //! `wsim plot` on a table of runs: a sweep's CSV draws as a figure (SVG and PDF) whose
 //! axes, legend and caption say what was swept, in what unit, on which rows.
 
-mod common;
+use crate::common;
 
-use std::process::{Command, Output};
-
-fn wsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(args)
-        .output()
-        .expect("wsim runs")
-}
+use common::{succeeded, wsim};
 
 /// The texts an SVG shows, each whole.
 fn texts(svg: &str) -> Vec<String> {
@@ -25,15 +18,6 @@ fn texts(svg: &str) -> Vec<String> {
                 .to_string()
         })
         .collect()
-}
-
-fn succeeded(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]

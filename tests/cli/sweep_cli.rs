@@ -2,18 +2,11 @@
 //! run finishes (or in order with `--ordered`), as a table, CSV or JSON lines; error rows
 //! keep the header's columns.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 
-use common::{csv_rows as rows, preset, program, run_ok};
-
-fn wsim(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(args)
-        .output()
-        .expect("wsim runs")
-}
+use common::{csv_rows as rows, preset, program, run_ok, wsim};
 
 #[test]
 fn rows_match_single_runs_in_order() {

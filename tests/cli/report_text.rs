@@ -2,7 +2,7 @@
 //! columns follow whose phase, the issue slots of each phase, the Weaver program's L1 beside
 //! the configured one.
 
-mod common;
+use crate::common;
 
 fn report(config: &str) -> String {
     let config = common::root().join(config);

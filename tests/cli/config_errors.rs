@@ -1,18 +1,13 @@
 //! Configuration errors name the key, the value and the limit, and where the key was
 //! given: the file's line, or the `--set`/`--vary` item. None aborts or allocates first.
 
-mod common;
+use crate::common;
 
-use std::process::Command;
-
-use common::program;
+use common::{program, wsim};
 
 /// `wsim ARGS`: the exit status and stderr.
-fn wsim(args: &[&str]) -> (Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(args)
-        .output()
-        .unwrap();
+fn status_and_stderr(args: &[&str]) -> (Option<i32>, String) {
+    let out = wsim(args);
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -26,7 +21,7 @@ fn rejected(sets: &[&str], expected: &[&str]) {
     for s in sets {
         args.extend(["--set", s]);
     }
-    let (code, err) = wsim(&args);
+    let (code, err) = status_and_stderr(&args);
     assert_eq!(code, Some(2), "{sets:?}: {err}");
     assert_eq!(err.lines().count(), 1, "one line: {err}");
     for e in expected {
@@ -108,7 +103,7 @@ fn weaver_tables_must_fit_in_local_memory() {
         ],
     );
     // Without the unit, its tables need no room.
-    let (code, err) = wsim(&[
+    let (code, err) = status_and_stderr(&[
         "config",
         "show",
         "--set",
@@ -124,7 +119,7 @@ fn type_errors_name_the_key_and_the_line() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("bad.toml");
     std::fs::write(&file, "[gpu]\nclusters = 2\n\nwarps_per_core = \"128\"\n").unwrap();
-    let (code, err) = wsim(&["config", "show", "--config", file.to_str().unwrap()]);
+    let (code, err) = status_and_stderr(&["config", "show", "--config", file.to_str().unwrap()]);
     assert_eq!(code, Some(2));
     assert!(
         err.contains(&format!(
@@ -135,7 +130,7 @@ fn type_errors_name_the_key_and_the_line() {
     );
     // A limit in a file names the line too.
     std::fs::write(&file, "# big\n[core]\nibuffer = 100000\n").unwrap();
-    let (_, err) = wsim(&["config", "show", "--config", file.to_str().unwrap()]);
+    let (_, err) = status_and_stderr(&["config", "show", "--config", file.to_str().unwrap()]);
     assert!(
         err.contains("line 3: core.ibuffer = 100000 must be 1..=64"),
         "{err}"
@@ -168,7 +163,7 @@ fn a_section_given_a_value_names_its_keys() {
 
 #[test]
 fn a_bad_vary_value_is_reported_as_vary() {
-    let (code, err) = wsim(&[
+    let (code, err) = status_and_stderr(&[
         "sweep",
         "--vary",
         "weaver.table_latency=10,abc",
@@ -182,7 +177,7 @@ fn a_bad_vary_value_is_reported_as_vary() {
         "{err}"
     );
     assert!(!err.contains("--set"), "{err}");
-    let (_, err) = wsim(&[
+    let (_, err) = status_and_stderr(&[
         "sweep",
         "--vary",
         "gpu.warps_per_core=4,64",
@@ -213,7 +208,8 @@ fn checks_across_keys_name_the_line_of_the_key_given() {
     let file = dir.path().join("c.toml");
     let check = |text: &str, expected: &str| {
         std::fs::write(&file, text).unwrap();
-        let (code, err) = wsim(&["config", "show", "--config", file.to_str().unwrap()]);
+        let (code, err) =
+            status_and_stderr(&["config", "show", "--config", file.to_str().unwrap()]);
         assert_eq!(code, Some(2), "{err}");
         assert!(
             err.contains(&format!("{}: {expected}", file.display())),

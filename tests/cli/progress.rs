@@ -3,7 +3,7 @@
 //! experiments their runs done out of the total. The terminal is a pseudo-terminal made
 //! by util-linux's `script` (in every Debian system: bsdutils is essential).
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 use std::sync::{Arc, Mutex};

@@ -1,16 +1,11 @@
 //! `wsim graph info|gen|convert` end to end: output, round trips through files, errors.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn wsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use common::{email, wsim};
 
 fn ok(args: &[&str]) -> String {
     let out = wsim(args);
@@ -26,11 +21,6 @@ fn fails(args: &[&str]) -> String {
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(err.lines().count(), 1, "one line: {err}");
     err
-}
-
-fn email() -> String {
-    let path = common::root().join("data/graphs/email-Eu-core.txt.gz");
-    path.to_str().unwrap().to_string()
 }
 
 /// The value printed after a label in `info`'s count lines.
@@ -221,10 +211,7 @@ fn a_gzip_bomb_is_read_as_a_stream_in_bounded_memory() {
 
 #[test]
 fn graph_gen_help_lists_every_generator() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(["graph", "gen", "--help"])
-        .output()
-        .unwrap();
+    let out = wsim(&["graph", "gen", "--help"]);
     let help = String::from_utf8_lossy(&out.stdout);
     for name in wsim_graph::generators() {
         assert!(help.contains(name), "graph gen --help lacks {name}: {help}");
@@ -233,10 +220,7 @@ fn graph_gen_help_lists_every_generator() {
 
 #[test]
 fn regress_check_helps_with_a_key_that_exists() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(["regress", "check", "--help"])
-        .output()
-        .unwrap();
+    let out = wsim(&["regress", "check", "--help"]);
     let help = String::from_utf8_lossy(&out.stdout);
     let example = help
         .split("`--set ")

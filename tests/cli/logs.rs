@@ -1,19 +1,20 @@
 //! Logs (`tracing`, docs/ARCHITECTURE.md): nothing on stderr by default, each stage with
 //! `-v`, the engine's events with `-vv` or `RUST_LOG`, warnings unless `-q`.
 
-mod common;
+use crate::common;
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-use common::program;
+use common::{program, wsim_command};
 
-fn wsim(args: &[&str], rust_log: Option<&str>) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_wsim"));
-    cmd.args(args).env_remove("RUST_LOG");
+/// `wsim ARGS` with `RUST_LOG` set to `rust_log`, or unset.
+fn logged(args: &[&str], rust_log: Option<&str>) -> Output {
+    let mut cmd = wsim_command(args);
+    cmd.env_remove("RUST_LOG");
     if let Some(filter) = rust_log {
         cmd.env("RUST_LOG", filter);
     }
-    cmd.output().expect("cannot run wsim")
+    cmd.output().expect("wsim runs")
 }
 
 fn stderr(out: &Output) -> String {
@@ -41,7 +42,7 @@ fn every_command_that_runs_programs_logs_its_stages() {
         &["-v", "regress", "check", baseline.to_str().unwrap()],
     ];
     for args in commands {
-        let log = stderr(&wsim(args, None));
+        let log = stderr(&logged(args, None));
         for stage in ["load", "layout", "simulation", "verification"] {
             assert!(
                 log.contains(&format!(" INFO {stage}")) && log.contains("close time.busy="),
@@ -55,10 +56,10 @@ fn every_command_that_runs_programs_logs_its_stages() {
 fn stages_are_logged_with_v_and_not_otherwise() {
     let elf = program("vecadd");
     let elf = elf.to_str().unwrap();
-    let quiet = wsim(&["run", "--config", "configs/tiny.toml", elf], None);
+    let quiet = logged(&["run", "--config", "configs/tiny.toml", elf], None);
     assert!(quiet.status.success());
     assert_eq!(stderr(&quiet), "", "no log without -v");
-    let loud = wsim(&["-v", "run", "--config", "configs/tiny.toml", elf], None);
+    let loud = logged(&["-v", "run", "--config", "configs/tiny.toml", elf], None);
     assert!(loud.status.success());
     let report = |out: &Output| {
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -80,7 +81,7 @@ fn stages_are_logged_with_v_and_not_otherwise() {
     // The engine's events are debug: not at -v.
     assert!(!log.contains("launch:"), "{log}");
     // The flag goes anywhere on the line, for every command.
-    let after = wsim(&["config", "show", "-v"], None);
+    let after = logged(&["config", "show", "-v"], None);
     assert!(
         stderr(&after).contains("INFO configuration"),
         "{}",
@@ -93,7 +94,7 @@ fn engine_events_with_vv_or_rust_log() {
     let elf = program("graph/bfs_vm_push");
     let elf = elf.to_str().unwrap();
     let args = ["run", "--config", "configs/tiny.toml", elf];
-    let vv = stderr(&wsim(&[&["-vv"][..], &args].concat(), None));
+    let vv = stderr(&logged(&[&["-vv"][..], &args].concat(), None));
     for stage in ["graph", "layout", "verification"] {
         assert!(vv.contains(&format!(" INFO {stage}")), "{stage} in:\n{vv}");
     }
@@ -103,10 +104,10 @@ fn engine_events_with_vv_or_rust_log() {
     );
     assert!(vv.contains("iteration ended iteration=0"), "{vv}");
     // RUST_LOG chooses instead of the flags: here only the engine's events.
-    let filtered = stderr(&wsim(&args, Some("wsim_sim=debug")));
+    let filtered = stderr(&logged(&args, Some("wsim_sim=debug")));
     assert!(filtered.contains("iteration ended"), "{filtered}");
     assert!(!filtered.contains("INFO"), "{filtered}");
-    let bad = stderr(&wsim(&args, Some("wsim_sim=loud")));
+    let bad = stderr(&logged(&args, Some("wsim_sim=loud")));
     assert!(
         bad.contains("RUST_LOG=wsim_sim=loud is not a filter"),
         "{bad}"
@@ -115,7 +116,7 @@ fn engine_events_with_vv_or_rust_log() {
 
 #[test]
 fn a_deadlock_logs_each_barrier() {
-    let out = wsim(
+    let out = logged(
         &["-v", "run", program("errors/deadlock").to_str().unwrap()],
         None,
     );
@@ -141,7 +142,7 @@ fn ignored_graph_options_warn_unless_quiet() {
     let run = |flags: &[&str], name: &str, option: &[&str]| {
         let elf = program(name);
         let args = [flags, &["run"], &tiny, option, &[elf.to_str().unwrap()]].concat();
-        let out = wsim(&args, None);
+        let out = logged(&args, None);
         assert!(out.status.success(), "{}", stderr(&out));
         stderr(&out)
     };

@@ -2,20 +2,13 @@
 //! as inputs at once, outputs are checked before the work, written whole and never
 //! through a symlink, and an output that is one of the inputs is refused.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use common::{program, root};
-
-fn wsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(args)
-        .output()
-        .expect("wsim runs")
-}
+use common::{program, root, wsim};
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
@@ -79,11 +72,7 @@ fn special_files_are_refused_as_inputs_at_once() {
         &["experiment", "run", experiment.to_str().unwrap()],
         "it is a FIFO",
     );
-    std::fs::write(
-        &experiment,
-        "[[programs]]\nfiles = ['/dev/zero']\n".to_string(),
-    )
-    .unwrap();
+    std::fs::write(&experiment, "[[programs]]\nfiles = ['/dev/zero']\n").unwrap();
     refused(
         &["experiment", "run", experiment.to_str().unwrap()],
         "a character device",

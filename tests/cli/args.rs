@@ -2,18 +2,11 @@
 //! declares; the instruction trace (`--trace-instructions`) lists every instruction issued
 //! that its filters keep, bounded.
 
-mod common;
+use crate::common;
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-use common::{program, root};
-
-fn wsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wsim"))
-        .args(args)
-        .output()
-        .expect("wsim runs")
-}
+use common::{program, root, wsim};
 
 /// `wsim run --config configs/tiny.toml OPTIONS PROGRAM -- ARGS`.
 fn run(name: &str, options: &[&str], args: &[&str]) -> Output {

@@ -1,7 +1,7 @@
 //! Names, not numbers: a program's `wsim_phase_names` in the report and the JSON (phases
 //! it does not name by number), and the Weaver FSM's states with what each does.
 
-mod common;
+use crate::common;
 
 use serde_json::{json, Value};
 

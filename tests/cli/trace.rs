@@ -2,7 +2,7 @@
 //! parses, with a track per core (and per warp when asked), slices in time order within
 //! the run, phases that tile each core's time, and a bounded number of samples.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::process::Command;

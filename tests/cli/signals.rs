@@ -2,7 +2,7 @@
 //! (the report, `--json`) and marked interrupted, exit status 128 + the signal; an
 //! experiment stops starting runs and keeps the ones that finished in its cache.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
