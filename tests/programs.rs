@@ -1,7 +1,7 @@
 //! Every program in programs/ runs to completion with its expected exit status, on the
-//! tiny configuration and on the dissertation's (2 clusters x 3 cores, 32 warps x 32
-//! threads). The programs check their own results and name the first failing check in
-//! their exit status.
+//! tiny configuration and on the dissertation's (one cluster of two sockets of 3 cores,
+//! 32 warps x 32 threads). The programs check their own results and name the first
+//! failing check in their exit status.
 
 mod common;
 
