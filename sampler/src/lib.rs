@@ -12,12 +12,15 @@
 //! later units of each kernel and octave of warp instructions (the architecture-free
 //! features the functional run gives: a BFS level with a large frontier is unlike one with
 //! a small one), and the last unit (after the last launch): the strata of one unit are
-//! always simulated, and of the others' units the first two and then one in `every`. A measured unit is preceded by units simulated in detail
+//! always simulated, and of the others' units the first two and then one in `every`.
+//! With a `period`, a unit also ends inside a launch, and a launch's head, body and tail
+//! are strata of their kernel. A measured unit is preceded by units simulated in detail
 //! and not measured, so that its caches, DRAM rows, Weaver tables and pipeline hold what
 //! the run would have left there: `warmup_units` of them, and back to the previous unit
 //! of its kernel when that is within [`REACH`] (PageRank alternates its gather and its
 //! vertex update: the update's unit alone leaves the edges that the gather reads cold, and
-//! the gather measured after it alone ran 4% slow). The copies are independent, so
+//! the gather measured after it alone ran 4% slow); measured units in a row are one
+//! stretch, simulated once from the first one's warm-up. The copies are independent, so
 //! `threads` simulate them at once; the estimate reads them in unit order, the same at
 //! every thread count.
 
