@@ -1,7 +1,8 @@
 //! Sampling in experiments (docs/EXPERIMENTS.md, "Sampling"): a file's or a profile's
 //! `sampling` runs its runs through the sampler, under keys of their own (a run in full
 //! detail keeps its key), with the estimate's interval in the table; a bad setting is an
-//! error naming the key.
+//! error naming the key; and `wsim experiment validate-sampling` on the small set CI
+//! validates (experiments/sampling-validate.toml), its numbers consistent.
 
 mod common;
 
@@ -199,5 +200,147 @@ fn a_bad_sampling_setting_is_an_error_that_names_it() {
     assert!(
         err.contains("(profile `p`)") && err.contains("unknown field `evry`"),
         "{err}"
+    );
+}
+
+/// The small set CI validates: each run in detail and sampled, every number of the table
+/// consistent with the others, the plot's speed-up under both, and the summary line.
+#[test]
+fn validate_sampling_tabulates_each_run_both_ways() {
+    programs_dir();
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("validate.csv");
+    let file = root().join("experiments/sampling-validate.toml");
+    let out = wsim(
+        &root(),
+        &[
+            "experiment",
+            "validate-sampling",
+            file.to_str().unwrap(),
+            "-o",
+            table.to_str().unwrap(),
+        ],
+    );
+    let stdout = ok(&out);
+    let csv = text(&table);
+    assert_eq!(
+        csv.lines().next().unwrap(),
+        "run,program,graph,reading,detailed_cycles,estimated_cycles,cycles_low,cycles_high,\
+         error_pct,interval_pct,covered,units,measured_units,detail_share_pct,detailed_cpu_s,\
+         sampled_cpu_s,cpu_ratio,verdict"
+    );
+    let rows = csv_rows(&csv);
+    assert_eq!(rows.len(), 3);
+    let n = |row: &BTreeMap<String, String>, k: &str| -> f64 {
+        row[k]
+            .parse()
+            .unwrap_or_else(|_| panic!("{k} = {:?}", row[k]))
+    };
+    let mut errors = Vec::new();
+    let mut covered = 0;
+    for row in &rows {
+        assert_eq!(row["verdict"], "ok", "{row:?}");
+        let (detailed, estimate) = (n(row, "detailed_cycles"), n(row, "estimated_cycles"));
+        let (low, high) = (n(row, "cycles_low"), n(row, "cycles_high"));
+        // Rounded to a cycle, and the error to a thousandth of a percent.
+        let slack = 100.0 * 1.0 / detailed + 0.001;
+        let error = n(row, "error_pct");
+        assert!(
+            (error - 100.0 * (estimate / detailed - 1.0)).abs() < slack,
+            "{row:?}"
+        );
+        assert!(
+            (n(row, "interval_pct") - 50.0 * (high - low) / estimate).abs() < slack,
+            "{row:?}"
+        );
+        let covers = low <= detailed && detailed <= high;
+        assert_eq!(row["covered"], if covers { "yes" } else { "no" }, "{row:?}");
+        covered += usize::from(covers);
+        assert!(n(row, "measured_units") <= n(row, "units"), "{row:?}");
+        assert!(
+            n(row, "measured_units") < n(row, "units"),
+            "sampled, not whole: {row:?}"
+        );
+        let share = n(row, "detail_share_pct");
+        assert!(share > 0.0 && share < 100.0, "{row:?}");
+        let (dcpu, scpu) = (n(row, "detailed_cpu_s"), n(row, "sampled_cpu_s"));
+        assert!(dcpu > 0.0 && scpu > 0.0, "{row:?}");
+        assert!((n(row, "cpu_ratio") - dcpu / scpu).abs() < 0.01 + 0.002 * dcpu / scpu);
+        assert!(error.abs() < 5.0, "{row:?}");
+        errors.push(error.abs());
+    }
+    // The speed-up the experiment's plot draws, under both.
+    let ratios = text(&dir.path().join("validate.ratios.csv"));
+    let ratios = csv_rows(&ratios);
+    assert_eq!(ratios.len(), 1, "{ratios:?}");
+    let r = &ratios[0];
+    assert_eq!(
+        (
+            r["plot"].as_str(),
+            r["x"].as_str(),
+            r["series"].as_str(),
+            r["baseline"].as_str()
+        ),
+        ("speedup", "rmat9", "SparseWeaver", "VM")
+    );
+    let cycles = |program: &str| -> (f64, f64) {
+        let row = rows.iter().find(|r| r["program"] == program).unwrap();
+        (n(row, "detailed_cycles"), n(row, "estimated_cycles"))
+    };
+    let (vm, sw) = (cycles("pr_vm_pull"), cycles("pr_sparseweaver_pull"));
+    assert!((n(r, "detailed_ratio") - vm.0 / sw.0).abs() < 1e-4, "{r:?}");
+    assert!((n(r, "sampled_ratio") - vm.1 / sw.1).abs() < 1e-3, "{r:?}");
+    assert!(
+        (n(r, "error_pct") - 100.0 * (n(r, "sampled_ratio") / n(r, "detailed_ratio") - 1.0)).abs()
+            < 0.01,
+        "{r:?}"
+    );
+    let mean = errors.iter().sum::<f64>() / errors.len() as f64;
+    let max = errors.iter().copied().fold(0.0, f64::max);
+    let summary =
+        format!("mean |error| {mean:.2}%, max {max:.2}%, covered {covered} of 3; ratios:");
+    assert!(stdout.contains(&summary), "{summary}\n{stdout}");
+}
+
+/// A run that does not succeed fails the command, and its row says so.
+#[test]
+fn validate_sampling_fails_when_a_run_fails() {
+    programs_dir();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let file = experiment(d, "[sampling]\nevery = 4", "");
+    std::fs::write(
+        &file,
+        text(&file).replace(
+            "name = 'pr'\n",
+            "name = 'pr'\nset = ['run.max_cycles=20000']\n",
+        ),
+    )
+    .unwrap();
+    let table = d.join("v.csv");
+    let out = wsim(
+        d,
+        &[
+            "experiment",
+            "validate-sampling",
+            file.to_str().unwrap(),
+            "-o",
+            table.to_str().unwrap(),
+        ],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("1 run of experiment pr did not validate"),
+        "{err}"
+    );
+    assert!(
+        err.contains("#0 pr_vm_pull on rmat8: the detailed run: failed"),
+        "{err}"
+    );
+    let rows = csv_rows(&text(&table));
+    assert!(
+        rows[0]["verdict"].starts_with("detailed failed"),
+        "{rows:?}"
     );
 }

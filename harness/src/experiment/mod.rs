@@ -13,6 +13,7 @@ mod outputs;
 mod profile;
 pub mod slurm;
 pub mod table;
+mod validate;
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -24,6 +25,7 @@ use wsim_sim::Config;
 
 pub use file::{Argument, Arguments, Graph, Program, SlurmSpec};
 pub use outputs::{Outputs, Written};
+pub use validate::{Validation, RATIO_COLUMNS, RUN_COLUMNS};
 
 use crate::plot::PlotSpec;
 use crate::readings::Reading;

@@ -158,7 +158,7 @@ fn rate(a: u64, b: u64) -> Cell {
 
 /// An end of a sampled run's interval, rounded to a cycle: empty when the run was not
 /// sampled or the interval is unbounded.
-fn interval_end(end: Option<f64>) -> Cell {
+pub(crate) fn interval_end(end: Option<f64>) -> Cell {
     match end {
         Some(e) if e.is_finite() => Cell::Count(e.max(0.0).round() as u64),
         _ => Cell::Empty,
