@@ -42,15 +42,15 @@ pub struct Places {
 #[derive(Args)]
 pub struct Part {
     /// Only the runs on these graphs (names, comma-separated), e.g. one graph of a long
-    /// profile; the table keeps the rows earlier parts wrote for the others.
+    /// profile; a table keeps the rows earlier parts wrote for the others.
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     graphs: Vec<String>,
     /// Only the runs of these programs (file-name patterns without `.elf`, comma-separated,
-    /// e.g. `pr_*`); the table keeps the rows earlier parts wrote for the others.
+    /// e.g. `pr_*`); a table keeps the rows earlier parts wrote for the others.
     #[arg(long, value_name = "PATTERNS", value_delimiter = ',')]
     programs: Vec<String>,
     /// Only the runs under these readings (names, comma-separated), e.g. a reading added
-    /// to a profile whose other readings ran; the table keeps the rows earlier parts wrote
+    /// to a profile whose other readings ran; a table keeps the rows earlier parts wrote
     /// for the others.
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     readings: Vec<String>,
@@ -159,7 +159,7 @@ pub enum ExperimentCommand {
     /// detailed cycles, the estimate, its error, its 95% interval and whether it covers
     /// them, the share simulated in detail and the CPU of each; then each speed-up of
     /// cycles the experiment's plots draw, under both; then a summary line. Exit status 1
-    /// when a run failed, did not verify, or the sampled run's results differ.
+    /// when a run failed or did not verify, either way.
     #[command(name = "validate-sampling")]
     ValidateSampling {
         /// The experiment file (TOML).
