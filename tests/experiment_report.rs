@@ -742,3 +742,49 @@ fn a_profile_with_another_readings_rows_alone_shows_their_band_and_no_default() 
         "{row}"
     );
 }
+
+/// A value computed from a sampled run's estimate is marked `~`, with a line under its
+/// table saying so; a value from runs in full detail is not (a table without the
+/// `sampled` column, every committed one, gives the page it always did).
+#[test]
+fn values_from_sampled_runs_are_marked() {
+    let dir = tempfile::tempdir().unwrap();
+    tree(dir.path(), CLAIMS);
+    write(
+        &dir.path().join("results/tiny/quick/tiny.csv"),
+        "experiment,run,program,graph,schedule,profile,wsim_version,verified,verdict,cycles,sampled,cycles_low,cycles_high\n\
+         tiny,0,pr_vm,g1,VM,quick,0.1.0 (abc),yes,ok,400,,,\n\
+         tiny,1,pr_sw,g1,SparseWeaver,quick,0.1.0 (abc),yes,ok,100,,,\n\
+         tiny,2,pr_vm,g2,VM,quick,0.1.0 (abc),yes,ok,900,yes,890,910\n\
+         tiny,3,pr_sw,g2,SparseWeaver,quick,0.1.0 (abc),-,ok,100,,,\n",
+    );
+    let page = page(dir.path());
+    let has = |text: &str| assert!(page.contains(text), "no `{text}` in:\n{page}");
+    has("| SparseWeaver over VM (`overall`) | 10, 12 | 2.50x | ~6.00x | not run |");
+    has("| VM's cycles on g2 (`vm-g2`) | 15 | 1,000 | ~900 | not run |");
+    has("\n~ computed from sampled runs' estimates of the cycles");
+    let line = |id: &str| page.lines().find(|l| l.contains(id)).unwrap().to_string();
+    assert!(!line("(`area`)").contains('~'), "{page}");
+
+    // A claim on g1's rows alone reads no sampled run: not marked.
+    let sampled_table =
+        std::fs::read_to_string(dir.path().join("results/tiny/quick/tiny.csv")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    tree(
+        dir.path(),
+        &CLAIMS.replace(
+            "id = \"overall\"",
+            "id = \"overall\"\nwhere = { graph = \"g1\" }",
+        ),
+    );
+    write(
+        &dir.path().join("results/tiny/quick/tiny.csv"),
+        &sampled_table,
+    );
+    let page = self::page(dir.path());
+    assert!(
+        page.contains("| SparseWeaver over VM (`overall`) | 10, 12 | 2.50x | 4.00x |"),
+        "{page}"
+    );
+    assert!(page.contains("| ~900 |"), "{page}");
+}

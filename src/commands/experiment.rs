@@ -1,4 +1,4 @@
-//! `wsim experiment run|collect|plot|slurm|report`: the command line of
+//! `wsim experiment run|collect|plot|slurm|report|validate-sampling`: the command line of
 //! `wsim_harness::experiment` and `wsim_harness::paper` (docs/EXPERIMENTS.md).
 
 use std::collections::BTreeMap;
@@ -34,19 +34,42 @@ pub struct Places {
     /// The directory of cached runs, shared by reruns and array tasks [default: OUT/cache].
     #[arg(long, value_name = "DIR")]
     cache: Option<PathBuf>,
+    #[command(flatten)]
+    part: Part,
+}
+
+/// The part of an experiment's runs a command takes (all without these options).
+#[derive(Args)]
+pub struct Part {
     /// Only the runs on these graphs (names, comma-separated), e.g. one graph of a long
-    /// profile; the table keeps the rows earlier parts wrote for the others.
+    /// profile; a table keeps the rows earlier parts wrote for the others.
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     graphs: Vec<String>,
     /// Only the runs of these programs (file-name patterns without `.elf`, comma-separated,
-    /// e.g. `pr_*`); the table keeps the rows earlier parts wrote for the others.
+    /// e.g. `pr_*`); a table keeps the rows earlier parts wrote for the others.
     #[arg(long, value_name = "PATTERNS", value_delimiter = ',')]
     programs: Vec<String>,
     /// Only the runs under these readings (names, comma-separated), e.g. a reading added
-    /// to a profile whose other readings ran; the table keeps the rows earlier parts wrote
+    /// to a profile whose other readings ran; a table keeps the rows earlier parts wrote
     /// for the others.
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     readings: Vec<String>,
+}
+
+impl Part {
+    /// Keep `experiment`'s runs of this part.
+    fn keep(&self, experiment: &mut Experiment) -> anyhow::Result<()> {
+        if !self.graphs.is_empty() {
+            experiment.keep_graphs(&self.graphs)?;
+        }
+        if !self.programs.is_empty() {
+            experiment.keep_programs(&self.programs)?;
+        }
+        if !self.readings.is_empty() {
+            experiment.keep_readings(&self.readings)?;
+        }
+        Ok(())
+    }
 }
 
 impl Places {
@@ -58,15 +81,7 @@ impl Places {
             .iter()
             .map(|file| {
                 let mut experiment = Experiment::load(file, self.profile.as_deref())?;
-                if !self.graphs.is_empty() {
-                    experiment.keep_graphs(&self.graphs)?;
-                }
-                if !self.programs.is_empty() {
-                    experiment.keep_programs(&self.programs)?;
-                }
-                if !self.readings.is_empty() {
-                    experiment.keep_readings(&self.readings)?;
-                }
+                self.part.keep(&mut experiment)?;
                 let outputs = Outputs::new(&experiment, self.out.as_deref(), self.cache.as_deref());
                 Ok((experiment, outputs))
             })
@@ -138,6 +153,28 @@ pub enum ExperimentCommand {
         /// The script to write, with one file only [default: OUT/NAME.sbatch].
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
+    },
+    /// Run each run of an experiment both in full detail and sampled (the file's
+    /// `sampling`, or the sampler's defaults), nothing cached, and tabulate per run the
+    /// detailed cycles, the estimate, its error, its 95% interval and whether it covers
+    /// them, the share simulated in detail and the CPU of each; then each speed-up of
+    /// cycles the experiment's plots draw, under both; then a summary line. Exit status 1
+    /// when a run failed or did not verify, either way.
+    #[command(name = "validate-sampling")]
+    ValidateSampling {
+        /// The experiment file (TOML).
+        file: PathBuf,
+        /// The profile to read it under [default: the file's `profile`].
+        #[arg(long, value_name = "NAME")]
+        profile: Option<String>,
+        #[command(flatten)]
+        part: Part,
+        /// Write the runs' table here (CSV), and the speed-ups' beside it as
+        /// STEM.ratios.csv when the experiment plots any.
+        #[arg(short, long, value_name = "TABLE.csv")]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        jobs: JobsArgs,
     },
     /// Write a Markdown page of a paper's numbers beside wsim's, computed from the
     /// experiments' tables of the profiles quick and full (DIR/EXPERIMENT/PROFILE/
@@ -261,6 +298,49 @@ pub fn exec(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
                 println!("{}", path.display());
             }
         }
+        ExperimentCommand::ValidateSampling {
+            file,
+            profile,
+            part,
+            output,
+            jobs,
+        } => {
+            jobs.apply()?;
+            let ratios_path = output.as_ref().map(|o| o.with_extension("ratios.csv"));
+            for path in output.iter().chain(&ratios_path) {
+                wsim_harness::files::check_output(path)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                wsim_harness::files::check_not_input(path, &[&file])?;
+            }
+            let mut experiment = Experiment::load(&file, profile.as_deref())?;
+            part.keep(&mut experiment)?;
+            let validation = experiment.validate_sampling(true)?;
+            let mut out = std::io::stdout().lock();
+            write!(out, "{}", aligned(&validation.runs))?;
+            if !validation.ratios.rows.is_empty() {
+                write!(out, "\n{}", aligned(&validation.ratios))?;
+            }
+            writeln!(out, "{}", validation.summary())?;
+            if let (Some(path), Some(ratios)) = (&output, &ratios_path) {
+                validation.runs.write(path)?;
+                writeln!(out, "wrote {}", path.display())?;
+                if !validation.ratios.rows.is_empty() {
+                    validation.ratios.write(ratios)?;
+                    writeln!(out, "wrote {}", ratios.display())?;
+                }
+            }
+            if !validation.problems.is_empty() {
+                stderr_line!(
+                    "wsim: {} of experiment {} did not validate:",
+                    count(validation.problems.len(), "run", "runs"),
+                    experiment.name
+                );
+                for p in &validation.problems {
+                    stderr_line!("  {p}");
+                }
+                failed = true;
+            }
+        }
         ExperimentCommand::Report {
             paper: file,
             results,
@@ -288,6 +368,39 @@ pub fn exec(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `table` as text, its columns aligned (numbers to the right).
+fn aligned(table: &Table) -> String {
+    let cells: Vec<Vec<String>> = std::iter::once(table.header.clone())
+        .chain(
+            table
+                .rows
+                .iter()
+                .map(|r| r.iter().map(Cell::to_string).collect()),
+        )
+        .collect();
+    let widths: Vec<usize> = (0..table.header.len())
+        .map(|k| {
+            cells
+                .iter()
+                .map(|r| r[k].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut text = String::new();
+    for (i, row) in cells.iter().enumerate() {
+        let line: Vec<String> = (row.iter().zip(&widths).enumerate())
+            .map(|(k, (c, &w))| match table.rows.get(i.wrapping_sub(1)) {
+                Some(r) if r[k].number().is_some() => format!("{c:>w$}"),
+                _ => format!("{c:<w$}"),
+            })
+            .collect();
+        text.push_str(line.join("  ").trim_end());
+        text.push('\n');
+    }
+    text
 }
 
 /// Say on stdout which files were written, and on stderr why the others were not; how

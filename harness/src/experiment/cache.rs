@@ -2,7 +2,7 @@
 //! a file named by the SHA-256 of everything that decides it: wsim's version and sources
 //! (for a build of uncommitted sources, the executable's own hash), the program's bytes, the
 //! resolved configuration, the graph (spec, file contents, loading options) and the
-//! program's arguments (a GCN layer's shape among them). A run whose file exists is not
+//! program's arguments (a GCN layer's shape among them), and a sampled run's sampling. A run whose file exists is not
 //! run again; anything that changes one of those inputs names another file. Files are
 //! written whole (a temporary file renamed), so an interrupted run leaves none, and array
 //! tasks of a cluster can share the directory. An entry carries its key, the simulator's
@@ -58,6 +58,8 @@ pub struct Inputs<'a> {
     pub graph: Option<String>,
     /// The program's arguments (source, iterations, a GCN layer's shape).
     pub arguments: &'a Arguments,
+    /// How the run is sampled (none: in full detail).
+    pub sampling: Option<&'a wsim_sampler::Plan>,
 }
 
 impl Inputs<'_> {
@@ -88,6 +90,13 @@ impl Inputs<'_> {
         // Only when given, so that the keys of runs without it stay as they were.
         if self.arguments.source_hub {
             text.push_str("source hub\n");
+        }
+        // Likewise: a run in full detail keeps its key. The threads change no result.
+        if let Some(plan) = self.sampling {
+            text.push_str(&format!(
+                "sampling every {} period {} warmup {} warm_caches {}\n",
+                plan.every, plan.period, plan.warmup_units, plan.warm_caches
+            ));
         }
         text
     }
@@ -218,5 +227,82 @@ impl Cache {
         };
         let text = serde_json::to_string(&entry).expect("an entry serializes");
         Ok(crate::files::write_whole(&self.path(key), text.as_bytes())?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    fn inputs<'a>(
+        arguments: &'a Arguments,
+        sampling: Option<&'a wsim_sampler::Plan>,
+    ) -> Inputs<'a> {
+        Inputs {
+            program: b"elf",
+            config: "[gpu]\ncores = 4\n",
+            graph: Some("graph gen:grid:w=4,h=4 abc --symmetrize".into()),
+            arguments,
+            sampling,
+        }
+    }
+
+    /// A run in full detail keys exactly the text it did before runs could be sampled, so
+    /// that every cache of unsampled experiments stays valid.
+    #[test]
+    fn a_detailed_runs_key_is_unchanged_by_sampling() {
+        let arguments = Arguments {
+            iterations: Some(3),
+            ..Arguments::default()
+        };
+        let before = format!(
+            "{}\nprogram {}\nconfig {}\ngraph gen:grid:w=4,h=4 abc --symmetrize\n\
+             source -\niterations 3\nfeatures -\ninput_features -\ninput_nnz -\n",
+            simulator(),
+            sha256(b"elf"),
+            sha256(b"[gpu]\ncores = 4\n"),
+        );
+        let detailed = inputs(&arguments, None);
+        assert_eq!(detailed.text(), before);
+        assert_eq!(detailed.key(), sha256(before.as_bytes()));
+    }
+
+    /// A sampled run's key differs from the detailed run's and with every choice that
+    /// changes its result, but not with the threads it takes.
+    #[test]
+    fn a_sampled_runs_key_names_its_sampling() {
+        let arguments = Arguments::default();
+        let plan = wsim_sampler::Plan::default();
+        let detailed = inputs(&arguments, None).key();
+        let sampled = inputs(&arguments, Some(&plan)).key();
+        assert_ne!(sampled, detailed);
+        let threads = wsim_sampler::Plan { threads: 8, ..plan };
+        assert_eq!(inputs(&arguments, Some(&threads)).key(), sampled);
+        let others = [
+            wsim_sampler::Plan { every: 5, ..plan },
+            wsim_sampler::Plan {
+                period: 1000,
+                ..plan
+            },
+            wsim_sampler::Plan {
+                warmup_units: 2,
+                ..plan
+            },
+            wsim_sampler::Plan {
+                warm_caches: true,
+                ..plan
+            },
+        ];
+        let keys: BTreeSet<String> = (others.iter())
+            .map(|p| inputs(&arguments, Some(p)).key())
+            .chain([sampled, detailed])
+            .collect();
+        assert_eq!(keys.len(), others.len() + 2);
+        assert_ne!(
+            inputs(&arguments, Some(&plan)).seal(),
+            inputs(&arguments, None).seal()
+        );
     }
 }

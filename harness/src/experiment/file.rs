@@ -41,6 +41,69 @@ pub(super) struct Spec {
     pub readings: Option<ReadingsSpec>,
     /// A table measured outside wsim (docs/EXPERIMENTS.md, "External experiments").
     pub external: Option<ExternalSpec>,
+    /// Whether and how the runs are sampled (docs/EXPERIMENTS.md, "Sampling"): `true`
+    /// (the sampler's defaults), `false` (full detail, as without it) or a table of the
+    /// sampler's choices; a profile chooses with `sampling = "${sampling}"`.
+    #[serde(default, deserialize_with = "sampling")]
+    pub sampling: Option<wsim_sampler::Plan>,
+}
+
+/// A `sampling` table: `wsim run`'s `--sample-*` options, each the sampler's default when
+/// left out.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SamplingSpec {
+    /// `--sample-every`: of each stratum's units after its first two, one in K in detail.
+    every: Option<u32>,
+    /// `--sample-period`: units end inside a launch after N warp instructions (0: no).
+    period: Option<u64>,
+    /// `--sample-warmup`: units simulated in detail, unmeasured, before a measured one.
+    warmup: Option<u32>,
+    /// `--sample-threads`: detailed samples at once (the results are the same at any).
+    threads: Option<u32>,
+    /// `--sample-warm-caches`: the functional run warms the caches' tags.
+    warm_caches: Option<bool>,
+}
+
+/// The most threads one sampled run takes (`wsim run --sample-threads`'s bound).
+const MAX_SAMPLE_THREADS: u32 = 256;
+
+fn sampling<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<wsim_sampler::Plan>, D::Error> {
+    use serde::de::Error;
+    let spec = match toml::Value::deserialize(d)? {
+        toml::Value::Boolean(false) => return Ok(None),
+        toml::Value::Boolean(true) => return Ok(Some(wsim_sampler::Plan::default())),
+        toml::Value::Table(table) => SamplingSpec::deserialize(table).map_err(D::Error::custom)?,
+        other => {
+            return Err(D::Error::custom(format!(
+                "sampling is true, false or a table (every, period, warmup, threads, \
+                 warm_caches), not {}",
+                other.type_str()
+            )))
+        }
+    };
+    let defaults = wsim_sampler::Plan::default();
+    let plan = wsim_sampler::Plan {
+        every: spec.every.unwrap_or(defaults.every),
+        period: spec.period.unwrap_or(defaults.period),
+        warmup_units: spec.warmup.unwrap_or(defaults.warmup_units),
+        threads: spec.threads.map_or(defaults.threads, |t| t as usize),
+        warm_caches: spec.warm_caches.unwrap_or(defaults.warm_caches),
+    };
+    if plan.every == 0 {
+        return Err(D::Error::custom(
+            "sampling.every is 0: one unit in `every` is measured, so at least 1",
+        ));
+    }
+    if !(1..=MAX_SAMPLE_THREADS as usize).contains(&plan.threads) {
+        return Err(D::Error::custom(format!(
+            "sampling.threads is {}: 1 to {MAX_SAMPLE_THREADS}",
+            plan.threads
+        )));
+    }
+    Ok(Some(plan))
 }
 
 impl Spec {
@@ -395,6 +458,7 @@ fn parse(text: &str, path: &Path, profile: Option<&str>) -> anyhow::Result<(Spec
             ("[readings]", spec.readings.is_some()),
             ("config", spec.config.is_some()),
             ("set", !spec.set.is_empty()),
+            ("sampling", spec.sampling.is_some()),
         ];
         if let Some((key, _)) = runs_something.iter().find(|(_, given)| *given) {
             bail!(at(format!(

@@ -13,6 +13,7 @@ mod outputs;
 mod profile;
 pub mod slurm;
 pub mod table;
+mod validate;
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -24,6 +25,7 @@ use wsim_sim::Config;
 
 pub use file::{Argument, Arguments, Graph, Program, SlurmSpec};
 pub use outputs::{Outputs, Written};
+pub use validate::{Validation, RATIO_COLUMNS, RUN_COLUMNS};
 
 use crate::plot::PlotSpec;
 use crate::readings::Reading;
@@ -64,6 +66,8 @@ pub struct Experiment {
     /// `[external]`: what measures the table outside wsim, and what that needs (no runs
     /// then).
     pub external: Option<(String, Option<String>)>,
+    /// How every run is sampled (the file's `sampling`; none: in full detail).
+    pub sampling: Option<wsim_sampler::Plan>,
 }
 
 /// A named axis.
@@ -273,6 +277,7 @@ impl Experiment {
                             config: &config.to_toml(),
                             graph: graph.map(|g| graph_ids[g].clone()),
                             arguments,
+                            sampling: spec.sampling.as_ref(),
                         };
                         runs.push(Run {
                             index: runs.len(),
@@ -320,6 +325,7 @@ impl Experiment {
             left_out: Vec::new(),
             readings,
             external: (spec.external.as_ref()).map(|e| (e.command.clone(), e.needs.clone())),
+            sampling: spec.sampling,
         };
         // An external table's columns are its own: the plots meet them when drawn.
         if experiment.external.is_some() {
@@ -426,7 +432,10 @@ impl Experiment {
                 program: run::Program::Bytes(Arc::clone(&run.elf)),
                 config: run.config.clone(),
                 input: Some(Arc::clone(&inputs[&(run.graph, run.arguments)])),
-                options: RunOptions::default(),
+                options: RunOptions {
+                    sampling: self.sampling,
+                    ..RunOptions::default()
+                },
             })
         };
         let keep = |k: usize, record: &RunRecord| {

@@ -1,7 +1,8 @@
 //! An experiment's tidy table: one row per run, in the runs' order, with every field that
 //! identifies the run (experiment, profile, program, kernel and arguments, graph, each
 //! axis, configuration and its hash, wsim's version) and its results (the registry's,
-//! [`Stat::results`]: outcome, cycles, instructions, IPC, SIMT efficiency, issue slots by
+//! [`Stat::results`]: outcome, cycles (a sampled experiment's with whether they are an
+//! estimate and its interval), instructions, IPC, SIMT efficiency, issue slots by
 //! reason, hit rates, DRAM, the Weaver unit, cycles per phase), then the verdict, the
 //! error and the host's time (the only column that differs between two runs of the same
 //! experiment).
@@ -28,6 +29,21 @@ fn input_nnz(run: &Run, record: &RunRecord) -> Cell {
     }
 }
 
+/// The registry's results of `experiment`'s table ([`Stat::results`]), with a sampled
+/// experiment's [`Stat::SAMPLING`] after `cycles` (an experiment in full detail keeps the
+/// columns it always had).
+fn results(experiment: &Experiment, phases: &[u32]) -> Vec<Stat> {
+    let mut results = Stat::results(phases);
+    if experiment.sampling.is_some() {
+        let cycles = results
+            .iter()
+            .position(|s| *s == Stat::Cycles)
+            .expect("cycles");
+        results.splice(cycles + 1..cycles + 1, Stat::SAMPLING);
+    }
+    results
+}
+
 /// The columns of `experiment`'s table when its runs have `phases`.
 pub fn header(experiment: &Experiment, phases: &[u32]) -> Vec<String> {
     let mut header: Vec<String> = ["experiment", "profile", "reading", "run", "program"]
@@ -43,7 +59,11 @@ pub fn header(experiment: &Experiment, phases: &[u32]) -> Vec<String> {
             .map(|a| a.name.clone()),
     );
     header.extend(["config", "config_hash", "wsim_version"].map(String::from));
-    header.extend(Stat::results(phases).iter().map(|s| s.name().into_owned()));
+    header.extend(
+        results(experiment, phases)
+            .iter()
+            .map(|s| s.name().into_owned()),
+    );
     header.extend(Stat::LAST.iter().map(|s| s.name().into_owned()));
     header
 }
@@ -55,7 +75,7 @@ pub fn table_of(experiment: &Experiment, runs: &[&Run], records: &[RunRecord]) -
         .flat_map(|r| r.phases.keys().copied())
         .collect();
     let phases: Vec<u32> = phases.into_iter().collect();
-    let results = Stat::results(&phases);
+    let results = results(experiment, &phases);
     let header = header(experiment, &phases);
     let version = crate::version();
     let text = |s: &str| Cell::Text(s.to_string());

@@ -71,6 +71,16 @@ impl Computation {
         named
     }
 
+    /// Whether a row it reads is a sampled run's (its `sampled` cell says `yes`): its
+    /// value is then an estimate, which the page marks.
+    pub fn sampled(&self, table: &Table) -> bool {
+        let Some(k) = table.column("sampled") else {
+            return false;
+        };
+        (table.rows.iter())
+            .any(|row| row[k].to_string() == "yes" && self.filter.matches_row(table, row))
+    }
+
     /// wsim's value from `table` (read from `path`).
     pub fn compute(&self, table: &Table, path: &Path) -> anyhow::Result<Measured> {
         let metric = MetricExpr::parse(&self.metric);

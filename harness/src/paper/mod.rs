@@ -79,6 +79,8 @@ pub(super) type Tables<'p> = BTreeMap<(String, &'p str), (PathBuf, Table, Option
 pub struct Value {
     pub default: Option<Measured>,
     pub band: Option<Band>,
+    /// The default's value reads a sampled run's estimate (marked `~` on the page).
+    pub sampled: bool,
 }
 
 /// A claim's values under each reading that ran (the default first), the readings
@@ -152,6 +154,7 @@ fn claim_value(
         return Ok(Value {
             default: Some(computation.compute(table, path)?),
             band: None,
+            sampled: computation.sampled(table),
         });
     };
     let default = readings.default_reading();
@@ -214,6 +217,7 @@ fn claim_value(
     Ok(Value {
         default: value,
         band: Some(band),
+        sampled: computation.sampled(&default_rows),
     })
 }
 

@@ -127,6 +127,7 @@ pub(super) fn claims_table(
         " ---: |".repeat(paper.profiles.len()),
         if band { " --- |" } else { "" },
     );
+    let mut estimated = false;
     for claim in claims {
         let method = claim.measure.as_ref().map(|(_, c)| c.method);
         let measured: Vec<Option<&Value>> = (paper.profiles.iter())
@@ -141,11 +142,17 @@ pub(super) fn claims_table(
                 (
                     Some(m),
                     Some(Value {
-                        default: Some(d), ..
+                        default: Some(d),
+                        sampled,
+                        ..
                     }),
-                ) => shown(m, *d),
+                ) => format!("{}{}", if *sampled { SAMPLED } else { "" }, shown(m, *d)),
             })
             .collect();
+        estimated |= measured
+            .iter()
+            .flatten()
+            .any(|v| v.sampled && v.default.is_some());
         let paper_value = match (&claim.paper, method) {
             (Stated::Number(n), Some(m)) => number(m, *n),
             (Stated::Number(n), None) => plain(*n),
@@ -187,8 +194,18 @@ pub(super) fn claims_table(
             cell(&filled[&at::reason(&claim.id)]),
         );
     }
+    if estimated {
+        text.push_str(SAMPLED_NOTE);
+    }
     text
 }
+
+/// The mark of a value computed from a sampled run's estimate, and the line under a table
+/// that has one (a table of runs in full detail has neither).
+const SAMPLED: &str = "~";
+const SAMPLED_NOTE: &str = "\n~ computed from sampled runs' estimates of the cycles \
+     (docs/ARCHITECTURE.md, \"Sampled simulation\"; the experiment's table has each run's \
+     95% interval).\n";
 
 /// `1.20x (sockets) to 3.10x (em-search), 5 readings` (or one reading's value), the
 /// readings not run, and in how many readings a claim's expectation holds.
@@ -238,6 +255,7 @@ pub(super) fn headline_table(
         .flat_map(|s| &s.claims)
         .map(|c| (c.id.as_str(), c))
         .collect();
+    let mut estimated = false;
     for id in &headline.claims {
         let claim = claims[id.as_str()];
         let paper_value = match &claim.paper {
@@ -281,7 +299,10 @@ pub(super) fn headline_table(
             .filter(|p| p.as_str() != *profile)
             .filter_map(|p| Some((p, values.get(&(id.as_str(), p.as_str()))?)))
             .map(|(p, v)| {
-                let default = v.default.map_or("not run".into(), |d| shown(method, d));
+                let mark = if v.sampled { SAMPLED } else { "" };
+                let default = v
+                    .default
+                    .map_or("not run".into(), |d| format!("{mark}{}", shown(method, d)));
                 let mut text = format!("{p}: {default}");
                 if let Some(band) = v.band.as_ref().filter(|b| b.values.len() > 1) {
                     let ((lo, at_lo), (hi, at_hi)) = band.ends();
@@ -301,9 +322,17 @@ pub(super) fn headline_table(
             "| {} (`{id}`) | {} | {profile} | {} | {lo} | {hi} | {not_run} | {} |",
             cell(&claim.text),
             cell(&paper_value),
-            value.default.map_or("not run".into(), |d| shown(method, d)),
+            value.default.map_or("not run".into(), |d| format!(
+                "{}{}",
+                if value.sampled { SAMPLED } else { "" },
+                shown(method, d)
+            )),
             cell(&others),
         );
+        estimated |= ran.iter().any(|(_, v)| v.sampled && v.default.is_some());
+    }
+    if estimated {
+        text.push_str(SAMPLED_NOTE);
     }
     text
 }

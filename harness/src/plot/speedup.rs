@@ -12,8 +12,8 @@ use crate::stats::Cell;
 use crate::table::Table;
 
 impl PlotSpec {
-    /// The bars of a speedup plot of `table` (the rows its `where` keeps).
-    #[cfg(test)]
+    /// The bars of a speedup plot of `table` (the rows its `where` keeps): what the
+    /// figure draws, and what `experiment validate-sampling` compares.
     pub(crate) fn speedup_bars(&self, table: &Table) -> anyhow::Result<GroupedBars> {
         self.speedups(table, &self.rows(table))
     }

@@ -127,6 +127,11 @@ impl<'r> Reading<'r> {
         if r.mode == Mode::Functional && stat.timed() {
             return None;
         }
+        // A sampled run's counters are its functional run's: of what only the timing
+        // model measures, it has the estimate and what follows from it alone.
+        if r.mode == Mode::Sampled && stat.timed() && !stat.sampled_runs_have() {
+            return None;
+        }
         let graph = r.graph.as_ref();
         Some(Reading {
             record,
@@ -148,6 +153,15 @@ fn rate(a: u64, b: u64) -> Cell {
         Cell::Fixed(a as f64 / b as f64, 6)
     } else {
         Cell::Empty
+    }
+}
+
+/// An end of a sampled run's interval, rounded to a cycle: empty when the run was not
+/// sampled or the interval is unbounded.
+pub(crate) fn interval_end(end: Option<f64>) -> Cell {
+    match end {
+        Some(e) if e.is_finite() => Cell::Count(e.max(0.0).round() as u64),
+        _ => Cell::Empty,
     }
 }
 
@@ -326,6 +340,23 @@ statistics! {
         name: "cycles", unit: Some("cycles"), kind: Kind::Count, timed: true,
         description: "machine cycles of the run (cycles)",
         read report: |c| Cell::Count(c.r.cycles),
+    }
+    Sampled {
+        name: "sampled", unit: None, kind: Kind::Text, timed: true,
+        description: "yes when the cycles are a sampled run's estimate (empty in full detail)",
+        read report: |c| if c.r.sampling.is_some() { Cell::Text("yes".into()) } else { Cell::Empty },
+    }
+    CyclesLow {
+        name: "cycles_low", unit: Some("cycles"), kind: Kind::Count, timed: true,
+        description: "a sampled run's 95% interval of the cycles, its low end (empty in \
+                      full detail, or when the interval is unbounded) (cycles)",
+        read report: |c| interval_end(c.r.sampling.as_ref().map(|s| s.cycles_low)),
+    }
+    CyclesHigh {
+        name: "cycles_high", unit: Some("cycles"), kind: Kind::Count, timed: true,
+        description: "a sampled run's 95% interval of the cycles, its high end (empty in \
+                      full detail, or when the interval is unbounded) (cycles)",
+        read report: |c| interval_end(c.r.sampling.as_ref().map(|s| s.cycles_high)),
     }
     WarpInstructions {
         name: "warp_instructions", unit: Some("instructions"), kind: Kind::Count, timed: false,
@@ -517,6 +548,10 @@ impl Stat {
     /// only column that differs between two executions of the same run).
     pub const LAST: [Stat; 3] = [Stat::Verdict, Stat::Error, Stat::HostSeconds];
 
+    /// Whether the cycles are a sampled run's estimate, and its interval: the columns a
+    /// sampled experiment's table has after `cycles`.
+    pub const SAMPLING: [Stat; 3] = [Stat::Sampled, Stat::CyclesLow, Stat::CyclesHigh];
+
     /// Every column a table of runs takes from the registry, in the tables' order (an
     /// experiment's and a sweep's alike, their identifying columns aside): the kernel, the
     /// results with `phases`, then [`Stat::LAST`].
@@ -562,12 +597,27 @@ impl Stat {
         all
     }
 
+    /// Of the statistics only the timing model measures, those a sampled run has: its
+    /// estimate of the cycles, the interval, IPC from them, and the configured L1D.
+    fn sampled_runs_have(self) -> bool {
+        matches!(
+            self,
+            Stat::Cycles
+                | Stat::Sampled
+                | Stat::CyclesLow
+                | Stat::CyclesHigh
+                | Stat::Ipc
+                | Stat::L1dSize
+        )
+    }
+
     /// Every statistic without a phase, then the three of a phase `N` (for listings).
     pub fn catalog() -> Vec<Stat> {
         let mut all = Stat::KERNEL.to_vec();
         all.extend(Stat::results(&[]));
         all.push(Stat::HitRate(CacheLevel::L1i));
         all.extend([Stat::IterationRecords, Stat::Launches]);
+        all.extend(Stat::SAMPLING);
         all.extend([
             Stat::PhaseCycles(0),
             Stat::PhaseWarpCycles(0),
