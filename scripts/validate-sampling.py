@@ -7,7 +7,7 @@ cycles against the same units' in the full-detail run (what the warm-up misses);
 of the error is the estimate's (which units were measured).
 
   scripts/validate-sampling.py [--wsim PATH] [--every K] [--warmup U] [--period N] [--threads N]
-                               [--warm-caches] [--jobs NAME,...] [-o TABLE.csv]
+                               [--warm-caches] [--set KEY=VALUE]... [--jobs NAME,...] [-o TABLE.csv]
 
 Each job's sampled run must verify (graph programs check their result against the host
 reference) and end as the detailed one does; the script fails otherwise."""
@@ -91,12 +91,14 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--warm-caches", action="store_true",
                     help="warm the caches functionally (--sample-warm-caches)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a configuration override for every job (both runs)")
     ap.add_argument("--jobs", default=",".join(JOBS))
     ap.add_argument("-o", "--out")
     a = ap.parse_args()
     rows = []
     for name in a.jobs.split(","):
-        args = JOBS[name]
+        args = [w for kv in a.set for w in ("--set", kv)] + JOBS[name]
         d, dcpu = run(a.wsim, args, [])
         s, scpu = run(a.wsim, args, ["--sample", "--sample-every", str(a.every),
                                      "--sample-period", str(a.period),

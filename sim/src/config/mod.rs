@@ -51,8 +51,35 @@ pub struct GpuConfig {
     /// Cores that share one L1 instruction and one L1 data cache (Vortex's `SOCKET_SIZE`);
     /// 1: private L1s. Divides `cores_per_cluster`.
     pub cores_per_socket: u32,
+    /// Which core's requests the caches and links the cores share serve first in a cycle.
+    /// Left out of the TOML (and so of the hash) at its default, the model before the key
+    /// existed, so that the runs recorded before it keep their configuration's hash.
+    #[serde(skip_serializing_if = "Arbiter::is_core_order")]
+    pub arbiter: Arbiter,
     pub warps_per_core: u32,
     pub threads_per_warp: u32,
+}
+
+/// The order in which the cores reach what they share within a cycle: a socket's L1s
+/// (ports, banks, MSHRs), the links below them, the L2.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Arbiter {
+    /// The lowest-numbered core first, every cycle: under contention a socket's first
+    /// core takes what is free and its others wait (docs/CONFIG.md, "Sockets").
+    #[default]
+    CoreOrder,
+    /// Round robin: the first socket and, within each socket, the first core rotate every
+    /// cycle. Vortex arbitrates a socket's cores into its L1s and the sockets into the L2
+    /// round robin (`hw/rtl/cache/VX_cache_cluster.sv`: `core_arb` and `mem_arb`, each a
+    /// `VX_mem_arb` with `ARBITER("R")`).
+    RoundRobin,
+}
+
+impl Arbiter {
+    fn is_core_order(&self) -> bool {
+        *self == Arbiter::CoreOrder
+    }
 }
 
 /// The core pipeline: front end, scheduler, functional units.
@@ -324,6 +351,7 @@ impl Default for GpuConfig {
             clusters: 1,
             cores_per_cluster: 1,
             cores_per_socket: 1,
+            arbiter: Arbiter::CoreOrder,
             warps_per_core: 4,
             threads_per_warp: 4,
         }

@@ -11,7 +11,7 @@ use wsim_isa::{SfuKind, Unit};
 mod functional;
 mod intervals;
 
-use crate::config::{Config, StartCores, WeaverMode, WeaverPresence};
+use crate::config::{Arbiter, Config, StartCores, WeaverMode, WeaverPresence};
 use crate::core::pipeline::{MemoryPort, PortKind, PortRequest, Refusal, Retry};
 use crate::core::{Core, Effect};
 use crate::error::{ErrorKind, SimError, SimResult};
@@ -641,7 +641,9 @@ impl Machine {
         for core in &mut self.cores {
             progressed |= core.complete_hits(now);
         }
-        for c in 0..self.cores.len() {
+        let rotate = self.config.gpu.arbiter == Arbiter::RoundRobin;
+        for k in 0..self.cores.len() {
+            let c = if rotate { self.served(k, now) } else { k };
             let core = &mut self.cores[c];
             if core.asleep(now) {
                 core.skip(1);
@@ -659,6 +661,22 @@ impl Machine {
             self.skip_idle(now)?;
         }
         Ok(())
+    }
+
+    /// The core served `k`th in cycle `now` by round robin arbiters: the first cluster,
+    /// within each cluster the first socket, and within each socket the first core rotate
+    /// every cycle (each level on its own, so that every core of a socket, every socket
+    /// of a cluster and every cluster is first equally often).
+    fn served(&self, k: usize, now: u64) -> usize {
+        let g = &self.config.gpu;
+        let (cores, sockets) = (g.cores_per_socket, g.cores_per_cluster / g.cores_per_socket);
+        let level =
+            |index: usize, size: u32| (index + (now % u64::from(size)) as usize) % size as usize;
+        let (per_socket, per_cluster) = (cores as usize, (cores * sockets) as usize);
+        let cluster = level(k / per_cluster, g.clusters);
+        let socket = level(k / per_socket % sockets as usize, sockets);
+        let core = level(k % per_socket, cores);
+        cluster * per_cluster + socket * per_socket + core
     }
 
     /// What core `c`'s warps asked of the machine, in order.
