@@ -9,6 +9,8 @@ use super::{DramConfig, DramStats, PagePolicy};
 pub(super) struct Timing {
     pub(super) rcd: u64,
     pub(super) cl: u64,
+    /// A write's command to its data (`t_cwl` with the write drain, else `t_cl`).
+    pub(super) cwl: u64,
     pub(super) rp: u64,
     pub(super) ras: u64,
     pub(super) ccd: u64,
@@ -113,6 +115,12 @@ impl Timing {
         Timing {
             rcd: cfg.t_rcd.into(),
             cl: cfg.t_cl.into(),
+            cwl: if cfg.write_drain && cfg.t_cwl > 0 {
+                cfg.t_cwl
+            } else {
+                cfg.t_cl
+            }
+            .into(),
             rp: cfg.t_rp.into(),
             ras: cfg.t_ras.into(),
             ccd: cfg.t_ccd.into(),
@@ -155,9 +163,10 @@ impl Channel {
             (Some(w), Some((at, last))) if w != last => at + if last { t.wtr } else { t.rtw },
             _ => 0,
         };
+        let latency = if write == Some(true) { t.cwl } else { t.cl };
         b.next_col
             .max(self.next_col)
-            .max(self.bus_free.saturating_sub(t.cl))
+            .max(self.bus_free.saturating_sub(latency))
             .max(turn)
     }
 

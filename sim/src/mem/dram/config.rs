@@ -111,6 +111,9 @@ pub struct DramConfig {
     /// A read's last column command to a write's, DRAM cycles (HBM2: nCL + nBL + 2 -
     /// nCWL), with `write_drain`.
     pub t_rtw: u32,
+    /// With `write_drain`, a write's column command to its data, DRAM cycles (HBM2: nCWL);
+    /// 0: `t_cl`, as for reads.
+    pub t_cwl: u32,
 }
 
 impl Default for DramConfig {
@@ -145,6 +148,7 @@ impl Default for DramConfig {
             write_low: 7,
             t_wtr: 0,
             t_rtw: 0,
+            t_cwl: 0,
         }
     }
 }
@@ -241,6 +245,7 @@ impl DramConfig {
             ("read_return", self.read_return),
             ("t_wtr", self.t_wtr),
             ("t_rtw", self.t_rtw),
+            ("t_cwl", self.t_cwl),
         ];
         // Bounds that keep every cycle count far from overflowing u64.
         for (key, value) in timings {

@@ -105,7 +105,7 @@ impl Dram {
                 }
                 let last = d + (t.bursts - 1) * t.stride;
                 ch.last_col = Some((last, q.write));
-                let data_end = last + t.cl + t.burst;
+                let data_end = last + if q.write { t.cwl } else { t.cl } + t.burst;
                 ch.next_col = last + t.ccd;
                 ch.bus_free = data_end;
                 b.next_pre = b.next_pre.max(if q.write {

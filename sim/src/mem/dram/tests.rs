@@ -62,6 +62,7 @@ fn configs() -> Vec<DramConfig> {
             write_low: 1,
             t_wtr: 5,
             t_rtw: 3,
+            t_cwl: 1,
             mapping: AddressMapping::RoBaCoCh,
             read_return: 2,
             first_burst_response: true,
@@ -109,7 +110,7 @@ proptest! {
 }
 
 /// One channel of 4 banks like `configs/vortex.toml`'s (a line in two 4-cycle bursts),
-/// with the write drain at watermarks 3 and 1.
+/// with the write drain at watermarks 3 and 1 and HBM2's write latency.
 fn drained() -> DramConfig {
     DramConfig {
         channels: 1,
@@ -134,6 +135,7 @@ fn drained() -> DramConfig {
         write_low: 1,
         t_wtr: 9,
         t_rtw: 11,
+        t_cwl: 2,
         ..DramConfig::default()
     }
 }
@@ -181,16 +183,17 @@ fn ro_ba_co_ch_keeps_consecutive_lines_in_a_banks_row() {
 fn write_drain_serves_reads_first_below_the_high_watermark() {
     let cfg = drained();
     let requests = [(0, true), (64, true), (128, false)];
-    // ACT 0; RD 7 (bursts at 7, 11); WR tRTW after 11 = 22 (bursts 22, 26), WR 30.
+    // ACT 0; RD 7 (bursts at 7, 11); WR tRTW after 11 = 22 (bursts 22, 26, data tCWL
+    // later), WR 30 (its data after the first's).
     assert_eq!(
         deliveries(&cfg, &requests),
-        [22 + 4 + 7 + 4, 30 + 4 + 7 + 4, 7 + 7 + 4 + 2]
+        [22 + 4 + 2 + 4, 30 + 4 + 2 + 4, 7 + 7 + 4 + 2]
     );
     let fcfs = DramConfig {
         write_drain: false,
         ..cfg
     };
-    // WR 7, WR 15, RD 23: no turnaround without the drain.
+    // WR 7, WR 15, RD 23: no turnaround without the drain, write data at tCL.
     assert_eq!(
         deliveries(&fcfs, &requests),
         [7 + 4 + 7 + 4, 15 + 4 + 7 + 4, 23 + 7 + 4 + 2]
@@ -205,8 +208,9 @@ fn write_drain_drains_writes_above_the_high_watermark() {
     let mut requests: Vec<(u32, bool)> = (0..4).map(|k| (64 * k, true)).collect();
     requests.push((256 * 64 - 64, false));
     let at = deliveries(&cfg, &requests);
-    // WR at 7, 15, 23, 31 (each two bursts 4 cycles apart); RD at 31 + 4 + tWTR = 44.
-    assert_eq!(&at[..4], [22, 30, 38, 46]);
+    // WR at 7, 15, 23, 31 (each two bursts 4 cycles apart, data tCWL = 2 later); RD at
+    // 31 + 4 + tWTR = 44.
+    assert_eq!(&at[..4], [17, 25, 33, 41]);
     assert_eq!(at[4], 44 + 7 + 4 + 2);
 }
 
