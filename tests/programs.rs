@@ -26,6 +26,7 @@ const MICROBENCHMARKS: &[&str] = &[
     "ubench_eghw",
     "ubench_eghw_batch",
     "ubench_pipeline",
+    "ubench_loads",
 ];
 
 /// Programs that must fail in a particular way: tests/cli/errors.rs runs them.

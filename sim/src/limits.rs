@@ -14,6 +14,8 @@ pub const CORES: u32 = 256;
 pub const IBUFFER: u32 = 64;
 /// Instructions a functional unit holds between dispatch and commit (`core.unit_queue`).
 pub const UNIT_QUEUE: u32 = 64;
+/// Loads in flight per core (`core.lsu_pending`): as many as the LSU queue holds.
+pub const LSU_PENDING: u32 = 64;
 /// One bank per architectural register at most.
 pub const REGISTER_BANKS: u32 = 32;
 /// Cycles of one latency (core, Weaver, links): keeps every cycle sum far from overflow.

@@ -163,6 +163,9 @@ pub const KERNELS: &[&str] = &[
     "phase_names",
     "store_stream",
     "store_fill",
+    "store_triad",
+    "store_mix",
+    "store_scatter",
     "args",
 ];
 

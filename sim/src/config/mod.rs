@@ -115,6 +115,10 @@ pub struct CoreConfig {
     /// Instructions each functional unit holds between dispatch and commit (0: no limit,
     /// only the initiation interval).
     pub unit_queue: u32,
+    /// Loads and atomics in flight at once per core, each from its first line request to
+    /// its last line's arrival; a load waits in the LSU queue, in order, for a free entry
+    /// (Vortex SimX's pending-request table, `VX_CFG_LSUQ_IN_SIZE`). 0: no limit.
+    pub lsu_pending: u32,
     /// Register-file banks (register `r` is in bank `r % banks`); each extra source read
     /// from an already-used bank costs a cycle.
     pub register_banks: u32,
@@ -381,6 +385,7 @@ impl Default for CoreConfig {
             writeback_latency: 3,
             resume_latency: 2,
             unit_queue: 2,
+            lsu_pending: 0,
             register_banks: 4,
             operand_collectors: 1,
             slice_dispatch: false,

@@ -60,6 +60,7 @@ impl Config {
             ("core.writeback_latency", u(c.writeback_latency), 0, latency),
             ("core.resume_latency", u(c.resume_latency), 0, latency),
             ("core.unit_queue", u(c.unit_queue), 0, u(max::UNIT_QUEUE)),
+            ("core.lsu_pending", u(c.lsu_pending), 0, u(max::LSU_PENDING)),
             ("core.latency.alu", u(l.alu), 1, latency),
             ("core.latency.branch", u(l.branch), 1, latency),
             ("core.latency.mul", u(l.mul), 1, latency),

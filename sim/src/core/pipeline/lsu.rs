@@ -28,6 +28,9 @@ pub(in crate::core) struct LoadTracker {
     /// The lines are a stage of the EGHW unit's fetch, not a load: their completion moves
     /// the fetch on.
     pub eghw: bool,
+    /// Its first line has left for the data cache: it holds an entry of the pending-load
+    /// table until its last line arrives.
+    pub sent: bool,
 }
 
 /// The LSU's state.
@@ -39,9 +42,20 @@ pub(in crate::core) struct Lsu {
     pub waits_completion: Option<Refusal>,
     loads: Vec<Option<LoadTracker>>,
     free_loads: Vec<usize>,
+    /// Loads and atomics that may be in flight at once, from their first line sent to
+    /// their last line back (`core.lsu_pending`; 0: no limit), and those that are.
+    pending_limit: usize,
+    pending: usize,
 }
 
 impl Lsu {
+    pub(super) fn new(pending_limit: u32) -> Lsu {
+        Lsu {
+            pending_limit: pending_limit as usize,
+            ..Lsu::default()
+        }
+    }
+
     /// The tracker in `slot` got one of its lines; the tracker if that was the last.
     pub(super) fn line_arrived(&mut self, slot: usize) -> Option<LoadTracker> {
         let tracker = self.loads.get_mut(slot).and_then(Option::as_mut)?;
@@ -50,7 +64,21 @@ impl Lsu {
             return None;
         }
         self.free_loads.push(slot);
-        self.loads[slot].take()
+        let done = self.loads[slot].take();
+        if done.is_some_and(|t| t.sent) {
+            self.pending -= 1;
+        }
+        done
+    }
+
+    /// The load whose first line `ticket` is, if the pending-load table counts it (a
+    /// Weaver fetch is not the LSU's).
+    fn starts_load(&self, ticket: Ticket) -> Option<usize> {
+        let Ticket::Load(slot) = ticket else {
+            return None;
+        };
+        let t = self.loads.get(slot).and_then(Option::as_ref)?;
+        (self.pending_limit > 0 && !t.eghw && !t.sent).then_some(slot)
     }
 }
 
@@ -66,11 +94,26 @@ impl Core {
             if at > now {
                 break;
             }
+            let lsu = &mut self.pipe.lsu;
+            // Vortex's LSU sends a load only with a free entry in its pending-request table
+            // (`LsuUnit::process_request_step`), in order: what follows waits behind it.
+            let starts = lsu.starts_load(req.ticket);
+            if starts.is_some() && lsu.pending >= lsu.pending_limit {
+                lsu.waits_completion = Some(Refusal::PendingLoads);
+                break;
+            }
             if let Err(retry) = port.send(now, self.id, req) {
                 self.pipe.lsu.waits_completion = retry.refusal();
                 break;
             }
-            self.pipe.lsu.queue.pop_front();
+            let lsu = &mut self.pipe.lsu;
+            if let Some(slot) = starts {
+                lsu.pending += 1;
+                if let Some(t) = lsu.loads[slot].as_mut() {
+                    t.sent = true;
+                }
+            }
+            lsu.queue.pop_front();
             if self.pipe.lsu.queue.len() == LSU_QUEUE - 1 {
                 // Warps held back by the full queue may issue again.
                 self.pipe.wake_all();
@@ -132,6 +175,7 @@ impl Core {
                 remaining: lines as u32,
                 producer: Producer::Memory,
                 eghw: false,
+                sent: false,
             })
         };
         self.queue_lines(start, port_kind, ticket, pc);

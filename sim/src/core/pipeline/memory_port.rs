@@ -85,6 +85,9 @@ pub enum Refusal {
     MshrFull,
     /// The buffer below the L1 had no credit for the request.
     NoCredit,
+    /// The LSU's pending-load table was full (`core.lsu_pending`): not the hierarchy's
+    /// refusal, but waited out the same way.
+    PendingLoads,
 }
 
 impl Refusal {
@@ -92,6 +95,7 @@ impl Refusal {
         match self {
             Refusal::MshrFull => "no free MSHR",
             Refusal::NoCredit => "no credit for the way below",
+            Refusal::PendingLoads => "the LSU's pending-load table full",
         }
     }
 }

@@ -169,7 +169,7 @@ impl Pipeline {
             scoreboard: vec![Scoreboard::default(); warps],
             sched: Scheduler::new(c.scheduler, slices, warps),
             units: Units::new(c.unit_queue as usize, p.dispatch),
-            lsu: Lsu::default(),
+            lsu: Lsu::new(c.lsu_pending),
             coalescer: Coalescer::new(p.line, stacks),
             membership_changed: true,
             reasons: vec![SlotReason::NoActiveWarp; slices],

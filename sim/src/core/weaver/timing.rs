@@ -313,6 +313,7 @@ impl Core {
             remaining: lines.len() as u32,
             producer: Producer::Weaver,
             eghw: true,
+            sent: false,
         });
         let phase = self.phase;
         for line in lines {

@@ -9,6 +9,8 @@ use super::{DramConfig, DramStats, PagePolicy};
 pub(super) struct Timing {
     pub(super) rcd: u64,
     pub(super) cl: u64,
+    /// A write's command to its data (`t_cwl` with the write drain, else `t_cl`).
+    pub(super) cwl: u64,
     pub(super) rp: u64,
     pub(super) ras: u64,
     pub(super) ccd: u64,
@@ -28,6 +30,15 @@ pub(super) struct Timing {
     pub(super) row_hit_cap: u32,
     /// Reads are delivered after their first burst.
     pub(super) first_burst: bool,
+    /// Cycles from a read's data to its delivery.
+    pub(super) read_return: u64,
+    /// Reads and writes in modes (`DramConfig::write_drain`), its watermarks and the bus
+    /// turnarounds.
+    pub(super) write_drain: bool,
+    pub(super) write_high: u32,
+    pub(super) write_low: u32,
+    pub(super) wtr: u64,
+    pub(super) rtw: u64,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -42,6 +53,12 @@ pub(super) struct Bank {
     pub(super) hits: u32,
     /// Column commands to the open row since it opened.
     pub(super) streak: u32,
+    /// Of `queued` and `hits`, the writes (for the write drain).
+    pub(super) queued_writes: u32,
+    pub(super) hit_writes: u32,
+    /// With the write drain: the open row was activated for a request that has not had its
+    /// column command yet, a write (`Some(true)`) or a read; it goes first in either mode.
+    pub(super) activated: Option<bool>,
 }
 
 #[derive(Clone, Debug)]
@@ -55,6 +72,8 @@ pub(super) struct Queued {
     pub(super) phase: usize,
     /// Row-buffer outcome already counted (at the request's first command).
     pub(super) counted: bool,
+    /// Its bank's row was activated for it (with the write drain).
+    pub(super) activated: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -74,6 +93,12 @@ pub(super) struct Channel {
     pub(super) next_try: Option<u64>,
     /// A bit per bank with queued requests: only those have a next command.
     pub(super) waiting: Vec<u64>,
+    /// Writes in `queue`.
+    pub(super) writes: u32,
+    /// With the write drain: serving writes (else reads).
+    pub(super) write_mode: bool,
+    /// The last column command issued and whether it was a write.
+    pub(super) last_col: Option<(u64, bool)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +115,12 @@ impl Timing {
         Timing {
             rcd: cfg.t_rcd.into(),
             cl: cfg.t_cl.into(),
+            cwl: if cfg.write_drain && cfg.t_cwl > 0 {
+                cfg.t_cwl
+            } else {
+                cfg.t_cl
+            }
+            .into(),
             rp: cfg.t_rp.into(),
             ras: cfg.t_ras.into(),
             ccd: cfg.t_ccd.into(),
@@ -104,6 +135,12 @@ impl Timing {
             close_page: cfg.page_policy == PagePolicy::Closed,
             row_hit_cap: cfg.row_hit_cap,
             first_burst: cfg.first_burst_response,
+            read_return: cfg.read_return.into(),
+            write_drain: cfg.write_drain,
+            write_high: cfg.write_high,
+            write_low: cfg.write_low,
+            wtr: cfg.t_wtr.into(),
+            rtw: cfg.t_rtw.into(),
         }
     }
 }
@@ -119,24 +156,59 @@ impl Channel {
         }
     }
 
-    /// Earliest cycle a column command to open bank `b` can issue (tRCD, tCCD, data bus).
-    fn col_ready(&self, b: &Bank, t: &Timing) -> u64 {
+    /// Earliest cycle a column command to open bank `b` can issue (tRCD, tCCD, data bus),
+    /// and for a write (`Some(true)`) or a read after the other kind, the turnaround.
+    fn col_ready(&self, b: &Bank, t: &Timing, write: Option<bool>) -> u64 {
+        let turn = match (write, self.last_col) {
+            (Some(w), Some((at, last))) if w != last => at + if last { t.wtr } else { t.rtw },
+            _ => 0,
+        };
+        let latency = if write == Some(true) { t.cwl } else { t.cl };
         b.next_col
             .max(self.next_col)
-            .max(self.bus_free.saturating_sub(t.cl))
+            .max(self.bus_free.saturating_sub(latency))
+            .max(turn)
     }
 
-    /// The command bank `b` needs next for its queued requests and the earliest cycle it
-    /// can issue, barring refresh: a hit's RD/WR while the open row has hits (its
-    /// conflicts wait for them, up to the row-hit cap), else PRE, or ACT when the bank is
-    /// closed.
-    pub(super) fn bank_next(&self, b: &Bank, t: &Timing) -> Option<(u64, Command)> {
-        if b.queued == 0 {
+    /// With the write drain, the mode the channel serves in now (`Some(true)`: writes),
+    /// switched as ramulator2's `GenericDRAMController::set_write_mode` does; None without.
+    pub(super) fn mode(&mut self, t: &Timing) -> Option<bool> {
+        if !t.write_drain {
             return None;
         }
-        let capped = t.row_hit_cap > 0 && b.streak >= t.row_hit_cap && b.queued > b.hits;
+        let reads = self.queue.len() as u32 - self.writes;
+        if !self.write_mode {
+            self.write_mode = self.writes > t.write_high || reads == 0;
+        } else if self.writes < t.write_low && reads != 0 {
+            self.write_mode = false;
+        }
+        Some(self.write_mode)
+    }
+
+    /// The command bank `b` needs next for its queued requests (of the `mode`'s kind, if
+    /// any) and the earliest cycle it can issue, barring refresh: a hit's RD/WR while the
+    /// open row has hits (its conflicts wait for them, up to the row-hit cap), else PRE, or
+    /// ACT when the bank is closed. A row activated for a request serves it first.
+    pub(super) fn bank_next(
+        &self,
+        b: &Bank,
+        t: &Timing,
+        mode: Option<bool>,
+    ) -> Option<(u64, Command)> {
+        if let (Some(_), Some(write)) = (b.open_row, b.activated) {
+            return Some((self.col_ready(b, t, Some(write)), Command::Col));
+        }
+        let (queued, hits) = match mode {
+            None => (b.queued, b.hits),
+            Some(true) => (b.queued_writes, b.hit_writes),
+            Some(false) => (b.queued - b.queued_writes, b.hits - b.hit_writes),
+        };
+        if queued == 0 {
+            return None;
+        }
+        let capped = t.row_hit_cap > 0 && b.streak >= t.row_hit_cap && queued > hits;
         Some(match b.open_row {
-            Some(_) if b.hits > 0 && !capped => (self.col_ready(b, t), Command::Col),
+            Some(_) if hits > 0 && !capped => (self.col_ready(b, t, mode), Command::Col),
             Some(_) => (b.next_pre, Command::Pre),
             None => (b.next_act.max(self.next_act), Command::Act),
         })
@@ -171,7 +243,12 @@ impl Channel {
                 for b in &mut self.banks {
                     b.open_row = None;
                     b.hits = 0;
+                    b.hit_writes = 0;
+                    b.activated = None;
                     b.next_act = start + t.rfc;
+                }
+                for q in &mut self.queue {
+                    q.activated = false;
                 }
                 stats.refreshes += 1;
                 self.next_refresh = at + t.refi;

@@ -18,6 +18,18 @@ pub enum PagePolicy {
     Closed,
 }
 
+/// The order of the address fields above the line offset, most significant first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AddressMapping {
+    /// `| row | column | bank | channel |`: consecutive lines go to consecutive channels,
+    /// then banks, so a stream spreads over every bank.
+    RoCoBaCh,
+    /// `| row | bank | column | channel |`: consecutive lines share a bank's row until it
+    /// is full (ramulator2's `RoBaRaCoCh`, rank-less; Vortex SimX's mapping of its lines).
+    RoBaCoCh,
+}
+
 /// DRAM configuration: the section `[dram]` of the TOML configuration. The defaults are
 /// DDR4-2400-like (tCK = 0.833 ns, 64-bit channels of x8 devices). Timing parameters are
 /// at most 1,000,000 DRAM cycles.
@@ -74,6 +86,34 @@ pub struct DramConfig {
     /// (`DramSim::Impl::send_request`), a modelling shortcut its preset copies. Writes
     /// still hold the bus for every burst.
     pub first_burst_response: bool,
+    /// How an address selects channel, bank, row and column.
+    pub mapping: AddressMapping,
+    /// DRAM cycles a read's data takes from the data bus to its requester beyond the
+    /// transfer: Vortex SimX's `DramSim` passes a request to ramulator2 a cycle after it
+    /// came (`handle_pending_requests`) and the answer back a cycle after ramulator2's
+    /// callback (`handle_pending_responses`), both counted here, at the return.
+    pub read_return: u32,
+    /// Reads and writes are served in modes, as ramulator2's `GenericDRAMController`
+    /// (`set_write_mode`): a channel serves only reads until more than `write_high` writes
+    /// wait or no read does, then only writes until fewer than `write_low` wait and a read
+    /// does. A request whose row was opened for it keeps its turn across a switch (the
+    /// controller's active buffer); a bank precharges a row hit only by the other mode's
+    /// requests. Column commands turn the bus around: `t_wtr` after a write, `t_rtw` after
+    /// a read. Off: one FR-FCFS queue without turnarounds.
+    pub write_drain: bool,
+    /// Writes waiting above which a channel turns to writes (with `write_drain`).
+    pub write_high: u32,
+    /// Writes waiting below which a channel turns back to waiting reads.
+    pub write_low: u32,
+    /// A write's last column command to a read's column command in a channel, DRAM cycles
+    /// (HBM2: nCWL + nBL + nWTRS), with `write_drain`.
+    pub t_wtr: u32,
+    /// A read's last column command to a write's, DRAM cycles (HBM2: nCL + nBL + 2 -
+    /// nCWL), with `write_drain`.
+    pub t_rtw: u32,
+    /// With `write_drain`, a write's column command to its data, DRAM cycles (HBM2: nCWL);
+    /// 0: `t_cl`, as for reads.
+    pub t_cwl: u32,
 }
 
 impl Default for DramConfig {
@@ -101,6 +141,14 @@ impl Default for DramConfig {
             page_policy: PagePolicy::Open,
             row_hit_cap: 16,
             first_burst_response: false,
+            mapping: AddressMapping::RoCoBaCh,
+            read_return: 0,
+            write_drain: false,
+            write_high: 25,
+            write_low: 7,
+            t_wtr: 0,
+            t_rtw: 0,
+            t_cwl: 0,
         }
     }
 }
@@ -194,6 +242,10 @@ impl DramConfig {
             ("t_wr", self.t_wr),
             ("t_refi", self.t_refi),
             ("t_rfc", self.t_rfc),
+            ("read_return", self.read_return),
+            ("t_wtr", self.t_wtr),
+            ("t_rtw", self.t_rtw),
+            ("t_cwl", self.t_cwl),
         ];
         // Bounds that keep every cycle count far from overflowing u64.
         for (key, value) in timings {
@@ -215,6 +267,13 @@ impl DramConfig {
                 self.clock_ratio
             ));
         }
+        // A channel in write mode with no write left must turn back to waiting reads.
+        if self.write_drain && !(1..=self.write_high.max(1)).contains(&self.write_low) {
+            problem(format!(
+                "dram.write_low = {} must be in 1..=dram.write_high ({})",
+                self.write_low, self.write_high
+            ));
+        }
         if !(1..=4096).contains(&self.queue_depth) {
             problem(format!(
                 "dram.queue_depth = {} must be in 1..=4096",
@@ -228,17 +287,21 @@ impl DramConfig {
         }
     }
 
-    /// Decodes `addr` with the mapping `| row | column | bank | channel | offset |`.
+    /// Decodes `addr` with [`DramConfig::mapping`] above the line offset.
     pub fn locate(&self, addr: u32) -> DramLocation {
         // Powers of two (validated), so trailing_zeros is log2; u64 so a 32-bit shift is fine.
         let field = |shift: u32, count: u32| {
             ((u64::from(addr) >> shift) & u64::from(count.wrapping_sub(1))) as u32
         };
-        let channel_shift = self.line_bytes.trailing_zeros();
-        let bank_shift = channel_shift + self.channels.trailing_zeros();
-        let column_shift = bank_shift + self.banks.trailing_zeros();
         let columns = self.row_bytes / self.line_bytes;
-        let row_shift = column_shift + columns.trailing_zeros();
+        let (bank_bits, column_bits) = (self.banks.trailing_zeros(), columns.trailing_zeros());
+        let channel_shift = self.line_bytes.trailing_zeros();
+        let above_channel = channel_shift + self.channels.trailing_zeros();
+        let (bank_shift, column_shift) = match self.mapping {
+            AddressMapping::RoCoBaCh => (above_channel, above_channel + bank_bits),
+            AddressMapping::RoBaCoCh => (above_channel + column_bits, above_channel),
+        };
+        let row_shift = above_channel + bank_bits + column_bits;
         DramLocation {
             channel: field(channel_shift, self.channels),
             bank: field(bank_shift, self.banks),

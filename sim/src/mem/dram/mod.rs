@@ -10,11 +10,12 @@
 //! **Work is done lazily, jumping from one possible command to the next, so `tick` after a
 //! gap gives exactly what ticking every cycle gives** (`enqueue` catches up the same way).
 //!
-//! **Address mapping**, from the most significant bit down:
+//! **Address mapping**, from the most significant bit down, by default
 //! `| row | column | bank | channel | offset |`, with `offset` = log2(line_bytes) bits,
 //! `channel` = log2(channels), `bank` = log2(banks), `column` = log2(row_bytes / line_bytes)
 //! and `row` the remaining high bits. Consecutive lines go to consecutive channels, then
-//! banks, then columns of the same row. See [`DramConfig::locate`].
+//! banks, then columns of the same row; with [`AddressMapping::RoBaCoCh`] to the columns of
+//! one bank's row first. See [`DramConfig::locate`].
 //!
 //! **Commands** (DRAM cycles; at most one command per channel per cycle):
 //! - ACT opens a row: the bank must be precharged (tRP after PRE, or refresh done) and tRRD
@@ -31,8 +32,14 @@
 //!   command issues, as in Ramulator); each open bank is precharged as soon as its timing
 //!   allows, then all banks are blocked for tRFC.
 //!
-//! Not modelled: read/write bus turnaround (tWTR, tRTW), tFAW, bank groups, ranks,
-//! power-down.
+//! Not modelled: tFAW, bank groups, ranks, power-down; the read/write bus turnaround (tWTR,
+//! tRTW) only with the write drain.
+//!
+//! **Write drain** (optional, ramulator2's `GenericDRAMController`): a channel serves only
+//! reads or only writes at a time, switching at watermarks of waiting writes; a request
+//! whose row was activated for it goes first in either mode; a bank precharges a row that
+//! only the other mode's requests hit (so the mode's requests never wait for hits that
+//! cannot issue). See [`DramConfig::write_drain`].
 //!
 //! **Scheduling**, FR-FCFS per channel each DRAM cycle: the oldest queued request whose row
 //! is open and whose column command can issue; else the oldest request whose ACT or PRE can
@@ -56,7 +63,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::counts::Phased;
 use channel::{Bank, Channel, Command, Queued, Timing};
-pub use config::{DramConfig, DramLocation, PagePolicy};
+pub use config::{AddressMapping, DramConfig, DramLocation, PagePolicy};
 
 /// A line read or write. `id` is the caller's, handed back on completion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,6 +186,9 @@ impl Dram {
             next_refresh: if cfg.refresh { t.refi } else { u64::MAX },
             next_try: None,
             waiting: vec![0; (cfg.banks as usize).div_ceil(64)],
+            writes: 0,
+            write_mode: false,
+            last_col: None,
         };
         Dram {
             cfg: cfg.clone(),
@@ -219,8 +229,14 @@ impl Dram {
         let bank = loc.bank as usize;
         ch.set_waiting(bank, true);
         let b = &mut ch.banks[bank];
+        let hit = u32::from(b.open_row == Some(loc.row));
         b.queued += 1;
-        b.hits += u32::from(b.open_row == Some(loc.row));
+        b.hits += hit;
+        if req.write {
+            b.queued_writes += 1;
+            b.hit_writes += hit;
+            ch.writes += 1;
+        }
         ch.queue.push(Queued {
             id: req.id,
             arrival: self.now,
@@ -229,15 +245,20 @@ impl Dram {
             write: req.write,
             phase,
             counted: false,
+            activated: false,
         });
         self.queued += 1;
         if phase >= self.queued_by_phase.len() {
             self.queued_by_phase.resize(phase + 1, 0);
         }
         self.queued_by_phase[phase] += 1;
-        // Only this request's bank can have an earlier command now.
-        if let Some((at, _)) = ch.bank_next(&ch.banks[bank], &self.t) {
-            let at = at.max(self.now.div_ceil(self.ratio));
+        let now = self.now.div_ceil(self.ratio);
+        if self.t.write_drain {
+            // The request may switch the mode, and so what every bank does next.
+            ch.next_try = Some(ch.next_try.map_or(now, |d| d.min(now)));
+        } else if let Some((at, _)) = ch.bank_next(&ch.banks[bank], &self.t, None) {
+            // Only this request's bank can have an earlier command now.
+            let at = at.max(now);
             ch.next_try = Some(ch.next_try.map_or(at, |d| d.min(at)));
         }
         Ok(())

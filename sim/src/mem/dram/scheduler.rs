@@ -40,6 +40,7 @@ impl Dram {
         let t = &self.t;
         let ch = &mut self.channels[i];
         ch.refresh_before(d + 1, t, self.stats.total_mut());
+        let mode = ch.mode(t);
         // Only banks with queued requests have a command, and only theirs are read below.
         let mut hit_ready = false;
         for (k, &word) in ch.waiting.iter().enumerate() {
@@ -48,15 +49,27 @@ impl Dram {
                 let b = k * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let ready = ch
-                    .bank_next(&ch.banks[b], t)
+                    .bank_next(&ch.banks[b], t, mode)
                     .and_then(|(at, command)| (at <= d).then_some(command));
                 self.ready[b] = ready;
                 hit_ready |= ready == Some(Command::Col);
             }
         }
-        // FR-FCFS: the oldest ready hit, else the oldest ready ACT or PRE.
-        let mut pick = None;
+        // A request whose row was activated for it goes first (ramulator2's active buffer);
+        // else FR-FCFS among the mode's requests: the oldest ready hit, else the oldest ready
+        // ACT or PRE.
+        let mut pick = ch
+            .queue
+            .iter()
+            .position(|q| q.activated && self.ready[q.bank] == Some(Command::Col))
+            .map(|k| (k, Command::Col));
         for (k, q) in ch.queue.iter().enumerate() {
+            if pick.is_some_and(|(_, c)| c == Command::Col) {
+                break;
+            }
+            if mode.is_some_and(|w| w != q.write) {
+                continue;
+            }
             match self.ready[q.bank] {
                 Some(Command::Col) if ch.banks[q.bank].open_row == Some(q.row) => {
                     pick = Some((k, Command::Col));
@@ -82,8 +95,17 @@ impl Dram {
                 let b = &mut ch.banks[q.bank];
                 b.hits -= 1;
                 b.streak += 1;
+                if q.write {
+                    b.queued_writes -= 1;
+                    b.hit_writes -= 1;
+                    ch.writes -= 1;
+                }
+                if q.activated {
+                    b.activated = None;
+                }
                 let last = d + (t.bursts - 1) * t.stride;
-                let data_end = last + t.cl + t.burst;
+                ch.last_col = Some((last, q.write));
+                let data_end = last + if q.write { t.cwl } else { t.cl } + t.burst;
                 ch.next_col = last + t.ccd;
                 ch.bus_free = data_end;
                 b.next_pre = b.next_pre.max(if q.write {
@@ -106,10 +128,10 @@ impl Dram {
                 );
                 self.queued -= 1;
                 self.queued_by_phase[q.phase] -= 1;
-                let delivered = if t.first_burst && !q.write {
-                    d + t.cl + t.burst
-                } else {
-                    data_end
+                let delivered = match (q.write, t.first_burst) {
+                    (true, _) => data_end,
+                    (false, true) => d + t.cl + t.burst + t.read_return,
+                    (false, false) => data_end + t.read_return,
                 };
                 self.in_flight.push(Reverse(Flight {
                     done: delivered * self.ratio,
@@ -121,9 +143,19 @@ impl Dram {
             }
             Some((k, Command::Act)) => {
                 let (bank, row) = (ch.queue[k].bank, ch.queue[k].row);
-                let hits = ch.queue.iter().filter(|o| o.bank == bank && o.row == row);
+                let (hits, hit_writes) = ch
+                    .queue
+                    .iter()
+                    .filter(|o| o.bank == bank && o.row == row)
+                    .fold((0, 0), |(h, w), o| (h + 1, w + u32::from(o.write)));
+                if t.write_drain {
+                    ch.queue[k].activated = true;
+                }
+                let write = ch.queue[k].write;
                 let b = &mut ch.banks[bank];
-                b.hits = hits.count() as u32;
+                b.hits = hits;
+                b.hit_writes = hit_writes;
+                b.activated = t.write_drain.then_some(write);
                 b.streak = 0;
                 b.open_row = Some(row);
                 b.next_col = d + t.rcd;
@@ -143,13 +175,14 @@ impl Dram {
             }
             None => {}
         }
+        let mode = ch.mode(t);
         let mut next_try = None;
         for (k, &word) in ch.waiting.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let b = k * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                if let Some((at, _)) = ch.bank_next(&ch.banks[b], t) {
+                if let Some((at, _)) = ch.bank_next(&ch.banks[b], t, mode) {
                     let at = at.max(d + 1);
                     next_try = Some(next_try.map_or(at, |n: u64| n.min(at)));
                 }
