@@ -153,7 +153,7 @@ fn type_errors_name_the_key_and_the_line() {
 fn a_section_given_a_value_names_its_keys() {
     rejected(
         &["gpu=4"],
-        &["--set gpu=4: `gpu` is a section, not a value; set its keys: gpu.clusters,"],
+        &["--set gpu=4: `gpu` is a section, not a value; set its keys: gpu.arbiter, gpu.clusters,"],
     );
     rejected(
         &["gpu.clusters.x=1"],

@@ -52,9 +52,6 @@ pub struct GpuConfig {
     /// 1: private L1s. Divides `cores_per_cluster`.
     pub cores_per_socket: u32,
     /// Which core's requests the caches and links the cores share serve first in a cycle.
-    /// Left out of the TOML (and so of the hash) at its default, the model before the key
-    /// existed, so that the runs recorded before it keep their configuration's hash.
-    #[serde(skip_serializing_if = "Arbiter::is_core_order")]
     pub arbiter: Arbiter,
     pub warps_per_core: u32,
     pub threads_per_warp: u32,
@@ -74,12 +71,6 @@ pub enum Arbiter {
     /// round robin (`hw/rtl/cache/VX_cache_cluster.sv`: `core_arb` and `mem_arb`, each a
     /// `VX_mem_arb` with `ARBITER("R")`).
     RoundRobin,
-}
-
-impl Arbiter {
-    fn is_core_order(&self) -> bool {
-        *self == Arbiter::CoreOrder
-    }
 }
 
 /// The core pipeline: front end, scheduler, functional units.

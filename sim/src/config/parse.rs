@@ -2,7 +2,7 @@
 //! `--set` item) for its errors, the overlay on the defaults, typed values, overrides,
 //! and the walk over known keys.
 
-use super::{Arbiter, Config, ConfigError};
+use super::{Config, ConfigError};
 
 /// Where a configuration came from, so that each error names the file and line of the
 /// key, or the `--set`/`--vary` item that set it.
@@ -192,11 +192,7 @@ pub(super) fn set_path(
 
 /// Every key path of the schema: values, and with `sections` the sections too.
 pub(super) fn known_paths(sections: bool) -> Vec<String> {
-    // A key left out of the TOML at its default (`gpu.arbiter`) is set to another value
-    // here, so that the schema lists it.
-    let mut every = Config::default();
-    every.gpu.arbiter = Arbiter::RoundRobin;
-    let known = toml::Table::try_from(every).expect("a Config always serializes");
+    let known = toml::Table::try_from(Config::default()).expect("a Config always serializes");
     let mut paths = Vec::new();
     collect_paths(&known, "", sections, &mut paths);
     paths
