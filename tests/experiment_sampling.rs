@@ -203,20 +203,63 @@ fn a_bad_sampling_setting_is_an_error_that_names_it() {
     );
 }
 
+/// A paper file with two claims on the small set: SparseWeaver over VM in PageRank (a
+/// geomean speed-up) and VM's cycles there (a value).
+const PAPER: &str = r#"
+title = 'Sampling against detail'
+introduction = 'The small set.'
+
+[[sections]]
+title = 'PageRank'
+experiment = 'sampling-validate'
+
+[[sections.claims]]
+id = "sw-over-vm"
+text = "SparseWeaver over VM, PageRank"
+lines = "1"
+paper = 2.0
+reason = "as measured"
+compute = "geomean_speedup"
+baseline = { schedule = "VM" }
+subject = { schedule = "SparseWeaver" }
+pair_by = ["graph"]
+where = { algorithm = "PageRank" }
+
+[[sections.claims]]
+id = "vm-cycles"
+text = "VM's cycles"
+lines = "2"
+paper = 1000
+reason = "as measured"
+compute = "value"
+where = { schedule = "VM", algorithm = "PageRank" }
+
+[[closing]]
+title = 'How'
+text = 'Run it.'
+"#;
+
 /// The small set CI validates: each run in detail and sampled, every number of the table
-/// consistent with the others, the plot's speed-up under both, and the summary line.
+/// consistent with the others, the plot's speed-up and a paper's claims under both, and
+/// the summary line.
 #[test]
 fn validate_sampling_tabulates_each_run_both_ways() {
     programs_dir();
     let dir = tempfile::tempdir().unwrap();
     let table = dir.path().join("validate.csv");
     let file = root().join("experiments/sampling-validate.toml");
+    let paper = dir.path().join("paper.toml");
+    let experiments = root().join("experiments");
+    let header = format!("experiments = '{}'\n", experiments.display());
+    std::fs::write(&paper, header + PAPER).unwrap();
     let out = wsim(
         &root(),
         &[
             "experiment",
             "validate-sampling",
             file.to_str().unwrap(),
+            "--paper",
+            paper.to_str().unwrap(),
             "-o",
             table.to_str().unwrap(),
         ],
@@ -295,11 +338,63 @@ fn validate_sampling_tabulates_each_run_both_ways() {
             < 0.01,
         "{r:?}"
     );
+    // The paper's claims under both: the speed-up is the plot's, VM's cycles its run's.
+    let claims = csv_rows(&text(&dir.path().join("validate.claims.csv")));
+    let ids: Vec<&str> = claims.iter().map(|c| c["claim"].as_str()).collect();
+    assert_eq!(ids, ["sw-over-vm", "vm-cycles"], "{claims:?}");
+    let (speedup, vm_cycles) = (&claims[0], &claims[1]);
+    for (k, ratio) in [("detailed", "detailed_ratio"), ("sampled", "sampled_ratio")] {
+        assert!(
+            (n(speedup, k) - n(r, ratio)).abs() < 1e-4,
+            "{speedup:?} {r:?}"
+        );
+    }
+    assert_eq!((n(vm_cycles, "detailed"), n(vm_cycles, "sampled")), vm);
+    for c in &claims {
+        // The values are written to four decimals, the error to three.
+        let error = 100.0 * (n(c, "sampled") / n(c, "detailed") - 1.0);
+        let slack = 100.0 * 1e-4 / n(c, "detailed") + 0.001;
+        assert!((n(c, "error_pct") - error).abs() < slack, "{c:?}");
+    }
+    let claim_max = (claims.iter()).fold(0.0, |m: f64, c| m.max(n(c, "error_pct").abs()));
     let mean = errors.iter().sum::<f64>() / errors.len() as f64;
     let max = errors.iter().copied().fold(0.0, f64::max);
     let summary =
         format!("mean |error| {mean:.2}%, max {max:.2}%, covered {covered} of 3; ratios:");
     assert!(stdout.contains(&summary), "{summary}\n{stdout}");
+    let claims_summary = format!("; claims: max |error| {claim_max:.2}% over 2 of 2;");
+    assert!(
+        stdout.contains(&claims_summary),
+        "{claims_summary}\n{stdout}"
+    );
+}
+
+/// A paper without a claim on the experiment is an error naming both, before any run.
+#[test]
+fn validate_sampling_refuses_a_paper_without_claims_on_the_experiment() {
+    programs_dir();
+    let dir = tempfile::tempdir().unwrap();
+    let paper = dir.path().join("paper.toml");
+    let experiments = root().join("experiments");
+    let header = format!("experiments = '{}'\n", experiments.display());
+    std::fs::write(&paper, header + PAPER).unwrap();
+    let file = experiment(dir.path(), "", "");
+    let out = wsim(
+        &root(),
+        &[
+            "experiment",
+            "validate-sampling",
+            file.to_str().unwrap(),
+            "--paper",
+            paper.to_str().unwrap(),
+        ],
+    );
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("no claim reads experiment `pr`"),
+        "{stderr}"
+    );
 }
 
 /// A run that does not succeed fails the command, and its row says so.

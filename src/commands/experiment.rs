@@ -170,9 +170,14 @@ pub enum ExperimentCommand {
         #[command(flatten)]
         part: Part,
         /// Write the runs' table here (CSV), and the speed-ups' beside it as
-        /// STEM.ratios.csv when the experiment plots any.
+        /// STEM.ratios.csv when the experiment plots any (and the claims' as
+        /// STEM.claims.csv with --paper).
         #[arg(short, long, value_name = "TABLE.csv")]
         output: Option<PathBuf>,
+        /// Also each claim of this paper file on the experiment, computed from the
+        /// detailed runs and from the sampled ones (its default reading's value).
+        #[arg(long, value_name = "PAPER.toml")]
+        paper: Option<PathBuf>,
         #[command(flatten)]
         jobs: JobsArgs,
     },
@@ -303,24 +308,45 @@ pub fn exec(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
             profile,
             part,
             output,
+            paper: paper_file,
             jobs,
         } => {
             jobs.apply()?;
             let ratios_path = output.as_ref().map(|o| o.with_extension("ratios.csv"));
-            for path in output.iter().chain(&ratios_path) {
+            let claims_path = (output.as_ref())
+                .filter(|_| paper_file.is_some())
+                .map(|o| o.with_extension("claims.csv"));
+            let paper_read = paper_file.as_deref().map(paper::Paper::load).transpose()?;
+            for path in output.iter().chain(&ratios_path).chain(&claims_path) {
                 wsim_harness::files::check_output(path)
                     .with_context(|| format!("cannot write {}", path.display()))?;
                 wsim_harness::files::check_not_input(path, &[&file])?;
             }
             let mut experiment = Experiment::load(&file, profile.as_deref())?;
+            if let Some(p) = paper_read.as_ref() {
+                if !paper::has_claims_on(p, &experiment.name) {
+                    bail!(
+                        "{}: no claim reads experiment `{}`",
+                        p.path.display(),
+                        experiment.name
+                    );
+                }
+            }
             part.keep(&mut experiment)?;
             let validation = experiment.validate_sampling(true)?;
+            let claims = (paper_read.as_ref()).map(|p| {
+                let (d, s) = (&validation.detailed, &validation.sampled);
+                paper::compare_claims(p, &experiment.name, d, s)
+            });
             let mut out = std::io::stdout().lock();
             write!(out, "{}", aligned(&validation.runs))?;
             if !validation.ratios.rows.is_empty() {
                 write!(out, "\n{}", aligned(&validation.ratios))?;
             }
-            writeln!(out, "{}", validation.summary())?;
+            if let Some(claims) = &claims {
+                write!(out, "\n{}", aligned(claims))?;
+            }
+            writeln!(out, "{}", validation.summary(claims.as_ref()))?;
             if let (Some(path), Some(ratios)) = (&output, &ratios_path) {
                 validation.runs.write(path)?;
                 writeln!(out, "wrote {}", path.display())?;
@@ -328,6 +354,10 @@ pub fn exec(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
                     validation.ratios.write(ratios)?;
                     writeln!(out, "wrote {}", ratios.display())?;
                 }
+            }
+            if let (Some(path), Some(claims)) = (&claims_path, &claims) {
+                claims.write(path)?;
+                writeln!(out, "wrote {}", path.display())?;
             }
             if !validation.problems.is_empty() {
                 stderr_line!(

@@ -23,6 +23,10 @@ pub struct Validation {
     pub ratios: Table,
     /// The runs that failed or did not verify, either way (each named).
     pub problems: Vec<String>,
+    /// The experiment's table as the detailed runs and as the sampled runs make it (what a
+    /// paper file's claims read).
+    pub detailed: Table,
+    pub sampled: Table,
 }
 
 /// A run's columns after those that identify it.
@@ -160,6 +164,8 @@ impl Experiment {
             runs,
             ratios,
             problems,
+            detailed: detailed_table,
+            sampled: sampled_table,
         })
     }
 
@@ -292,8 +298,8 @@ impl Experiment {
 
 impl Validation {
     /// `mean |error| 0.42%, max 1.10%, covered 9 of 10` over the runs compared, then the
-    /// ratios' errors and the CPU in all.
-    pub fn summary(&self) -> String {
+    /// ratios' errors, the claims' (`claims`, a paper's compared) and the CPU in all.
+    pub fn summary(&self, claims: Option<&Table>) -> String {
         let column = |t: &Table, name: &str| t.column(name).expect("a column of ours");
         let numbers = |t: &Table, name: &str| -> Vec<f64> {
             let k = column(t, name);
@@ -327,6 +333,17 @@ impl Validation {
             line.push_str(&format!(
                 "; ratios: mean |error| {mean:.2}%, max {max:.2}% over {}",
                 ratio_errors.len()
+            ));
+        }
+        if let Some(claims) = claims {
+            let errors: Vec<f64> = (numbers(claims, "error_pct").iter())
+                .map(|e| e.abs())
+                .collect();
+            let (_, max) = mean_max(&errors);
+            line.push_str(&format!(
+                "; claims: max |error| {max:.2}% over {} of {}",
+                errors.len(),
+                claims.rows.len()
             ));
         }
         let (d, s) = (

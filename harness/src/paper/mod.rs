@@ -117,6 +117,75 @@ impl Band {
 /// `table`'s rows that are `reading`'s: those run under it, and the default reading's of
 /// the programs it does not run (all of them for a reading that runs nothing). `table`'s
 /// rows without a reading were given the default's when it was read ([`write`]).
+/// Each claim on `experiment`, computed from `table` (its rows as a run or a validation
+/// made them; `path` names it in messages): the claim's id and the default reading's
+/// value, or why there is none.
+fn claims_of(
+    paper: &Paper,
+    experiment: &str,
+    table: &Table,
+    path: &Path,
+) -> Vec<(String, anyhow::Result<Measured>)> {
+    let table = match &paper.readings {
+        Some(r) => {
+            let default = &r.default_reading().name;
+            reading_rows(&table.with_default("reading", default), r, default)
+        }
+        None => table.clone(),
+    };
+    (paper.sections.iter().flat_map(|s| &s.claims))
+        .filter_map(|claim| {
+            let (on, computation) = claim.measure.as_ref()?;
+            (on == experiment).then(|| (claim.id.clone(), computation.compute(&table, path)))
+        })
+        .collect()
+}
+
+/// Each claim on `experiment` from its detailed table and from its sampled one (`wsim
+/// experiment validate-sampling --paper`): a row per claim with both values and the
+/// sampled one's error (a range's: its end that moved most), or why a side has none.
+pub fn compare_claims(paper: &Paper, experiment: &str, detailed: &Table, sampled: &Table) -> Table {
+    let named = |how: &str| PathBuf::from(format!("{experiment} ({how})"));
+    let d = claims_of(paper, experiment, detailed, &named("detailed"));
+    let s = claims_of(paper, experiment, sampled, &named("sampled"));
+    let shown = |v: &Measured| match *v {
+        Measured::One(x) => Cell::Fixed(x, 4),
+        Measured::Range(lo, hi) => Cell::Text(format!("{lo:.4}-{hi:.4}")),
+    };
+    let mut table = Table {
+        header: ["claim", "detailed", "sampled", "error_pct", "note"]
+            .map(String::from)
+            .to_vec(),
+        rows: Vec::new(),
+    };
+    for ((id, d), (_, s)) in d.into_iter().zip(s) {
+        let row = match (d, s) {
+            (Ok(d), Ok(s)) => {
+                let ((dl, dh), (sl, sh)) = (d.bounds(), s.bounds());
+                let (low, high) = (100.0 * (sl / dl - 1.0), 100.0 * (sh / dh - 1.0));
+                let error = if low.abs() > high.abs() { low } else { high };
+                vec![shown(&d), shown(&s), Cell::Fixed(error, 3), Cell::Empty]
+            }
+            (d, s) => {
+                let why = [("detailed", d.err()), ("sampled", s.err())]
+                    .into_iter()
+                    .filter_map(|(how, e)| e.map(|e| format!("{how}: {e:#}")))
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                vec![Cell::Empty, Cell::Empty, Cell::Empty, Cell::Text(why)]
+            }
+        };
+        table.rows.push([vec![Cell::Text(id)], row].concat());
+    }
+    table
+}
+
+/// Whether any claim of the paper reads `experiment`.
+pub fn has_claims_on(paper: &Paper, experiment: &str) -> bool {
+    (paper.sections.iter().flat_map(|s| &s.claims))
+        .any(|c| c.measure.as_ref().is_some_and(|(on, _)| on == experiment))
+}
+
 fn reading_rows(table: &Table, readings: &Readings, reading: &str) -> Table {
     let column = table.column("reading");
     let program = table.column("program");
