@@ -66,8 +66,8 @@ pub enum Arbiter {
     /// core takes what is free and its others wait (docs/CONFIG.md, "Sockets").
     #[default]
     CoreOrder,
-    /// Round robin: the first socket and, within each socket, the first core rotate every
-    /// cycle. Vortex arbitrates a socket's cores into its L1s and the sockets into the L2
+    /// Round robin: the first cluster, within each cluster the first socket and within each
+    /// socket the first core rotate every cycle (`Machine::served`). Vortex arbitrates a socket's cores into its L1s and the sockets into the L2
     /// round robin (`hw/rtl/cache/VX_cache_cluster.sv`: `core_arb` and `mem_arb`, each a
     /// `VX_mem_arb` with `ARBITER("R")`).
     RoundRobin,
