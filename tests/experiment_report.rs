@@ -141,6 +141,7 @@ fn a_report_sets_wsims_values_beside_the_papers() {
          | wsim has no area model |",
     );
     has("![speedup (tiny, quick)](figures/tiny/quick/speedup.svg)");
+    has("*speedup: experiment tiny, profile quick.*");
     has("What this page is.");
     has("\n## How to regenerate\n\nRun the experiments.\n");
     assert_eq!(
@@ -744,8 +745,9 @@ fn a_profile_with_another_readings_rows_alone_shows_their_band_and_no_default() 
 }
 
 /// A value computed from a sampled run's estimate is marked `~`, with a line under its
-/// table saying so; a value from runs in full detail is not (a table without the
-/// `sampled` column, every committed one, gives the page it always did).
+/// table saying so, and so is the caption of a figure drawn from a table with sampled
+/// runs; a value from runs in full detail is not (a table without the `sampled` column,
+/// every committed one, gives the page it always did).
 #[test]
 fn values_from_sampled_runs_are_marked() {
     let dir = tempfile::tempdir().unwrap();
@@ -763,6 +765,10 @@ fn values_from_sampled_runs_are_marked() {
     has("| SparseWeaver over VM (`overall`) | 10, 12 | 2.50x | ~6.00x | not run |");
     has("| VM's cycles on g2 (`vm-g2`) | 15 | 1,000 | ~900 | not run |");
     has("\n~ computed from sampled runs' estimates of the cycles");
+    has(
+        "*speedup: experiment tiny, profile quick; ~ its table holds sampled runs, whose \
+         cycles are estimates.*",
+    );
     let line = |id: &str| page.lines().find(|l| l.contains(id)).unwrap().to_string();
     assert!(!line("(`area`)").contains('~'), "{page}");
 

@@ -74,11 +74,7 @@ impl Computation {
     /// Whether a row it reads is a sampled run's (its `sampled` cell says `yes`): its
     /// value is then an estimate, which the page marks.
     pub fn sampled(&self, table: &Table) -> bool {
-        let Some(k) = table.column("sampled") else {
-            return false;
-        };
-        (table.rows.iter())
-            .any(|row| row[k].to_string() == "yes" && self.filter.matches_row(table, row))
+        sampled_rows(table).any(|row| self.filter.matches_row(table, row))
     }
 
     /// wsim's value from `table` (read from `path`).
@@ -253,6 +249,17 @@ impl Computation {
         }
         Ok(pairs.values())
     }
+}
+
+/// The rows of sampled runs (their `sampled` cell says `yes`).
+fn sampled_rows(table: &Table) -> impl Iterator<Item = &Vec<Cell>> {
+    let k = table.column("sampled");
+    (table.rows.iter()).filter(move |row| k.is_some_and(|k| row[k].to_string() == "yes"))
+}
+
+/// Whether the table holds a sampled run's row (a figure drawn from it shows estimates).
+pub(super) fn has_sampled_rows(table: &Table) -> bool {
+    sampled_rows(table).next().is_some()
 }
 
 #[cfg(test)]

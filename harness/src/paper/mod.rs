@@ -520,10 +520,16 @@ pub fn write(paper: &Paper, places: &Places) -> anyhow::Result<Vec<PathBuf>> {
                 } else {
                     (format!(", {profile}"), format!(", profile {profile}"))
                 };
+                let table = tables.get(&(figure.experiment.clone(), profile));
+                let estimated = if table.is_some_and(|(_, t, _)| compute::has_sampled_rows(t)) {
+                    "; ~ its table holds sampled runs, whose cycles are estimates"
+                } else {
+                    ""
+                };
                 let _ = write!(
                     page,
                     "\n![{plot} ({experiment}{short})]({link})\n\n*{plot}: experiment \
-                     {experiment}{long}.*\n",
+                     {experiment}{long}{estimated}.*\n",
                     plot = figure.plot,
                     experiment = figure.experiment,
                     link = link.to_string_lossy().replace('\\', "/"),
