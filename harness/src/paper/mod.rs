@@ -133,12 +133,20 @@ fn claims_of(
         }
         None => table.clone(),
     };
-    (paper.sections.iter().flat_map(|s| &s.claims))
-        .filter_map(|claim| {
-            let (on, computation) = claim.measure.as_ref()?;
-            (on == experiment).then(|| (claim.id.clone(), computation.compute(&table, path)))
-        })
+    (claims_on(paper, experiment))
+        .map(|(id, computation)| (id.clone(), computation.compute(&table, path)))
         .collect()
+}
+
+/// The claims that read `experiment`: each one's id and computation.
+fn claims_on<'p>(
+    paper: &'p Paper,
+    experiment: &'p str,
+) -> impl Iterator<Item = (&'p String, &'p Computation)> {
+    (paper.sections.iter().flat_map(|s| &s.claims)).filter_map(move |claim| {
+        let (on, computation) = claim.measure.as_ref()?;
+        (on == experiment).then_some((&claim.id, computation))
+    })
 }
 
 /// Each claim on `experiment` from its detailed table and from its sampled one (`wsim
@@ -182,8 +190,7 @@ pub fn compare_claims(paper: &Paper, experiment: &str, detailed: &Table, sampled
 
 /// Whether any claim of the paper reads `experiment`.
 pub fn has_claims_on(paper: &Paper, experiment: &str) -> bool {
-    (paper.sections.iter().flat_map(|s| &s.claims))
-        .any(|c| c.measure.as_ref().is_some_and(|(on, _)| on == experiment))
+    claims_on(paper, experiment).next().is_some()
 }
 
 fn reading_rows(table: &Table, readings: &Readings, reading: &str) -> Table {
