@@ -168,22 +168,31 @@ impl MemoryMap {
     /// the last access is tried first.
     #[inline]
     pub fn check(&self, addr: u32, width: u8, what: &'static str) -> Result<(), SimError> {
-        let end = u64::from(addr) + u64::from(width);
-        match self.spans.get(self.last.get()) {
-            Some(&(s, e)) if s <= addr && end <= e => Ok(()),
-            _ => self.search(addr, end, what),
+        if self.covers(addr, u64::from(addr) + u64::from(width)) {
+            Ok(())
+        } else {
+            Err(unmapped(addr, what))
         }
     }
 
-    /// Out of line, so that `check` stays small enough to inline into the access path.
+    /// Whether `[start, end)` lies inside one mapped span.
+    #[inline]
+    pub fn covers(&self, start: u32, end: u64) -> bool {
+        match self.spans.get(self.last.get()) {
+            Some(&(s, e)) if s <= start && end <= e => true,
+            _ => self.search(start, end),
+        }
+    }
+
+    /// Out of line, so that `covers` stays small enough to inline into the access path.
     #[inline(never)]
-    fn search(&self, addr: u32, end: u64, what: &'static str) -> Result<(), SimError> {
-        match (self.spans.iter()).position(|&(s, e)| s <= addr && end <= e) {
+    fn search(&self, start: u32, end: u64) -> bool {
+        match (self.spans.iter()).position(|&(s, e)| s <= start && end <= e) {
             Some(i) => {
                 self.last.set(i);
-                Ok(())
+                true
             }
-            None => Err(unmapped(addr, what)),
+            None => false,
         }
     }
 }

@@ -58,6 +58,13 @@ impl Geometry {
             .then(|| ((self.stack_top - 1 - a) >> self.stack_log2) as u32)
     }
 
+    /// Whether `[start, end)` is clear of the stacks' guard: the stacks and the stack's
+    /// worth below the lowest.
+    #[inline]
+    pub fn clear_of_stacks(&self, start: u32, end: u64) -> bool {
+        u64::from(start) >= self.stack_top || end + (1 << self.stack_log2) <= self.stack_bottom
+    }
+
     /// Hart `hart`'s stack `[bottom, top)`.
     pub fn stack_of(&self, hart: u32) -> (u64, u64) {
         let top = self.stack_top - (u64::from(hart) << self.stack_log2);
@@ -128,6 +135,24 @@ impl Shared {
         let held = self.reservations.len() != before;
         self.reservations.retain(|&(h, _)| h != hart);
         held
+    }
+
+    /// Whether every aligned access inside `[start, end)` is an ordinary one of global
+    /// memory, as far as the address alone decides (the stacks' guard also asks whose
+    /// access it is): mapped in one span, above the null guard, clear of local memory and
+    /// the I/O words, and with no LR reservation held anywhere.
+    #[inline]
+    pub fn ordinary(&self, start: u32, end: u64) -> bool {
+        let g = &self.geometry;
+        let io = |word: u32| u64::from(word) + 4 <= u64::from(start) || u64::from(word) >= end;
+        self.reservations.is_empty()
+            && start >= g.null_guard
+            && (end <= u64::from(g.local_base)
+                || u64::from(start) >= u64::from(g.local_base) + u64::from(g.local_size))
+            && io(g.console)
+            && io(g.exit)
+            && self.tohost.is_none_or(io)
+            && g.map.covers(start, end)
     }
 
     #[inline]

@@ -98,6 +98,12 @@ impl Warp {
         self.wait = WarpWait::Ready;
     }
 
+    /// Integer register `reg` of every lane.
+    #[inline]
+    pub fn x_row(&self, reg: u8) -> &[u32; 32] {
+        &self.x[usize::from(reg & 31)]
+    }
+
     #[inline]
     pub fn x(&self, reg: u8, lane: usize) -> u32 {
         self.x[usize::from(reg & 31)][lane & 31]

@@ -46,6 +46,25 @@ impl Core {
             Op::Lhu => (2, false),
             _ => (4, false),
         };
+        if let Some(addrs) = self.ordinary_addresses(w, mask, i, width, sh) {
+            let warp = &mut self.warps[w];
+            for l in lanes(mask) {
+                rec.accesses.push(addrs[l]);
+                let raw = sh.mem.read(addrs[l], width);
+                let v = match (width, signed) {
+                    (1, true) => raw as u8 as i8 as u32,
+                    (2, true) => raw as u16 as i16 as u32,
+                    _ => raw,
+                };
+                if i.op == Op::Flw {
+                    warp.set_f(i.rd, l, v);
+                } else {
+                    warp.set_x(i.rd, l, v);
+                }
+            }
+            rec.events.memory = Some(MemoryOp::Load);
+            return Ok(Next::Advance);
+        }
         for l in lanes(mask) {
             let addr = self.warps[w].x(i.rs1, l).wrapping_add(i.imm as u32);
             self.stack_guard(w, l, addr, &Access::Load, sh)?;
@@ -79,6 +98,20 @@ impl Core {
             Op::Sh => 2,
             _ => 4,
         };
+        if let Some(addrs) = self.ordinary_addresses(w, mask, i, width, sh) {
+            let warp = &self.warps[w];
+            for l in lanes(mask) {
+                let v = if i.op == Op::Fsw {
+                    warp.f(i.rs2, l)
+                } else {
+                    warp.x(i.rs2, l)
+                };
+                rec.accesses.push(addrs[l]);
+                sh.mem.write(addrs[l], width, v);
+            }
+            rec.events.memory = Some(MemoryOp::Store);
+            return Ok(Next::Advance);
+        }
         for l in lanes(mask) {
             let warp = &self.warps[w];
             let addr = warp.x(i.rs1, l).wrapping_add(i.imm as u32);
@@ -159,6 +192,42 @@ impl Core {
         Ok(Next::Advance)
     }
 
+    /// The lanes' addresses of a load or store (`rs1 + imm`, a row at a time) when every
+    /// one is an ordinary aligned access of memory, so no lane can fault or reach more
+    /// than memory: the lowest to the highest lies in one mapped span clear of local
+    /// memory and the I/O words (`Shared::ordinary`), and of the stacks or each lane in
+    /// its own stack (what `stack_guard` allows). `None` sends the instruction lane by lane.
+    #[inline(always)]
+    fn ordinary_addresses(
+        &self,
+        w: usize,
+        mask: u32,
+        i: &Instr,
+        width: u8,
+        sh: &Shared,
+    ) -> Option<[u32; 32]> {
+        let base = self.warps[w].x_row(i.rs1);
+        let addrs: [u32; 32] = std::array::from_fn(|l| base[l].wrapping_add(i.imm as u32));
+        let (mut lo, mut hi, mut bits) = (u32::MAX, 0, 0);
+        for l in lanes(mask) {
+            lo = lo.min(addrs[l]);
+            hi = hi.max(addrs[l]);
+            bits |= addrs[l];
+        }
+        let end = u64::from(hi) + u64::from(width);
+        let g = &sh.geometry;
+        let own_stacks = || {
+            let hart = self.hart(w, 0, sh);
+            (addrs.iter().enumerate())
+                .all(|(l, &a)| mask >> l & 1 == 0 || g.stack_owner(a) == Some(hart + l as u32))
+        };
+        let ordinary = mask != 0
+            && !misaligned(bits, width)
+            && sh.ordinary(lo, end)
+            && (g.clear_of_stacks(lo, end) || own_stacks());
+        ordinary.then_some(addrs)
+    }
+
     /// mhartid of lane `l` of warp `w`.
     pub(super) fn hart(&self, w: usize, l: usize, sh: &Shared) -> u32 {
         let g = &sh.geometry;
@@ -208,7 +277,7 @@ impl Core {
     }
 
     /// A load or a misaligned one split into bytes.
-    #[inline]
+    #[inline(always)]
     fn load_data(
         &mut self,
         w: usize,
@@ -228,7 +297,7 @@ impl Core {
     }
 
     /// A store or a misaligned one split into bytes; `Some(code)` if it ends the run.
-    #[inline]
+    #[inline(always)]
     fn store_data(
         &mut self,
         w: usize,
@@ -250,7 +319,7 @@ impl Core {
         Ok(None)
     }
 
-    #[inline]
+    #[inline(always)]
     fn load(
         &mut self,
         addr: u32,
@@ -268,7 +337,7 @@ impl Core {
     }
 
     /// Store; `Some(code)` when the store ends the run (riscv-tests' `tohost`).
-    #[inline]
+    #[inline(always)]
     fn store(
         &mut self,
         addr: u32,
@@ -301,7 +370,7 @@ fn misaligned(addr: u32, width: u8) -> bool {
     addr & (u32::from(width) - 1) != 0
 }
 
-#[inline]
+#[inline(always)]
 fn check_access(addr: u32, width: u8, access: &Access, sh: &Shared) -> ExecResult<()> {
     if misaligned(addr, width) {
         let cause = if matches!(access, Access::Load) {
