@@ -7,7 +7,8 @@ cycles against the same units' in the full-detail run (what the warm-up misses);
 of the error is the estimate's (which units were measured).
 
   scripts/validate-sampling.py [--wsim PATH] [--every K] [--warmup U] [--period N] [--threads N]
-                               [--warm-caches] [--set KEY=VALUE]... [--jobs NAME,...] [-o TABLE.csv]
+                               [--warm-caches] [--cluster D] [--set KEY=VALUE]... [--jobs NAME,...]
+                               [-o TABLE.csv]
 
 Each job's sampled run must verify (graph programs check their result against the host
 reference) and end as the detailed one does; the script fails otherwise."""
@@ -91,6 +92,9 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--warm-caches", action="store_true",
                     help="warm the caches functionally (--sample-warm-caches)")
+    ap.add_argument("--cluster", type=float,
+                    help="the diameter of a cluster of launches, 0: octaves (--sample-cluster; "
+                         "wsim run's default without it)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="a configuration override for every job (both runs)")
     ap.add_argument("--jobs", default=",".join(JOBS))
@@ -104,6 +108,7 @@ def main():
                                      "--sample-period", str(a.period),
                                      "--sample-warmup", str(a.warmup),
                                      "--sample-threads", str(a.threads)]
+                    + ([] if a.cluster is None else ["--sample-cluster", str(a.cluster)])
                     + (["--sample-warm-caches"] if a.warm_caches else []))
         p = s["sampling"]
         for r, how in [(d, "detailed"), (s, "sampled")]:

@@ -181,6 +181,7 @@ fn a_bad_sampling_setting_is_an_error_that_names_it() {
         ("sampling = 3", "sampling is true, false or a table"),
         ("[sampling]\nevery = 0", "sampling.every is 0"),
         ("[sampling]\nthreads = 0", "sampling.threads is 0"),
+        ("[sampling]\ncluster = 4.0", "sampling.cluster is 4"),
     ] {
         let file = experiment(d, setting, "");
         let out = wsim(d, &["experiment", "run", file.to_str().unwrap()]);

@@ -507,8 +507,10 @@ fn the_functional_report_leaves_out_what_it_did_not_measure() -> Result<(), Stri
     }
     assert!(counted.contains(&"instructions".to_string()));
     assert!(!keys(&f["total"]["weaver"]).contains(&"state_cycles".to_string()));
+    // A launch names its kernel, which the architecture decides, as the detailed one does.
     let launch = &f["launches"][0];
-    assert_eq!(keys(launch), ["counters", "index"]);
+    assert_eq!(keys(launch), ["counters", "index", "kernel"]);
+    assert_eq!(launch["kernel"], d["launches"][0]["kernel"]);
     assert_eq!(f["total"]["instructions"], d["total"]["instructions"]);
     Ok(())
 }

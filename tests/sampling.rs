@@ -5,28 +5,26 @@
 
 mod common;
 
-use common::{program, root, wsim_ok};
+use common::{program, root, wsim, wsim_ok};
 use serde_json::Value;
 
 /// PageRank pull under VM, 8 iterations (two kernels a iteration), on a small R-MAT graph
 /// on the dissertation's machine, with `options`: the JSON report.
 fn pagerank(options: &[&str]) -> Value {
+    let graph = ["gen:rmat:scale=9,ef=8", "--symmetrize", "--iterations", "8"];
+    report("graph/pr_vm_pull", &graph, options)
+}
+
+/// `elf` on the dissertation's machine with `graph` (the `--graph` option's value and the
+/// graph options after it) and `options`: the JSON report.
+fn report(elf: &str, graph: &[&str], options: &[&str]) -> Value {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("stats.json");
     let config = root().join("configs/sparseweaver.toml");
-    let elf = program("graph/pr_vm_pull");
-    let mut args = vec![
-        "run",
-        "--config",
-        config.to_str().unwrap(),
-        "--graph",
-        "gen:rmat:scale=9,ef=8",
-        "--symmetrize",
-        "--iterations",
-        "8",
-        "--json",
-        json.to_str().unwrap(),
-    ];
+    let elf = program(elf);
+    let mut args = vec!["run", "--config", config.to_str().unwrap(), "--graph"];
+    args.extend_from_slice(graph);
+    args.extend_from_slice(&["--json", json.to_str().unwrap()]);
     args.extend_from_slice(options);
     args.push(elf.to_str().unwrap());
     wsim_ok(&args);
@@ -208,4 +206,108 @@ fn caches_warmed_functionally_leave_the_architectural_results_alone() {
     assert_eq!(warmed["sampling"]["warm_caches"], true);
     let plain = pagerank(&["--sample", "--sample-every", "3"]);
     assert_eq!(plain["sampling"]["warm_caches"], false);
+}
+
+/// The clusters of `r`'s strata: per stratum of clustered launches, its kernel, its first
+/// launch (as its name says) and its units.
+fn clusters(r: &Value) -> Vec<(String, usize, u64)> {
+    let strata = r["sampling"]["strata"].as_array().unwrap();
+    (strata.iter())
+        .filter_map(|h| {
+            let name = h["name"].as_str().unwrap();
+            let (_, first) = name.split_once("cluster of launch ")?;
+            let first = first.trim_end_matches(')').parse().unwrap();
+            let kernel = name.split(" (").next().unwrap().to_string();
+            Some((kernel, first, h["units"].as_u64().unwrap()))
+        })
+        .collect()
+}
+
+/// BFS on a grid: each level launches its frontier's kernel and the vertex update, whose
+/// basic-block vectors vary by under 0.02 from level to level (measured). A diameter above
+/// that puts each kernel's later levels in one cluster named by its second launch; one
+/// below it splits them; a cluster's first launch is of its own kernel; the clusters and
+/// the estimate are the same at any number of threads.
+#[test]
+fn launches_cluster_by_their_features() {
+    let grid = ["gen:grid:w=24,h=24"];
+    let bfs = |options: &[&str]| report("graph/bfs_vm_push", &grid, options);
+    let wide = bfs(&["--sample", "--sample-cluster", "0.1"]);
+    assert!(verified(&wide));
+    assert_eq!(wide["sampling"]["cluster"], 0.1);
+    let launches = wide["launches"].as_array().unwrap();
+    let kernel_of = |l: usize| launches[l]["kernel"].as_str().unwrap().to_string();
+    let of = |kernel: &str| {
+        (0..launches.len())
+            .filter(|&l| kernel_of(l) == kernel)
+            .collect::<Vec<_>>()
+    };
+    let found = clusters(&wide);
+    for kernel in ["vm_kernel", "vertex_kernel"] {
+        let ours: Vec<_> = found.iter().filter(|c| c.0 == kernel).collect();
+        let all = of(kernel);
+        assert!(all.len() > 10, "{kernel}: {} launches", all.len());
+        assert_eq!(ours.len(), 1, "{kernel}: {found:?}");
+        assert_eq!(ours[0].1, all[1], "{kernel}: named by its second launch");
+        assert_eq!(
+            ours[0].2,
+            all.len() as u64 - 1,
+            "{kernel}: every later launch"
+        );
+    }
+    let narrow = bfs(&["--sample", "--sample-cluster", "0.0005"]);
+    let split = clusters(&narrow);
+    assert!(split.len() > found.len() + 2, "{split:?}");
+    for (kernel, first, _) in &split {
+        assert_eq!(
+            &kernel_of(*first),
+            kernel,
+            "a cluster of {kernel} named by another's launch"
+        );
+    }
+    let two = bfs(&[
+        "--sample",
+        "--sample-cluster",
+        "0.0005",
+        "--sample-threads",
+        "2",
+    ]);
+    assert_eq!(narrow, two);
+}
+
+/// PageRank's iterations after the first are alike: by default one cluster per kernel;
+/// with `--sample-cluster 0`, strata by octave of warp instructions, as before clusters.
+#[test]
+fn pagerank_iterations_are_one_cluster_per_kernel() {
+    let sampled = pagerank(&["--sample", "--sample-every", "3"]);
+    assert_eq!(sampled["sampling"]["cluster"], 0.25);
+    let found = clusters(&sampled);
+    let kernels: Vec<_> = found.iter().map(|c| c.0.as_str()).collect();
+    assert_eq!(kernels, ["vertex_kernel", "vm_kernel"], "{found:?}");
+    assert!(found.iter().all(|c| c.2 == 7), "{found:?}");
+    let octaves = pagerank(&["--sample", "--sample-every", "3", "--sample-cluster", "0"]);
+    assert!(clusters(&octaves).is_empty());
+    let strata = octaves["sampling"]["strata"].as_array().unwrap();
+    assert!(strata.iter().any(|h| {
+        let name = h["name"].as_str().unwrap();
+        name.starts_with("vm_kernel (2^") && name.ends_with(" instructions)")
+    }));
+}
+
+/// A diameter beyond the largest distance (3) or not a number is refused, naming it.
+#[test]
+fn a_bad_cluster_diameter_is_refused() {
+    let elf = program("graph/pr_vm_pull");
+    for bad in ["3.5", "wide"] {
+        let out = wsim(&[
+            "run",
+            "--sample",
+            "--sample-cluster",
+            bad,
+            elf.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.contains("not a diameter from 0 to 3"), "{bad}: {err}");
+    }
 }

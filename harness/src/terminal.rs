@@ -313,7 +313,7 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
     let _ = writeln!(
         s,
         "{:<22}sampled: instructions executed, {} of {} units simulated in detail (units end \
-         with launches{}; one in {} of a stratum's, {} warm-up unit(s) before each stretch, \
+         with launches{}{}; one in {} of a stratum's, {} warm-up unit(s) before each stretch, \
          caches {} functionally), {:.1}% of the warp instructions",
         "mode",
         p.sampled_units,
@@ -321,6 +321,11 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
         match p.period {
             0 => String::new(),
             n => format!(" and inside them every {n} warp instructions"),
+        },
+        if p.cluster > 0.0 {
+            format!(", later launches in clusters of diameter {}", p.cluster)
+        } else {
+            String::new()
         },
         p.every,
         p.warmup_units,

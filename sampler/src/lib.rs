@@ -11,8 +11,10 @@
 //! ran 12% slower than its others: a stratum of all of them was estimated 4% high), the
 //! later units of each kernel and octave of warp instructions (the architecture-free
 //! features the functional run gives: a BFS level with a large frontier is unlike one with
-//! a small one), and the last unit (after the last launch): the strata of one unit are
-//! always simulated, and of the others' units the first two and then one in `every`.
+//! a small one; or, with a `cluster` diameter, each kernel's clusters of launches alike in
+//! their basic-block vectors and active lanes, `features.rs`), and the last unit (after
+//! the last launch): the strata of one unit are always simulated, and of the others'
+//! units the first two and then one in `every`.
 //! With a `period`, a unit also ends inside a launch, and a launch's head, body and tail
 //! are strata of their kernel. A measured unit is preceded by units simulated in detail
 //! and not measured, so that its caches, DRAM rows, Weaver tables and pipeline hold what
@@ -26,6 +28,7 @@
 
 mod detail;
 mod estimate;
+mod features;
 mod plan;
 mod starts;
 mod workers;
@@ -34,6 +37,7 @@ use std::collections::BTreeMap;
 
 use detail::{ended, Job, Mark, Measured, Span};
 pub use estimate::{t975, Unit};
+use features::{Clusters, Counter};
 pub use plan::Plan;
 use starts::Starts;
 pub use starts::REACH;
@@ -71,6 +75,10 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     if plan.warm_caches {
         machine.warm_caches();
     }
+    // With clusters: every unit's features (the counts by PC differenced at each unit's
+    // end), to group each kernel's later launches by.
+    let mut features =
+        (plan.cluster > 0.0).then(|| (Counter::new(machine), Clusters::new(plan.cluster)));
     machine.run_functional_until(|m| {
         let now = ended(m);
         let instructions = m.progress().instructions;
@@ -92,21 +100,29 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         let size = instructions - unit_start;
         let inside = matches!(start, Mark::Instructions(_));
         // Its stratum. A whole launch's: its kernel and the octave of its warp instructions
-        // (a level of a search with a large frontier is unlike one with a small one); a
-        // part of a launch's: its kernel and the part.
+        // (a level of a search with a large frontier is unlike one with a small one), or
+        // with clusters its kernel's cluster of launches like it; a part of a launch's: its
+        // kernel and the part.
+        let features = features
+            .as_mut()
+            .map(|(counter, clusters)| (counter.unit(m), clusters));
         let (stratum, sampled) = match (unit, end, inside) {
             (0, ..) => ("first".to_string(), true),
             (_, Mark::Launches(_), false) if !last_of.contains_key(&kernel) => {
                 (format!("{kernel} (first launch)"), true)
             }
             (_, end, inside) => {
-                let stratum = match (end, inside) {
-                    (Mark::Launches(_), false) => {
+                let stratum = match (end, inside, features) {
+                    (Mark::Launches(_), false, Some((f, clusters))) => {
+                        let first = clusters.join(&kernel, launches, f);
+                        format!("{kernel} (cluster of launch {first})")
+                    }
+                    (Mark::Launches(_), false, None) => {
                         format!("{kernel} (2^{} instructions)", size.max(1).ilog2())
                     }
-                    (Mark::Launches(_), true) => format!("{kernel} (launch tail)"),
-                    (_, false) => format!("{kernel} (launch head)"),
-                    (_, true) => format!("{kernel} (launch body)"),
+                    (Mark::Launches(_), true, _) => format!("{kernel} (launch tail)"),
+                    (_, false, _) => format!("{kernel} (launch head)"),
+                    (_, true, _) => format!("{kernel} (launch body)"),
                 };
                 let count = counts.entry(stratum.clone()).or_default();
                 *count += 1;
@@ -242,6 +258,7 @@ fn estimate(units: &[Seen], measured: &[Measured], plan: &Plan) -> Sampling {
         period: plan.period,
         warmup_units: plan.warmup_units,
         warm_caches: plan.warm_caches,
+        cluster: plan.cluster,
         units: units.len() as u32,
         sampled_units: units.iter().filter(|u| u.sampled).count() as u32,
         detailed_instructions: measured.iter().map(|m| m.detailed_instructions).sum(),

@@ -1,7 +1,7 @@
 //! How a run is sampled: the user's choices.
 
 /// How a run is sampled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plan {
     /// Of each stratum's units after its first two, one in `every` is simulated in detail.
     pub every: u32,
@@ -19,6 +19,14 @@ pub struct Plan {
     /// 9% low: functional rounds touch the lines in another order than the detailed warps,
     /// which decides what a FIFO L2 as large as the edges keeps (`mem/hierarchy/warm.rs`).
     pub warm_caches: bool,
+    /// Each kernel's later whole launches are strata by cluster, of this diameter (a
+    /// launch joins the first cluster whose first launch is within it), not by octave of
+    /// warp instructions: the L1 distance of their basic-block vectors plus the difference
+    /// of their active lanes, 0 to 3 (`features.rs`); 0: by octave. 0.25, measured: a grid
+    /// BFS's and PageRank's later launches lie within 0.02 of their kernel's first, the
+    /// road BFS's within 0.23, and splitting those (0.1) made its estimate worse
+    /// (docs/ARCHITECTURE.md, "Sampled simulation").
+    pub cluster: f64,
 }
 
 impl Default for Plan {
@@ -29,6 +37,7 @@ impl Default for Plan {
             warmup_units: 1,
             threads: 1,
             warm_caches: false,
+            cluster: 0.25,
         }
     }
 }

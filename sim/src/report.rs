@@ -278,6 +278,9 @@ struct FunctionalCore<'a> {
 #[derive(Serialize)]
 struct FunctionalInterval<'a> {
     index: u32,
+    /// A launch's kernel (a sampled run's clusters are named by their first launch).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kernel: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     active: Option<u32>,
     counters: Architectural<'a, CoreCounters>,
@@ -343,6 +346,7 @@ impl<'a, W> FunctionalReport<'a, W> {
             iterations: (r.iterations.iter())
                 .map(|i| FunctionalInterval {
                     index: i.index,
+                    kernel: None,
                     active: Some(i.active),
                     counters: Architectural(&i.counters),
                 })
@@ -350,6 +354,7 @@ impl<'a, W> FunctionalReport<'a, W> {
             launches: (r.launches.iter())
                 .map(|l| FunctionalInterval {
                     index: l.index,
+                    kernel: l.kernel.as_deref(),
                     active: None,
                     counters: Architectural(&l.counters),
                 })

@@ -379,6 +379,10 @@ pub struct Sampling {
     pub warmup_units: u32,
     /// The functional run warmed the caches' tags between the detailed units.
     pub warm_caches: bool,
+    /// The diameter of the clusters of similar launches, by their basic-block vectors and
+    /// active lanes (0: none; the strata name a cluster by its first launch).
+    #[serde(default)]
+    pub cluster: f64,
     pub units: u32,
     pub sampled_units: u32,
     /// Warp instructions simulated in detail (warm-up included), and in the whole run.

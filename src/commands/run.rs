@@ -106,6 +106,12 @@ pub struct RunArgs {
     /// docs/ARCHITECTURE.md, "Sampled simulation").
     #[arg(long, requires = "sample")]
     sample_warm_caches: bool,
+    /// With --sample: stratify each kernel's later launches by clusters of diameter D of
+    /// their basic-block vectors and active lanes (0 to 3), or with 0 by octave of warp
+    /// instructions (docs/ARCHITECTURE.md, "Sampled simulation").
+    #[arg(long, value_name = "D", default_value_t = 0.25, requires = "sample",
+          value_parser = cluster_diameter)]
+    sample_cluster: f64,
     /// Say what the run would take of host memory at its peak (the graph, its arrays in
     /// the machine, the host reference, the machine's structures) and stop: nothing is
     /// placed or run.
@@ -153,6 +159,7 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
                 warmup_units: args.sample_warmup,
                 threads: args.sample_threads as usize,
                 warm_caches: args.sample_warm_caches,
+                cluster: args.sample_cluster,
             }),
             ..RunOptions::default()
         },
@@ -295,5 +302,13 @@ fn exit_code(code: u32, status: ExitStatus) -> ExitCode {
         (_, ExitStatus::Wsim) => ExitCode::from(exit::FAILED),
         (c, ExitStatus::Program) if c & 0xFF == 0 => ExitCode::FAILURE,
         (c, ExitStatus::Program) => ExitCode::from(c as u8),
+    }
+}
+
+/// `--sample-cluster`'s diameter: 0 to 3, the largest distance between two launches.
+fn cluster_diameter(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(d) if (0.0..=3.0).contains(&d) => Ok(d),
+        _ => Err(format!("{text} is not a diameter from 0 to 3")),
     }
 }

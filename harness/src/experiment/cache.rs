@@ -97,6 +97,10 @@ impl Inputs<'_> {
                 "sampling every {} period {} warmup {} warm_caches {}\n",
                 plan.every, plan.period, plan.warmup_units, plan.warm_caches
             ));
+            // Only with clusters, so that runs sampled by octaves keep the keys they had.
+            if plan.cluster > 0.0 {
+                text.push_str(&format!("sampling cluster {}\n", plan.cluster));
+            }
         }
         text
     }
@@ -292,6 +296,10 @@ mod tests {
             },
             wsim_sampler::Plan {
                 warm_caches: true,
+                ..plan
+            },
+            wsim_sampler::Plan {
+                cluster: 0.0,
                 ..plan
             },
         ];

@@ -63,10 +63,15 @@ struct SamplingSpec {
     threads: Option<u32>,
     /// `--sample-warm-caches`: the functional run warms the caches' tags.
     warm_caches: Option<bool>,
+    /// `--sample-cluster`: the diameter of a cluster of similar launches (0: octaves).
+    cluster: Option<f64>,
 }
 
 /// The most threads one sampled run takes (`wsim run --sample-threads`'s bound).
 const MAX_SAMPLE_THREADS: u32 = 256;
+
+/// The largest distance between two launches' features (`wsim_sampler::Plan::cluster`).
+const MAX_CLUSTER: f64 = 3.0;
 
 fn sampling<'de, D: serde::Deserializer<'de>>(
     d: D,
@@ -79,7 +84,7 @@ fn sampling<'de, D: serde::Deserializer<'de>>(
         other => {
             return Err(D::Error::custom(format!(
                 "sampling is true, false or a table (every, period, warmup, threads, \
-                 warm_caches), not {}",
+                 warm_caches, cluster), not {}",
                 other.type_str()
             )))
         }
@@ -91,11 +96,18 @@ fn sampling<'de, D: serde::Deserializer<'de>>(
         warmup_units: spec.warmup.unwrap_or(defaults.warmup_units),
         threads: spec.threads.map_or(defaults.threads, |t| t as usize),
         warm_caches: spec.warm_caches.unwrap_or(defaults.warm_caches),
+        cluster: spec.cluster.unwrap_or(defaults.cluster),
     };
     if plan.every == 0 {
         return Err(D::Error::custom(
             "sampling.every is 0: one unit in `every` is measured, so at least 1",
         ));
+    }
+    if !(0.0..=MAX_CLUSTER).contains(&plan.cluster) {
+        return Err(D::Error::custom(format!(
+            "sampling.cluster is {}: 0 (none) to {MAX_CLUSTER}",
+            plan.cluster
+        )));
     }
     if !(1..=MAX_SAMPLE_THREADS as usize).contains(&plan.threads) {
         return Err(D::Error::custom(format!(

@@ -36,6 +36,9 @@ impl Core {
         for w in lanes(ready) {
             for _ in 0..QUANTUM {
                 let pc = self.warps[w].stack.pc();
+                if let Some(c) = &mut self.counted {
+                    c.count(pc, self.warps[w].stack.mask().count_ones());
+                }
                 let mut rec = Executed::new(std::mem::take(&mut self.accesses));
                 let performed = self.perform(w, pc, now, sh, &mut rec);
                 let e = &rec.events;
@@ -64,6 +67,17 @@ impl Core {
             }
         }
         Ok(ready != 0)
+    }
+
+    /// Count the warp and thread instructions by PC from now on (`Machine::count_pcs`),
+    /// in code `ranges` (base, instructions).
+    pub fn count_pcs(&mut self, ranges: &[(u32, u32)]) {
+        self.counted = Some(PcCounts::new(ranges));
+    }
+
+    /// The instructions counted by PC so far (`Machine::count_pcs`), if counted.
+    pub fn counted_pcs(&self) -> Option<&PcCounts> {
+        self.counted.as_ref()
     }
 
     /// Warm the caches functionally (the sampler's warming between its detailed units):
@@ -97,5 +111,53 @@ impl Core {
         self.accesses = accesses;
         let warming = self.warming.as_mut().expect("checked");
         warming.extend(self.pipe.coalescer.lines().iter().map(|&l| (l, port)));
+    }
+}
+
+/// Warp and thread instructions by PC, counted by the functional rounds: what a sampler's
+/// basic-block vectors are made of, at an index check and two additions an instruction
+/// (the profile, `Machine::profile_pcs`, keeps far more per PC and slows the copies'
+/// detailed runs too).
+#[derive(Clone, Debug)]
+pub struct PcCounts {
+    /// The code ranges, in order: base, instructions, and the first one's index in `counts`.
+    ranges: Vec<(u32, u32, usize)>,
+    /// Per instruction of the code ranges, then one entry for any PC outside them:
+    /// (warp instructions, thread instructions).
+    counts: Vec<(u64, u64)>,
+}
+
+impl PcCounts {
+    fn new(ranges: &[(u32, u32)]) -> PcCounts {
+        let mut first = 0;
+        let ranges: Vec<_> = (ranges.iter())
+            .map(|&(base, n)| {
+                first += n as usize;
+                (base, n, first - n as usize)
+            })
+            .collect();
+        PcCounts {
+            ranges,
+            counts: vec![(0, 0); first + 1],
+        }
+    }
+
+    fn count(&mut self, pc: u32, lanes: u32) {
+        let outside = self.counts.len() - 1;
+        let k = (self.ranges.iter())
+            .find_map(|&(base, n, first)| {
+                let k = pc.wrapping_sub(base) / 4;
+                (pc.is_multiple_of(4) && k < n).then_some(first + k as usize)
+            })
+            .unwrap_or(outside);
+        let c = &mut self.counts[k];
+        c.0 += 1;
+        c.1 += u64::from(lanes);
+    }
+
+    /// (warp, thread) instructions per index: the code ranges' instructions in address
+    /// order, then every PC outside them as one.
+    pub fn counts(&self) -> &[(u64, u64)] {
+        &self.counts
     }
 }

@@ -16,6 +16,7 @@ pub mod weaver;
 
 use barriers::Barriers;
 pub use exec::{Effect, Executed};
+pub use functional::PcCounts;
 use local_memory::LocalMemory;
 use pipeline::{Pipeline, PortKind};
 use warp::{Warp, WarpWait};
@@ -67,6 +68,8 @@ pub struct Core {
     /// While the functional mode warms the caches (`Core::warm_caches`): the lines its
     /// memory instructions requested, for the machine to present to the hierarchy.
     warming: Option<Vec<(u32, PortKind)>>,
+    /// Instructions by PC, while the functional mode counts them (`Core::count_pcs`).
+    counted: Option<PcCounts>,
 }
 
 /// The warps a launch (`vx_wspawn`) started on the core and how many of them have exited:
@@ -106,6 +109,7 @@ impl Core {
             accesses: Vec::with_capacity(64),
             launch: Launch::default(),
             warming: None,
+            counted: None,
         }
     }
 

@@ -59,6 +59,30 @@ impl Machine {
         }
     }
 
+    /// Count every core's warp and thread instructions by PC while running functionally
+    /// ([`Machine::counted_pcs`]): a sampler's basic-block vectors, without the profile.
+    pub fn count_pcs(&mut self) {
+        let ranges = self.shared.program.code_ranges();
+        for core in &mut self.cores {
+            core.count_pcs(&ranges);
+        }
+    }
+
+    /// The instructions counted so far ([`Machine::count_pcs`]), summed over the cores, into
+    /// `out`: (warp, thread) instructions per instruction of the code ranges in address
+    /// order, then every PC outside them as one. Empty when not counted.
+    pub fn counted_pcs(&self, out: &mut Vec<(u64, u64)>) {
+        out.clear();
+        for counts in self.cores.iter().filter_map(Core::counted_pcs) {
+            let counts = counts.counts();
+            out.resize(counts.len(), (0, 0));
+            for (o, c) in out.iter_mut().zip(counts) {
+                o.0 += c.0;
+                o.1 += c.1;
+            }
+        }
+    }
+
     /// One functional round of every core, then the machine's part of it.
     fn round(&mut self) -> SimResult<()> {
         self.check_stop()?;
