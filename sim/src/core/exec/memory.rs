@@ -9,7 +9,7 @@ use super::{
     CAUSE_MISALIGNED_STORE,
 };
 use crate::core::fpu;
-use crate::core::warp::lanes;
+use crate::core::warp::{lanes, Warp};
 use crate::core::Core;
 use crate::error::{ErrorKind, SimError};
 use crate::shared::Shared;
@@ -51,34 +51,14 @@ impl Core {
             for l in lanes(mask) {
                 rec.accesses.push(addrs[l]);
                 let raw = sh.mem.read(addrs[l], width);
-                let v = match (width, signed) {
-                    (1, true) => raw as u8 as i8 as u32,
-                    (2, true) => raw as u16 as i16 as u32,
-                    _ => raw,
-                };
-                if i.op == Op::Flw {
-                    warp.set_f(i.rd, l, v);
-                } else {
-                    warp.set_x(i.rd, l, v);
-                }
+                write_back(warp, i, l, raw, width, signed);
             }
-            rec.events.memory = Some(MemoryOp::Load);
-            return Ok(Next::Advance);
-        }
-        for l in lanes(mask) {
-            let addr = self.warps[w].x(i.rs1, l).wrapping_add(i.imm as u32);
-            self.stack_guard(w, l, addr, &Access::Load, sh)?;
-            let raw = self.load_data(w, addr, width, sh, rec)?;
-            let v = match (width, signed) {
-                (1, true) => raw as u8 as i8 as u32,
-                (2, true) => raw as u16 as i16 as u32,
-                _ => raw,
-            };
-            let warp = &mut self.warps[w];
-            if i.op == Op::Flw {
-                warp.set_f(i.rd, l, v);
-            } else {
-                warp.set_x(i.rd, l, v);
+        } else {
+            for l in lanes(mask) {
+                let addr = self.warps[w].x(i.rs1, l).wrapping_add(i.imm as u32);
+                self.stack_guard(w, l, addr, &Access::Load, sh)?;
+                let raw = self.load_data(w, addr, width, sh, rec)?;
+                write_back(&mut self.warps[w], i, l, raw, width, signed);
             }
         }
         rec.events.memory = Some(MemoryOp::Load);
@@ -101,29 +81,18 @@ impl Core {
         if let Some(addrs) = self.ordinary_addresses(w, mask, i, width, sh) {
             let warp = &self.warps[w];
             for l in lanes(mask) {
-                let v = if i.op == Op::Fsw {
-                    warp.f(i.rs2, l)
-                } else {
-                    warp.x(i.rs2, l)
-                };
                 rec.accesses.push(addrs[l]);
-                sh.mem.write(addrs[l], width, v);
+                sh.mem.write(addrs[l], width, stored(warp, i, l));
             }
-            rec.events.memory = Some(MemoryOp::Store);
-            return Ok(Next::Advance);
-        }
-        for l in lanes(mask) {
-            let warp = &self.warps[w];
-            let addr = warp.x(i.rs1, l).wrapping_add(i.imm as u32);
-            let v = if i.op == Op::Fsw {
-                warp.f(i.rs2, l)
-            } else {
-                warp.x(i.rs2, l)
-            };
-            self.stack_guard(w, l, addr, &Access::Store, sh)?;
-            if let Some(code) = self.store_data(w, addr, width, v, sh, rec)? {
-                rec.effect = Effect::Exit(code);
-                return Ok(Next::Advance);
+        } else {
+            for l in lanes(mask) {
+                let addr = self.warps[w].x(i.rs1, l).wrapping_add(i.imm as u32);
+                let v = stored(&self.warps[w], i, l);
+                self.stack_guard(w, l, addr, &Access::Store, sh)?;
+                if let Some(code) = self.store_data(w, addr, width, v, sh, rec)? {
+                    rec.effect = Effect::Exit(code);
+                    return Ok(Next::Advance);
+                }
             }
         }
         rec.events.memory = Some(MemoryOp::Store);
@@ -354,6 +323,31 @@ impl Core {
         }
         sh.invalidate_reservations(addr);
         Ok(sh.store(addr, width, value)?)
+    }
+}
+
+/// Lane `l`'s loaded `raw` value into load `i`'s destination, sign-extended as it asks.
+#[inline(always)]
+fn write_back(warp: &mut Warp, i: &Instr, l: usize, raw: u32, width: u8, signed: bool) {
+    let v = match (width, signed) {
+        (1, true) => raw as u8 as i8 as u32,
+        (2, true) => raw as u16 as i16 as u32,
+        _ => raw,
+    };
+    if i.op == Op::Flw {
+        warp.set_f(i.rd, l, v);
+    } else {
+        warp.set_x(i.rd, l, v);
+    }
+}
+
+/// The value store `i` writes from lane `l`.
+#[inline(always)]
+fn stored(warp: &Warp, i: &Instr, l: usize) -> u32 {
+    if i.op == Op::Fsw {
+        warp.f(i.rs2, l)
+    } else {
+        warp.x(i.rs2, l)
     }
 }
 
