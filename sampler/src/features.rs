@@ -95,9 +95,9 @@ impl Counter {
     }
 }
 
-/// The clusters of each kernel's launches: a launch joins the first cluster, in the order they were made, whose first launch is
-/// within `threshold` of it, else starts one. Online and in unit order, so the clusters do
-/// not depend on the threads.
+/// The clusters of each kernel's launches: a launch joins the first cluster, in the order
+/// they were made, whose first launch is within `threshold` of it, else starts one. Online
+/// and in unit order, so the clusters do not depend on the threads.
 pub(crate) struct Clusters {
     threshold: f64,
     /// Per kernel, each cluster's first launch (its index among the run's launches) and
