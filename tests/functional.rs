@@ -28,6 +28,7 @@ use serde_json::Value;
 use wsim_harness::run::{self, Program, RunRequest};
 use wsim_sim::config::StartCores;
 use wsim_sim::counts::Architectural;
+use wsim_sim::mem::hierarchy::CacheLevel;
 use wsim_sim::stats::CoreCounters;
 use wsim_sim::{Config, Cuts, Machine, Mode};
 use wsim_workloads::graph_run::{self, GraphInput};
@@ -558,6 +559,47 @@ fn a_detailed_run_takes_over_from_a_functional_one() -> Result<(), String> {
     Ok(())
 }
 
+/// Warming while fast-forwarding (the sampler's `--sample-warm-caches`) fills the
+/// instruction caches too: the detailed run that takes over after three launches misses
+/// fewer instruction lines than one taking over from a cold machine (the code the
+/// launches ran is the code the next ones run), and its results are the same.
+fn a_detailed_run_takes_over_with_warmed_instruction_caches() -> Result<(), String> {
+    let name = "graph/pr_vm_pull";
+    let input = graph_input(GraphOptions {
+        graph: Some(email()),
+        ..GraphOptions::default()
+    });
+    let take_over = |warm: bool| {
+        let mut request =
+            RunRequest::new(name, Program::Path(program(name)), preset("sparseweaver"));
+        request.input = Some(Arc::clone(&input));
+        request.options.prepare = Some(Box::new(move |m| {
+            if warm {
+                m.warm_caches();
+            }
+            let over = m.run_functional_until(|m| m.cuts().launches == 3).unwrap();
+            assert!(!over, "the program makes more than three launches");
+        }));
+        let finished = run::execute(request);
+        assert_eq!(finished.record.error, None);
+        finished.record.report.expect("a report")
+    };
+    let (cold, warmed) = (take_over(false), take_over(true));
+    assert_eq!(warmed.exit_code, cold.exit_code);
+    assert_eq!(
+        format!("{:?}", warmed.graph.as_ref().map(|g| &g.result)),
+        format!("{:?}", cold.graph.as_ref().map(|g| &g.result))
+    );
+    let (warmed, cold) = (
+        warmed.memory.level(CacheLevel::L1i).misses,
+        cold.memory.level(CacheLevel::L1i).misses,
+    );
+    if warmed >= cold {
+        return Err(format!("L1I misses after warming {warmed}, cold {cold}"));
+    }
+    Ok(())
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials = vec![
@@ -568,6 +610,10 @@ fn main() {
         Trial::test("a_detailed_run_takes_over_from_a_functional_one", || {
             Ok(a_detailed_run_takes_over_from_a_functional_one()?)
         }),
+        Trial::test(
+            "a_detailed_run_takes_over_with_warmed_instruction_caches",
+            || Ok(a_detailed_run_takes_over_with_warmed_instruction_caches()?),
+        ),
     ];
     for preset_name in ["tiny", "sparseweaver"] {
         trials.push(Trial::test(

@@ -53,6 +53,7 @@ impl Core {
                 let csr = match performed? {
                     Some(d) => {
                         self.count_unit(d.info.unit);
+                        self.warm_fetch(pc);
                         if let Unit::Lsu(kind) = d.info.unit {
                             self.warm_lines(kind);
                         }
@@ -82,7 +83,8 @@ impl Core {
 
     /// Warm the caches functionally (the sampler's warming between its detailed units):
     /// from now on the lines each memory instruction requests are kept for the machine
-    /// ([`Core::take_warming`]). The Weaver's and EGHW's reads are not.
+    /// and the instruction lines it fetches from ([`Core::take_warming`]). The Weaver's and
+    /// EGHW's reads are not.
     pub fn warm_caches(&mut self) {
         self.warming.get_or_insert_with(Vec::new);
     }
@@ -91,6 +93,19 @@ impl Core {
     pub fn take_warming(&mut self, out: &mut Vec<(u32, PortKind)>) {
         if let Some(lines) = &mut self.warming {
             out.append(lines);
+        }
+    }
+
+    /// The instruction line `pc` is fetched from, kept when warming unless it is the
+    /// line kept last: a core's warps run the same code, and another hit on the line
+    /// just used changes no tag and no order.
+    fn warm_fetch(&mut self, pc: u32) {
+        let Some(lines) = &mut self.warming else {
+            return;
+        };
+        let line = (pc & !(self.pipe.p.line - 1), PortKind::Fetch);
+        if lines.last() != Some(&line) {
+            lines.push(line);
         }
     }
 

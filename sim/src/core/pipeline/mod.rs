@@ -79,7 +79,7 @@ pub(in crate::core) struct Params {
     lsu_lanes: u32,
     sfu_lanes: u32,
     pub threads: u32,
-    line: u32,
+    pub line: u32,
     pub lat: crate::config::LatencyConfig,
     pub weaver: crate::config::WeaverConfig,
 }
