@@ -204,6 +204,15 @@ fn a_bad_sampling_setting_is_an_error_that_names_it() {
     );
 }
 
+/// [`PAPER`] written in `dir`, reading the repository's experiments.
+fn paper_file(dir: &Path) -> PathBuf {
+    let paper = dir.join("paper.toml");
+    let experiments = root().join("experiments");
+    let header = format!("experiments = '{}'\n", experiments.display());
+    std::fs::write(&paper, header + PAPER).unwrap();
+    paper
+}
+
 /// A paper file with two claims on the small set: SparseWeaver over VM in PageRank (a
 /// geomean speed-up) and VM's cycles there (a value).
 const PAPER: &str = r#"
@@ -249,10 +258,7 @@ fn validate_sampling_tabulates_each_run_both_ways() {
     let dir = tempfile::tempdir().unwrap();
     let table = dir.path().join("validate.csv");
     let file = root().join("experiments/sampling-validate.toml");
-    let paper = dir.path().join("paper.toml");
-    let experiments = root().join("experiments");
-    let header = format!("experiments = '{}'\n", experiments.display());
-    std::fs::write(&paper, header + PAPER).unwrap();
+    let paper = paper_file(dir.path());
     let out = wsim(
         &root(),
         &[
@@ -375,10 +381,7 @@ fn validate_sampling_tabulates_each_run_both_ways() {
 fn validate_sampling_refuses_a_paper_without_claims_on_the_experiment() {
     programs_dir();
     let dir = tempfile::tempdir().unwrap();
-    let paper = dir.path().join("paper.toml");
-    let experiments = root().join("experiments");
-    let header = format!("experiments = '{}'\n", experiments.display());
-    std::fs::write(&paper, header + PAPER).unwrap();
+    let paper = paper_file(dir.path());
     let file = experiment(dir.path(), "", "");
     let out = wsim(
         &root(),
