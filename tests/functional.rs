@@ -600,6 +600,53 @@ fn a_detailed_run_takes_over_with_warmed_instruction_caches() -> Result<(), Stri
     Ok(())
 }
 
+/// The sampler keeps a copy of the machine every few units and fast-forwards a copy
+/// functionally to a measured unit's start (sampler/src/starts.rs): the machine a copy
+/// taken after one launch reaches after three, warming and counting by PC as the run does,
+/// is the one the run had, so the detailed run taking over from it reports the same.
+fn a_copy_fast_forwarded_is_the_machine_the_run_had() -> Result<(), String> {
+    let name = "graph/pr_vm_pull";
+    let input = graph_input(GraphOptions {
+        graph: Some(email()),
+        ..GraphOptions::default()
+    });
+    let take_over = |from_copy: bool| {
+        let mut request =
+            RunRequest::new(name, Program::Path(program(name)), preset("sparseweaver"));
+        request.input = Some(Arc::clone(&input));
+        request.options.prepare = Some(Box::new(move |m| {
+            m.warm_caches();
+            m.count_pcs();
+            let over = m.run_functional_until(|m| m.cuts().launches == 1).unwrap();
+            assert!(!over, "the program makes more than one launch");
+            let copy = m.clone();
+            let over = m.run_functional_until(|m| m.cuts().launches == 3).unwrap();
+            assert!(!over, "the program makes more than three launches");
+            if from_copy {
+                *m = copy;
+                let over = m.run_functional_until(|m| m.cuts().launches == 3).unwrap();
+                assert!(!over, "the copy reaches the third launch");
+            }
+        }));
+        let finished = run::execute(request);
+        assert_eq!(finished.record.error, None);
+        let report = finished.record.report.expect("a report");
+        let mut json: Value = serde_json::from_str(&report.to_json()).unwrap();
+        json.as_object_mut().unwrap().remove("host");
+        json
+    };
+    let (direct, forwarded) = (take_over(false), take_over(true));
+    assert!(direct["cycles"].as_u64().unwrap() > 0);
+    let differ: Vec<_> = (direct.as_object().unwrap().iter())
+        .filter(|(k, v)| forwarded.get(k) != Some(v))
+        .map(|(k, _)| k)
+        .collect();
+    if !differ.is_empty() || direct != forwarded {
+        return Err(format!("the reports differ in {differ:?}"));
+    }
+    Ok(())
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials = vec![
@@ -614,6 +661,9 @@ fn main() {
             "a_detailed_run_takes_over_with_warmed_instruction_caches",
             || Ok(a_detailed_run_takes_over_with_warmed_instruction_caches()?),
         ),
+        Trial::test("a_copy_fast_forwarded_is_the_machine_the_run_had", || {
+            Ok(a_copy_fast_forwarded_is_the_machine_the_run_had()?)
+        }),
     ];
     for preset_name in ["tiny", "sparseweaver"] {
         trials.push(Trial::test(

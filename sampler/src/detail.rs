@@ -1,7 +1,8 @@
 //! A detailed simulation of one unit, from a copy of the machine: its warm-up, then its
 //! measurement.
 
-use wsim_sim::{Machine, SimResult};
+use wsim_sim::error::ErrorKind;
+use wsim_sim::{Machine, SimError, SimResult};
 
 /// A point of the run where a unit starts or ends: when a number of launches have ended,
 /// when the cores have issued a number of warp instructions (a unit inside a launch), or
@@ -31,11 +32,13 @@ pub(crate) struct Span {
     pub end: Mark,
 }
 
-/// A stretch of consecutive units to simulate in detail: a copy of the machine at the
-/// start of its warm-up, and the units measured one after another (each from where the
-/// one before it ended: consecutive measured units share one warm-up).
+/// A stretch of consecutive units to simulate in detail: a copy of the machine, where to
+/// fast-forward it functionally to (the start of the warm-up, when the copy is from before
+/// it), and the units measured one after another (each from where the one before it
+/// ended: consecutive measured units share one warm-up).
 pub(crate) struct Job {
     pub machine: Machine,
+    pub forward: Option<Mark>,
     pub units: Vec<Span>,
 }
 
@@ -54,6 +57,13 @@ pub(crate) fn ended(m: &Machine) -> usize {
 
 pub(crate) fn measure(job: Job) -> SimResult<Vec<Measured>> {
     let mut m = job.machine;
+    if let Some(start) = job.forward {
+        if m.run_functional_until(|m| start.reached(m))? {
+            return Err(SimError::new(ErrorKind::Setup(format!(
+                "the sampler's fast-forward to {start:?} ran past the program's end"
+            ))));
+        }
+    }
     let mut measured = Vec::with_capacity(job.units.len());
     let mut first = m.progress().instructions;
     for span in &job.units {

@@ -1,8 +1,9 @@
 //! Sampled simulation (`wsim run --sample`): the run executes functionally to its end, so
 //! its architectural results (memory, exit status, instruction counts, launches) are
 //! exact, and some of its units are simulated in detail, each from a copy of the machine
-//! taken as the functional run passed its start; the run's cycles are estimated from
-//! theirs, with a 95% confidence interval (docs/ARCHITECTURE.md, "Sampled simulation").
+//! the functional run left at or before its start (`starts.rs`); the run's cycles are
+//! estimated from theirs, with a 95% confidence interval (docs/ARCHITECTURE.md, "Sampled
+//! simulation").
 //!
 //! A unit ends where a launch ends (`wsim_spawn`'s kernels: a graph algorithm's
 //! iterations and levels, a GCN layer's phases), so it is the code between two launches
@@ -63,7 +64,6 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     let mut workers = Workers::new(plan.threads);
     let mut units: Vec<Seen> = Vec::new();
     let warmup = plan.warmup_units as usize;
-    let mut starts = Starts::new(warmup.max(REACH) + 1);
     // Per stratum its units so far; per kernel its last unit.
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     let mut last_of: BTreeMap<String, usize> = BTreeMap::new();
@@ -71,7 +71,6 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     // Where the current unit started: at a launch's end (or the run's start), or inside one.
     let mut start = Mark::Launches(0);
     let mut stretch = Stretch(None);
-    starts.push(0, start, machine);
     if plan.warm_caches {
         machine.warm_caches();
     }
@@ -79,6 +78,10 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     // end), to group each kernel's later launches by.
     let mut features =
         (plan.cluster > 0.0).then(|| (Counter::new(machine), Clusters::new(plan.cluster)));
+    // After warming and counting are on: a job fast-forwarding from a copy does both as
+    // the run did (neither changes what a detailed run does).
+    let reach = if warmup > 0 { warmup.max(REACH) } else { 0 };
+    let mut starts = Starts::new(machine, reach);
     machine.run_functional_until(|m| {
         let now = ended(m);
         let instructions = m.progress().instructions;

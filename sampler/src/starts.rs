@@ -1,5 +1,13 @@
 //! The copies of the machine the functional run leaves behind, from which a unit's
 //! detailed simulation starts.
+//!
+//! Which units are measured is known only at their end (a unit's cluster is its whole
+//! launch's), so the start of every unit might be needed. A copy at each start cost a
+//! third of a sampled road BFS (the copy, its drop, and the run's next write to each page
+//! then copying the page); a copy every [`CHECKPOINT`] units, and a measured unit's
+//! detailed run first fast-forwarding functionally from the copy before its start, costs
+//! far less. Execution is deterministic, so the fast-forwarded machine is the one the run
+//! had at that start.
 
 use std::collections::VecDeque;
 
@@ -8,47 +16,63 @@ use wsim_sim::Machine;
 use crate::detail::{Job, Mark, Span};
 
 /// A measured unit's warm-up reaches back at most this many units for the previous unit
-/// of its kernel (the copies of the machine kept).
+/// of its kernel.
 pub const REACH: usize = 8;
 
-/// The copies of the machine at the starts of the last units, each with its unit and
-/// the mark where it starts.
+/// Units between two copies of the machine. Measured on a sampled road BFS (1,076 units,
+/// 60 measured) and PageRank (42 units): see docs/ARCHITECTURE.md, "Sampled simulation".
+pub const CHECKPOINT: usize = 8;
+
+/// The copies of the machine at the starts of every [`CHECKPOINT`]-th unit, and where
+/// each unit starts.
 pub(crate) struct Starts {
-    copies: VecDeque<(usize, Mark, Machine)>,
-    keep: usize,
+    /// (unit, copy at its start), oldest first.
+    copies: VecDeque<(usize, Machine)>,
+    /// Where each unit so far starts, by unit.
+    marks: Vec<Mark>,
+    /// How far back a job's warm-up may start: units before the current one.
+    reach: usize,
 }
 
 impl Starts {
-    /// Keeping the copies of the last `keep` units' starts.
-    pub fn new(keep: usize) -> Starts {
+    /// The first unit starting now, at `machine`; jobs start at most `reach` units before
+    /// the unit they measure.
+    pub fn new(machine: &Machine, reach: usize) -> Starts {
         Starts {
-            copies: VecDeque::new(),
-            keep,
+            copies: VecDeque::from([(0, machine.clone())]),
+            marks: vec![Mark::Launches(0)],
+            reach,
         }
     }
 
+    /// Unit `unit` starts at `start` with the machine at `machine`.
     pub fn push(&mut self, unit: usize, start: Mark, machine: &Machine) {
-        self.copies.push_back((unit, start, machine.clone()));
-        if self.copies.len() > self.keep {
+        debug_assert_eq!(unit, self.marks.len());
+        self.marks.push(start);
+        if unit.is_multiple_of(CHECKPOINT) {
+            self.copies.push_back((unit, machine.clone()));
+        }
+        // A job now starts at `unit - reach` or later: the copy before that suffices.
+        let earliest = unit.saturating_sub(self.reach);
+        while self.copies.get(1).is_some_and(|&(u, _)| u <= earliest) {
             self.copies.pop_front();
         }
     }
 
-    /// The job that measures the current unit, from the copy at the start of unit `from`
-    /// (or the earliest kept).
+    /// The job that measures unit `unit` (the current one, from its start to `end`) after
+    /// a warm-up from the start of unit `from`: a copy of the machine from the last copy
+    /// at or before that start, fast-forwarded to it.
     pub fn job(&self, unit: usize, from: usize, end: Mark) -> Job {
-        let (_, _, copy) = (self.copies.iter())
-            .find(|(u, ..)| *u >= from)
-            .expect("the current unit's start is kept");
-        let (_, start, _) = self
-            .copies
-            .back()
-            .expect("the current unit's start is kept");
+        let (at, copy) = (self.copies.iter())
+            .rev()
+            .find(|(u, _)| *u <= from)
+            .expect("a copy at or before every start within reach is kept");
         Job {
             machine: copy.clone(),
+            forward: (*at < from).then_some(self.marks[from]),
             units: vec![Span {
                 unit,
-                start: *start,
+                start: self.marks[unit],
                 end,
             }],
         }

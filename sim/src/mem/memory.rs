@@ -3,12 +3,12 @@
 //! A two-level table (1024 directories x 4096 pages of 1 KiB) so lookups are two indexed
 //! loads and iteration is in address order (determinism). Untouched memory reads as zero
 //! and costs nothing. Pages are shared between copies of a memory until one writes them
-//! (the sampler copies the machine at every unit's start: copying the pages measured 24%
-//! of a sampled road-graph BFS). Pages are small because a write after a copy copies its
-//! page: each of a unit's thousands of threads spills to its own stack, and 4 KiB pages
-//! made that copying a fifth of a sampled grid BFS (1 KiB: 1.29x faster and 113 MB
-//! against 314 MB at its peak; 512 and 256 bytes gain 1.11x and 1.02x more, at a
-//! directory of 64 and 128 KiB that every copy of the machine copies).
+//! (the sampler copies the machine every few units: copying the pages measured 24% of a
+//! sampled road-graph BFS). Pages are small because a write after a copy copies its page:
+//! each of a unit's thousands of threads spills to its own stack, and 4 KiB pages made
+//! that copying a fifth of a sampled grid BFS copied at every unit (1 KiB: 1.29x faster
+//! and 113 MB against 314 MB at its peak; 512 and 256 bytes gain 1.11x and 1.02x more, at
+//! a directory of 64 and 128 KiB that every copy of the machine copies).
 
 use std::sync::Arc;
 
