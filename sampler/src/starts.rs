@@ -20,7 +20,8 @@ use crate::detail::{Job, Mark, Span};
 pub const REACH: usize = 8;
 
 /// Units between two copies of the machine. Measured on a sampled road BFS (1,076 units,
-/// 60 measured) and PageRank (42 units): see docs/ARCHITECTURE.md, "Sampled simulation".
+/// 60 or 114 measured): 4, 8 and 16 within 6% of each other, 8 the fastest
+/// (docs/ARCHITECTURE.md, "Sampled simulation").
 pub const CHECKPOINT: usize = 8;
 
 /// The copies of the machine at the starts of every [`CHECKPOINT`]-th unit, and where
