@@ -7,7 +7,8 @@ cycles against the same units' in the full-detail run (what the warm-up misses);
 of the error is the estimate's (which units were measured).
 
   scripts/validate-sampling.py [--wsim PATH] [--every K] [--warmup U] [--period N] [--threads N]
-                               [--warm-caches] [--cluster D] [--set KEY=VALUE]... [--jobs NAME,...]
+                               [--warm-caches] [--cluster D] [--check U] [--set KEY=VALUE]...
+                               [--jobs NAME,...]
                                [-o TABLE.csv]
 
 Each job's sampled run must verify (graph programs check their result against the host
@@ -99,6 +100,8 @@ def main():
     ap.add_argument("--cluster", type=float,
                     help="the diameter of a cluster of launches, 0: octaves (--sample-cluster; "
                          "wsim run's default without it)")
+    ap.add_argument("--check", type=int, default=0,
+                    help="units of warm-up of the warm-up check, 0: none (--sample-check)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="a configuration override for every job (both runs)")
     ap.add_argument("--jobs", default=",".join(DEFAULT_JOBS),
@@ -112,7 +115,8 @@ def main():
         s, scpu = run(a.wsim, args, ["--sample", "--sample-every", str(a.every),
                                      "--sample-period", str(a.period),
                                      "--sample-warmup", str(a.warmup),
-                                     "--sample-threads", str(a.threads)]
+                                     "--sample-threads", str(a.threads),
+                                     "--sample-check", str(a.check)]
                     + ([] if a.cluster is None else ["--sample-cluster", str(a.cluster)])
                     + (["--sample-warm-caches"] if a.warm_caches else []))
         p = s["sampling"]
@@ -123,11 +127,15 @@ def main():
         err = (p["cycles"] - d["cycles"]) / d["cycles"]
         measured = sum(u["cycles"] for u in p["measured"] if u["whole_launches"])
         detailed = unit_cycles(d, p["measured"])
+        # JSON has no infinity: an unbounded interval (a stratum or a check of one unit)
+        # comes as nulls.
+        low, high = p["cycles_low"], p["cycles_high"]
         rows.append({
             "job": name, "detailed_cycles": d["cycles"], "estimated_cycles": round(p["cycles"]),
             "error_pct": f"{100 * err:+.2f}",
-            "interval_pct": f"{50 * (p['cycles_high'] - p['cycles_low']) / p['cycles']:.2f}",
-            "covered": "yes" if p["cycles_low"] <= d["cycles"] <= p["cycles_high"] else "no",
+            "interval_pct": "inf" if high is None else f"{50 * (high - low) / p['cycles']:.2f}",
+            "covered": "unbounded" if high is None else
+                       "yes" if low <= d["cycles"] <= high else "no",
             # Left blank where the units it can compare hold under 1% of the cycles.
             "measured_vs_detail_pct": f"{100 * (measured - detailed) / detailed:+.2f}"
                                       if detailed > d["cycles"] / 100 else "",

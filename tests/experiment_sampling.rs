@@ -95,7 +95,8 @@ fn a_profiles_sampling_runs_through_the_sampler_under_a_key_of_its_own() {
         "sampling = '${sampling}'\nprofile = 'detailed'",
         "[profiles.detailed]\nsampling = false\n\
          [profiles.sampled]\nsampling = { every = 4, warmup = 1 }\n\
-         [profiles.threads]\nsampling = { every = 4, threads = 2 }\n",
+         [profiles.threads]\nsampling = { every = 4, threads = 2 }\n\
+         [profiles.checked]\nsampling = { every = 4, warmup = 1, check = 2 }\n",
     );
     let (said, detailed, detailed_header) = run(d, &file, "detailed");
     assert!(said.contains("0 cached, 1 run"), "{said}");
@@ -109,6 +110,10 @@ fn a_profiles_sampling_runs_through_the_sampler_under_a_key_of_its_own() {
     let (said, threads, _) = run(d, &file, "threads");
     assert!(said.contains("1 cached, 0 run"), "{said}");
     assert_eq!(threads[0]["cycles"], sampled[0]["cycles"]);
+    // A warm-up check changes the estimate: a key of its own.
+    let (said, _, _) = run(d, &file, "checked");
+    assert!(said.contains("0 cached, 1 run"), "{said}");
+    assert_eq!(cached_entries(d), 3);
 
     // The detailed table has the columns it always had; the sampled one the estimate's.
     assert!(!detailed_header.contains("sampled"), "{detailed_header}");

@@ -208,6 +208,82 @@ fn caches_warmed_functionally_leave_the_architectural_results_alone() {
     assert_eq!(plain["sampling"]["warm_caches"], false);
 }
 
+/// The warm-up check (`--sample-check`) measures stretches again after a longer warm-up,
+/// leaves the units measured after the run's warm-up as they were, and scales every
+/// measured unit's cycles but those simulated from the run's start on by the ratio of the
+/// checked units' two measurements: each stratum's estimate is the ratio estimator's from
+/// the corrected cycles, within an interval.
+#[test]
+fn a_warmup_check_corrects_the_measured_units_by_its_ratio() {
+    let options = ["--sample", "--sample-every", "3", "--sample-warm-caches"];
+    let options = [&options[..], &["--sample-warmup", "0"]].concat();
+    let plain = pagerank(&options);
+    let checked = pagerank(&[&options[..], &["--sample-check", "4"]].concat());
+    assert!(verified(&checked));
+    let (p, c) = (&plain["sampling"], &checked["sampling"]);
+    let cycles = |m: &Value| m["cycles"].as_u64().unwrap();
+    let measured = |s: &Value| s["measured"].as_array().unwrap().clone();
+    assert_eq!(
+        measured(p).iter().map(cycles).collect::<Vec<_>>(),
+        measured(c).iter().map(cycles).collect::<Vec<_>>(),
+        "the checks leave the run's measurements alone"
+    );
+    let pairs: Vec<(u64, u64)> = (measured(c).iter())
+        .filter_map(|m| Some((cycles(m), m.get("check_cycles")?.as_u64()?)))
+        .collect();
+    assert!(
+        pairs.len() >= 2,
+        "stretches after the first are checked: {pairs:?}"
+    );
+    assert_eq!(c["check"]["units"].as_u64().unwrap(), pairs.len() as u64);
+    assert_eq!(c["check_warmup"], 4);
+    let ratio = pairs.iter().map(|p| p.1).sum::<u64>() as f64
+        / pairs.iter().map(|p| p.0).sum::<u64>() as f64;
+    assert!((c["check"]["ratio"].as_f64().unwrap() - ratio).abs() < 1e-12);
+    assert_eq!(c["check"]["applied"], true);
+    // The stretch from the run's start is the detailed run itself: not corrected.
+    let exact: u64 = (measured(p).iter().enumerate())
+        .take_while(|(k, m)| m["unit"] == *k as u64)
+        .map(|(_, m)| cycles(m))
+        .sum();
+    let estimate = |s: &Value| s["cycles"].as_f64().unwrap();
+    // Each stratum's ratio estimate again, from the corrected units.
+    let exact_units = (measured(p).iter().enumerate())
+        .take_while(|(k, m)| m["unit"] == *k as u64)
+        .count();
+    let expected: f64 = (c["strata"].as_array().unwrap().iter())
+        .map(|h| {
+            let (mut x, mut y) = (0.0, 0.0);
+            for m in measured(c).iter().filter(|m| m["stratum"] == h["name"]) {
+                let exact = (m["unit"].as_u64().unwrap() as usize) < exact_units;
+                x += m["instructions"].as_f64().unwrap();
+                y += cycles(m) as f64 * if exact { 1.0 } else { ratio };
+            }
+            if h["units"] == h["sampled_units"] {
+                y
+            } else {
+                y / x * h["instructions"].as_f64().unwrap()
+            }
+        })
+        .sum();
+    assert!(exact > 0 && expected != estimate(p));
+    assert!(
+        (estimate(c) - expected).abs() < 1e-6 * expected,
+        "{} against {expected}",
+        estimate(c)
+    );
+    let (low, high) = (c["cycles_low"].as_f64(), c["cycles_high"].as_f64());
+    assert!(
+        low < Some(estimate(c)) && Some(estimate(c)) < high,
+        "a bounded interval about the estimate: {low:?} {high:?}"
+    );
+    assert!(
+        c["detailed_instructions"].as_u64() > p["detailed_instructions"].as_u64(),
+        "the checks are simulated in detail too"
+    );
+    assert!(p.get("check").is_none() && p["check_warmup"] == 0);
+}
+
 /// The clusters of `r`'s strata: per stratum of clustered launches, its kernel, its first
 /// launch (as its name says) and its units.
 fn clusters(r: &Value) -> Vec<(String, usize, u64)> {

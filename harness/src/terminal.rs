@@ -336,7 +336,9 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
         },
         100.0 * p.detailed_instructions as f64 / p.instructions.max(1) as f64
     );
-    let interval = if p.degrees_of_freedom == 0 {
+    let interval = if p.cycles_high.is_infinite() {
+        "no interval: a stratum of several units measured once".to_string()
+    } else if p.degrees_of_freedom == 0 {
         "every unit measured".to_string()
     } else {
         format!(
@@ -347,6 +349,22 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
         )
     };
     let _ = writeln!(s, "{:<22}{:.0} estimated ({interval})", "cycles", p.cycles);
+    if let Some(c) = &p.check {
+        let _ = writeln!(
+            s,
+            "{:<22}{} unit(s) measured again after {} units of warm-up: {:.4}x (+-{:.4}), {}",
+            "  warm-up check",
+            c.units,
+            p.check_warmup,
+            c.ratio,
+            c.ratio_half_width,
+            if c.applied {
+                "the measured units after a warm-up corrected by it"
+            } else {
+                "not applied (one unit: its spread unknown)"
+            }
+        );
+    }
     for h in &p.strata {
         let _ = writeln!(
             s,

@@ -40,6 +40,8 @@ pub(crate) struct Job {
     pub machine: Machine,
     pub forward: Option<Mark>,
     pub units: Vec<Span>,
+    /// A warm-up check's measurement of units measured by another job too.
+    pub check: bool,
 }
 
 /// A measured unit: its cycles, and the warp instructions simulated in detail for it.
@@ -47,6 +49,8 @@ pub(crate) struct Measured {
     pub unit: usize,
     pub cycles: u64,
     pub detailed_instructions: u64,
+    /// Measured by a warm-up check (after the check's longer warm-up).
+    pub check: bool,
 }
 
 /// Launches ended so far.
@@ -76,6 +80,7 @@ pub(crate) fn measure(job: Job) -> SimResult<Vec<Measured>> {
             cycles: m.cycle() - start,
             // The warm-up is the first unit's.
             detailed_instructions: instructions - first,
+            check: job.check,
         });
         first = instructions;
     }

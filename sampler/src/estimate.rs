@@ -7,11 +7,11 @@
 use wsim_sim::stats::Stratum;
 
 /// One unit of the run: its warp instructions (known for every unit from the functional
-/// pass) and, when it was simulated in detail, its cycles.
+/// pass) and, when it was simulated in detail, its cycles (corrected by a warm-up check).
 #[derive(Clone, Debug, Default)]
 pub struct Unit {
     pub instructions: u64,
-    pub cycles: Option<u64>,
+    pub cycles: Option<f64>,
 }
 
 /// A stratum's estimate: its record, its variance and its degrees of freedom (the measured
@@ -27,7 +27,7 @@ pub fn stratum(name: &str, units: &[Unit]) -> Estimated {
     let population = units.len() as f64;
     let instructions: u64 = units.iter().map(|u| u.instructions).sum();
     let measured: Vec<(f64, f64)> = (units.iter())
-        .filter_map(|u| u.cycles.map(|c| (u.instructions as f64, c as f64)))
+        .filter_map(|u| u.cycles.map(|c| (u.instructions as f64, c)))
         .collect();
     let n = measured.len();
     let record = |cycles: f64, half_width: f64| Stratum {
@@ -81,6 +81,29 @@ pub fn stratum(name: &str, units: &[Unit]) -> Estimated {
     }
 }
 
+/// A warm-up check's ratio (`Plan::check_warmup`): from units measured after the run's
+/// warm-up (`short`) and after the check's (`long`), the ratio estimator of the long
+/// cycles to the short ones (Cochran 6.2) and its variance, or NaN with one unit.
+pub fn check_ratio(pairs: &[(f64, f64)]) -> (f64, f64) {
+    let n = pairs.len() as f64;
+    let (short, long) = pairs
+        .iter()
+        .fold((0.0, 0.0), |(a, b), (x, y)| (a + x, b + y));
+    if short == 0.0 {
+        return (1.0, 0.0);
+    }
+    let ratio = long / short;
+    if pairs.len() < 2 {
+        return (ratio, f64::NAN);
+    }
+    let residuals: f64 = (pairs.iter())
+        .map(|&(x, y)| (y - ratio * x).powi(2))
+        .sum::<f64>()
+        / (n - 1.0);
+    let mean = short / n;
+    (ratio, residuals / (n * mean * mean))
+}
+
 /// The 97.5% quantile of Student's t with `df` degrees of freedom (a two-sided 95%
 /// interval): the table's values to 30, then the Cornish-Fisher expansion about the normal
 /// quantile, within 1e-3 there.
@@ -108,8 +131,19 @@ mod tests {
     fn unit(instructions: u64, cycles: Option<u64>) -> Unit {
         Unit {
             instructions,
-            cycles,
+            cycles: cycles.map(|c| c as f64),
         }
+    }
+
+    #[test]
+    fn a_warmup_check_gives_the_ratio_of_its_cycles_and_its_variance() {
+        // Long over short: 220 / 200 = 1.1; residuals 110 - 1.1 * 100 = 0 twice.
+        let (r, v) = check_ratio(&[(100.0, 110.0), (100.0, 110.0)]);
+        assert!((r - 1.1).abs() < 1e-12 && v.abs() < 1e-12);
+        // Residuals 120 - 110 = 10 and 100 - 110 = -10: s^2 = 200, / (2 * 100^2) = 0.01.
+        let (r, v) = check_ratio(&[(100.0, 120.0), (100.0, 100.0)]);
+        assert!((r - 1.1).abs() < 1e-12 && (v - 0.01).abs() < 1e-12);
+        assert!(check_ratio(&[(100.0, 90.0)]).1.is_nan());
     }
 
     #[test]

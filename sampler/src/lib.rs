@@ -43,7 +43,7 @@ pub use plan::Plan;
 use starts::Starts;
 pub use starts::REACH;
 use workers::Workers;
-use wsim_sim::stats::{MeasuredUnit, Sampling};
+use wsim_sim::stats::{MeasuredUnit, Sampling, WarmupCheck};
 use wsim_sim::{Machine, Mode, RunSummary, SimResult};
 
 /// A unit as the functional run saw it.
@@ -70,7 +70,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     let (mut unit_start, mut launches) = (0u64, 0usize);
     // Where the current unit started: at a launch's end (or the run's start), or inside one.
     let mut start = Mark::Launches(0);
-    let mut stretch = Stretch(None);
+    let mut stretch = Stretch::default();
     if plan.warm_caches {
         machine.warm_caches();
     }
@@ -81,7 +81,8 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     // After warming and counting are on: a job fast-forwarding from a copy does both as
     // the run did (neither changes what a detailed run does).
     let reach = if warmup > 0 { warmup.max(REACH) } else { 0 };
-    let mut starts = Starts::new(machine, reach);
+    let check = plan.check_warmup as usize;
+    let mut starts = Starts::new(machine, reach.max(check));
     machine.run_functional_until(|m| {
         let now = ended(m);
         let instructions = m.progress().instructions;
@@ -145,7 +146,15 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
                 unit,
                 start,
                 end,
-                || starts.job(unit, from, end),
+                |checked| {
+                    let from = if checked {
+                        unit.saturating_sub(check)
+                    } else {
+                        from
+                    };
+                    starts.job(unit, from, end, checked)
+                },
+                check > 0,
                 &mut workers,
             );
         } else {
@@ -178,8 +187,15 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             sampled: true,
         });
         let from = unit.saturating_sub(warmup);
-        let job = || starts.job(unit, from, Mark::Exit);
-        stretch.add(unit, start, Mark::Exit, job, &mut workers);
+        let job = |checked: bool| {
+            let from = if checked {
+                unit.saturating_sub(check)
+            } else {
+                from
+            };
+            starts.job(unit, from, Mark::Exit, checked)
+        };
+        stretch.add(unit, start, Mark::Exit, job, check > 0, &mut workers);
     }
     stretch.close(&mut workers);
     let measured = workers.finish()?;
@@ -191,64 +207,111 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     Ok(summary)
 }
 
+/// Of the stretches that start after a warm-up, the first two and then one in `CHECKED`
+/// are measured again after the plan's `check_warmup` units of warm-up
+/// (`Plan::check_warmup`).
+pub const CHECKED: usize = 4;
+
 /// The measured units not yet handed to the workers: consecutive ones are simulated in one
 /// detailed run, which warms each for the next (PageRank's first five units are all
-/// measured: as one stretch they are simulated once, not each after its own warm-up).
-struct Stretch(Option<Job>);
+/// measured: as one stretch they are simulated once, not each after its own warm-up);
+/// and the open stretch's warm-up check, when it has one.
+#[derive(Default)]
+struct Stretch {
+    open: Option<Job>,
+    check: Option<Job>,
+    /// Stretches opened after the first unit.
+    opened: usize,
+}
 
 impl Stretch {
     /// Measure `unit` (from `start` to `end`): in the open stretch when it ends where the
-    /// unit starts, else in a new one from `job`.
+    /// unit starts, else in a new one from `job(false)`, checked by `job(true)` when
+    /// `checking` and its turn comes.
     fn add(
         &mut self,
         unit: usize,
         start: Mark,
         end: Mark,
-        job: impl FnOnce() -> Job,
+        job: impl Fn(bool) -> Job,
+        checking: bool,
         workers: &mut Workers,
     ) {
-        match &mut self.0 {
+        match &mut self.open {
             Some(open) if open.units.last().is_some_and(|s| s.unit + 1 == unit) => {
-                open.units.push(Span { unit, start, end });
+                let span = || Span { unit, start, end };
+                open.units.push(span());
+                if let Some(check) = &mut self.check {
+                    check.units.push(span());
+                }
             }
             _ => {
                 self.close(workers);
-                self.0 = Some(job());
+                self.open = Some(job(false));
+                // The first unit starts where the run does: no warm-up to check.
+                if checking && unit > 0 {
+                    if self.opened < 2 || self.opened.is_multiple_of(CHECKED) {
+                        self.check = Some(job(true));
+                    }
+                    self.opened += 1;
+                }
             }
         }
     }
 
-    /// Hand the open stretch to the workers.
+    /// Hand the open stretch and its check to the workers.
     fn close(&mut self, workers: &mut Workers) {
-        if let Some(job) = self.0.take() {
+        for job in [self.open.take(), self.check.take()].into_iter().flatten() {
             workers.submit(job);
         }
     }
 }
 
-/// The run's estimate from its units and the measured ones.
+/// The run's estimate from its units and the measured ones (a warm-up check's among them).
 fn estimate(units: &[Seen], measured: &[Measured], plan: &Plan) -> Sampling {
+    let (checks, measured): (Vec<&Measured>, Vec<&Measured>) =
+        measured.iter().partition(|m| m.check);
     let mut cycles = vec![None; units.len()];
-    for m in measured {
+    for m in &measured {
         cycles[m.unit] = Some(m.cycles);
     }
+    let pairs: Vec<(f64, f64)> = (checks.iter())
+        .filter_map(|c| cycles[c.unit].map(|short| (short as f64, c.cycles as f64)))
+        .collect();
+    let check = (!pairs.is_empty()).then(|| estimate::check_ratio(&pairs));
+    // With one unit checked the ratio's spread is unknown: it is reported, not applied.
+    let applied = check.filter(|_| pairs.len() >= 2);
+    let ratio = applied.map_or(1.0, |(r, _)| r);
+    // The stretch from the run's start is the detailed run itself: exact, not corrected.
+    let exact = cycles.iter().take_while(|c| c.is_some()).count();
+    let corrected = |unit: usize, c: u64| c as f64 * if unit < exact { 1.0 } else { ratio };
     let mut strata: BTreeMap<&str, Vec<Unit>> = BTreeMap::new();
-    for (u, c) in units.iter().zip(&cycles) {
+    for (k, (u, c)) in units.iter().zip(&cycles).enumerate() {
         strata.entry(&u.stratum).or_default().push(Unit {
             instructions: u.instructions,
-            cycles: *c,
+            cycles: c.map(|c| corrected(k, c)),
         });
     }
     let estimated: Vec<_> = (strata.iter())
         .map(|(name, units)| estimate::stratum(name, units))
         .collect();
     let total: f64 = estimated.iter().map(|e| e.stratum.cycles).sum();
-    let variance: f64 = estimated.iter().map(|e| e.variance).sum();
-    let df: u32 = estimated.iter().map(|e| e.degrees_of_freedom).sum();
+    let mut variance: f64 = estimated.iter().map(|e| e.variance).sum();
+    let mut df: u32 = estimated.iter().map(|e| e.degrees_of_freedom).sum();
+    if let Some((ratio, ratio_variance)) = applied {
+        // The corrected part is ratio times what the units measured after the run's
+        // warm-up give: its variance adds that of the ratio, and the interval takes the
+        // fewer degrees of freedom.
+        let exact: u64 = cycles[..exact].iter().flatten().sum();
+        let part = total - exact as f64;
+        variance += part * part * ratio_variance / (ratio * ratio);
+        let of_pairs = pairs.len() as u32 - 1;
+        df = if df == 0 { of_pairs } else { df.min(of_pairs) };
+    }
     let half_width = if variance == 0.0 {
         0.0
     } else {
-        // NaN (a stratum measured once of several) gives an unbounded interval.
+        // NaN (a stratum or a check of one unit) gives an unbounded interval.
         t975(df) * variance.sqrt()
     };
     let half_width = if half_width.is_nan() {
@@ -256,15 +319,28 @@ fn estimate(units: &[Seen], measured: &[Measured], plan: &Plan) -> Sampling {
     } else {
         half_width
     };
+    let check_cycles = |unit: usize| (checks.iter()).find(|c| c.unit == unit).map(|c| c.cycles);
     Sampling {
         every: plan.every,
         period: plan.period,
         warmup_units: plan.warmup_units,
         warm_caches: plan.warm_caches,
         cluster: plan.cluster,
+        check_warmup: plan.check_warmup,
+        check: check.map(|(ratio, ratio_variance)| WarmupCheck {
+            units: pairs.len() as u32,
+            applied: applied.is_some(),
+            ratio,
+            ratio_half_width: match t975(pairs.len() as u32 - 1) * ratio_variance.sqrt() {
+                w if w.is_nan() => f64::INFINITY,
+                w => w,
+            },
+        }),
         units: units.len() as u32,
         sampled_units: units.iter().filter(|u| u.sampled).count() as u32,
-        detailed_instructions: measured.iter().map(|m| m.detailed_instructions).sum(),
+        detailed_instructions: (measured.iter().chain(&checks))
+            .map(|m| m.detailed_instructions)
+            .sum(),
         instructions: units.iter().map(|u| u.instructions).sum(),
         cycles: total,
         cycles_low: total - half_width,
@@ -282,6 +358,7 @@ fn estimate(units: &[Seen], measured: &[Measured], plan: &Plan) -> Sampling {
                     whole_launches: u.whole_launches,
                     instructions: u.instructions,
                     cycles: m.cycles,
+                    check_cycles: check_cycles(m.unit),
                 }
             })
             .collect(),

@@ -27,6 +27,12 @@ pub struct Plan {
     /// road BFS's within 0.23, and splitting those (0.1) made its estimate worse
     /// (docs/ARCHITECTURE.md, "Sampled simulation").
     pub cluster: f64,
+    /// The warm-up check: one stretch of measured units in [`crate::CHECKED`] is measured
+    /// again after this many units of detailed warm-up, and the run's measured units are
+    /// corrected by the ratio of the two (0: no check). A warm-up too short for the state
+    /// the run carries from unit to unit (an L2 holding what earlier launches left) biases
+    /// every measured unit alike, which no interval from the units' spread shows.
+    pub check_warmup: u32,
 }
 
 impl Default for Plan {
@@ -38,6 +44,7 @@ impl Default for Plan {
             threads: 1,
             warm_caches: false,
             cluster: 0.25,
+            check_warmup: 0,
         }
     }
 }

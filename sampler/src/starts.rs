@@ -63,7 +63,7 @@ impl Starts {
     /// The job that measures unit `unit` (the current one, from its start to `end`) after
     /// a warm-up from the start of unit `from`: a copy of the machine from the last copy
     /// at or before that start, fast-forwarded to it.
-    pub fn job(&self, unit: usize, from: usize, end: Mark) -> Job {
+    pub fn job(&self, unit: usize, from: usize, end: Mark, check: bool) -> Job {
         let (at, copy) = (self.copies.iter())
             .rev()
             .find(|(u, _)| *u <= from)
@@ -76,6 +76,7 @@ impl Starts {
                 start: self.marks[unit],
                 end,
             }],
+            check,
         }
     }
 }

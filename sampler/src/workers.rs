@@ -71,7 +71,7 @@ impl Workers {
         }
     }
 
-    /// Every measured unit, in unit order.
+    /// Every measured unit, in unit order (a unit's check after it).
     pub fn finish(self) -> SimResult<Vec<Measured>> {
         let expected = self.submitted;
         let results = match self.run {
@@ -98,7 +98,7 @@ impl Workers {
         for r in results {
             all.extend(r?);
         }
-        all.sort_by_key(|m| m.unit);
+        all.sort_by_key(|m| (m.unit, m.check));
         Ok(all)
     }
 }

@@ -397,6 +397,29 @@ pub struct Sampling {
     pub strata: Vec<Stratum>,
     /// The units simulated in detail and measured, in run order.
     pub measured: Vec<MeasuredUnit>,
+    /// Units of detailed warm-up before a warm-up check's measurement (0: no check).
+    #[serde(default)]
+    pub check_warmup: u32,
+    /// The warm-up check, when one measured units twice: the estimate and its interval are
+    /// corrected by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<WarmupCheck>,
+}
+
+/// A sampled run's warm-up check: units measured after the run's warm-up and again after a
+/// longer one (`Sampling::check_warmup`); the ratio of the second's cycles to the first's
+/// corrects every measured unit but those simulated from the run's start on (exact).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WarmupCheck {
+    /// Units measured twice.
+    pub units: u32,
+    /// Whether the ratio corrected the estimate: not with one unit checked, whose ratio's
+    /// spread is unknown.
+    pub applied: bool,
+    /// Their cycles after the longer warm-up over those after the run's, and the half
+    /// width of that ratio's 95% interval (infinite with one unit).
+    pub ratio: f64,
+    pub ratio_half_width: f64,
 }
 
 /// A unit of a sampled run simulated in detail: where it is in the run and what it took.
@@ -414,6 +437,9 @@ pub struct MeasuredUnit {
     pub whole_launches: bool,
     pub instructions: u64,
     pub cycles: u64,
+    /// Its cycles after the warm-up check's longer warm-up, when it was checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check_cycles: Option<u64>,
 }
 
 /// One stratum of a sampled run: its units, those measured, its estimate.

@@ -112,6 +112,11 @@ pub struct RunArgs {
     #[arg(long, value_name = "D", default_value_t = 0.25, requires = "sample",
           value_parser = cluster_diameter)]
     sample_cluster: f64,
+    /// With --sample: measure the first stretch of measured units and one in four after it
+    /// again after U units of detailed warm-up, and correct every measured unit by the
+    /// ratio (0: no check; docs/ARCHITECTURE.md, "Sampled simulation")
+    #[arg(long, value_name = "U", default_value_t = 0, requires = "sample")]
+    sample_check: u32,
     /// Say what the run would take of host memory at its peak (the graph, its arrays in
     /// the machine, the host reference, the machine's structures) and stop: nothing is
     /// placed or run.
@@ -160,6 +165,7 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
                 threads: args.sample_threads as usize,
                 warm_caches: args.sample_warm_caches,
                 cluster: args.sample_cluster,
+                check_warmup: args.sample_check,
             }),
             ..RunOptions::default()
         },

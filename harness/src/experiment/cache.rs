@@ -101,6 +101,10 @@ impl Inputs<'_> {
             if plan.cluster > 0.0 {
                 text.push_str(&format!("sampling cluster {}\n", plan.cluster));
             }
+            // Only with a check, so that runs sampled without one keep their keys.
+            if plan.check_warmup > 0 {
+                text.push_str(&format!("sampling check {}\n", plan.check_warmup));
+            }
         }
         text
     }
@@ -300,6 +304,10 @@ mod tests {
             },
             wsim_sampler::Plan {
                 cluster: 0.0,
+                ..plan
+            },
+            wsim_sampler::Plan {
+                check_warmup: 8,
                 ..plan
             },
         ];

@@ -65,6 +65,8 @@ struct SamplingSpec {
     warm_caches: Option<bool>,
     /// `--sample-cluster`: the diameter of a cluster of similar launches (0: octaves).
     cluster: Option<f64>,
+    /// `--sample-check`: units of warm-up of the warm-up check (0: none).
+    check: Option<u32>,
 }
 
 /// The most threads one sampled run takes (`wsim run --sample-threads`'s bound).
@@ -84,7 +86,7 @@ fn sampling<'de, D: serde::Deserializer<'de>>(
         other => {
             return Err(D::Error::custom(format!(
                 "sampling is true, false or a table (every, period, warmup, threads, \
-                 warm_caches, cluster), not {}",
+                 warm_caches, cluster, check), not {}",
                 other.type_str()
             )))
         }
@@ -97,6 +99,7 @@ fn sampling<'de, D: serde::Deserializer<'de>>(
         threads: spec.threads.map_or(defaults.threads, |t| t as usize),
         warm_caches: spec.warm_caches.unwrap_or(defaults.warm_caches),
         cluster: spec.cluster.unwrap_or(defaults.cluster),
+        check_warmup: spec.check.unwrap_or(defaults.check_warmup),
     };
     if plan.every == 0 {
         return Err(D::Error::custom(
