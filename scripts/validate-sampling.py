@@ -7,7 +7,7 @@ cycles against the same units' in the full-detail run (what the warm-up misses);
 of the error is the estimate's (which units were measured).
 
   scripts/validate-sampling.py [--wsim PATH] [--every K] [--warmup U] [--period N] [--threads N]
-                               [--warm-caches] [--cluster D] [--check U] [--set KEY=VALUE]...
+                               [--cold-caches] [--cluster D] [--check U] [--set KEY=VALUE]...
                                [--jobs NAME,...]
                                [-o TABLE.csv]
 
@@ -90,17 +90,18 @@ def unit_cycles(detailed, units):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--wsim", default=str(ROOT / "target/release/wsim"))
-    ap.add_argument("--every", type=int, default=10)
-    ap.add_argument("--warmup", type=int, default=1)
+    # The sampler's defaults (sampler/src/plan.rs).
+    ap.add_argument("--every", type=int, default=20)
+    ap.add_argument("--warmup", type=int, default=0)
     ap.add_argument("--period", type=int, default=0,
                     help="end units inside launches (--sample-period)")
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--warm-caches", action="store_true",
-                    help="warm the caches functionally (--sample-warm-caches)")
+    ap.add_argument("--cold-caches", action="store_true",
+                    help="do not warm the caches functionally (--sample-warm-caches=false)")
     ap.add_argument("--cluster", type=float,
                     help="the diameter of a cluster of launches, 0: octaves (--sample-cluster; "
                          "wsim run's default without it)")
-    ap.add_argument("--check", type=int, default=0,
+    ap.add_argument("--check", type=int, default=8,
                     help="units of warm-up of the warm-up check, 0: none (--sample-check)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="a configuration override for every job (both runs)")
@@ -118,7 +119,7 @@ def main():
                                      "--sample-threads", str(a.threads),
                                      "--sample-check", str(a.check)]
                     + ([] if a.cluster is None else ["--sample-cluster", str(a.cluster)])
-                    + (["--sample-warm-caches"] if a.warm_caches else []))
+                    + ["--sample-warm-caches=" + ("false" if a.cold_caches else "true")])
         p = s["sampling"]
         for r, how in [(d, "detailed"), (s, "sampled")]:
             graph = r.get("graph")

@@ -95,7 +95,7 @@ fn a_profiles_sampling_runs_through_the_sampler_under_a_key_of_its_own() {
         "sampling = '${sampling}'\nprofile = 'detailed'",
         "[profiles.detailed]\nsampling = false\n\
          [profiles.sampled]\nsampling = { every = 4, warmup = 1 }\n\
-         [profiles.threads]\nsampling = { every = 4, threads = 2 }\n\
+         [profiles.threads]\nsampling = { every = 4, warmup = 1, threads = 2 }\n\
          [profiles.checked]\nsampling = { every = 4, warmup = 1, check = 2 }\n",
     );
     let (said, detailed, detailed_header) = run(d, &file, "detailed");

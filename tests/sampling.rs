@@ -204,7 +204,9 @@ fn caches_warmed_functionally_leave_the_architectural_results_alone() {
         assert_eq!(functional[key], warmed[key], "{key}");
     }
     assert_eq!(warmed["sampling"]["warm_caches"], true);
-    let plain = pagerank(&["--sample", "--sample-every", "3"]);
+    // On by default; `=false` turns it off.
+    assert_eq!(pagerank(&["--sample"])["sampling"]["warm_caches"], true);
+    let plain = pagerank(&["--sample", "--sample-every", "3", "--sample-warm-caches=false"]);
     assert_eq!(plain["sampling"]["warm_caches"], false);
 }
 
@@ -217,7 +219,7 @@ fn caches_warmed_functionally_leave_the_architectural_results_alone() {
 fn a_warmup_check_corrects_the_measured_units_by_its_ratio() {
     let options = ["--sample", "--sample-every", "3", "--sample-warm-caches"];
     let options = [&options[..], &["--sample-warmup", "0"]].concat();
-    let plain = pagerank(&options);
+    let plain = pagerank(&[&options[..], &["--sample-check", "0"]].concat());
     let checked = pagerank(&[&options[..], &["--sample-check", "4"]].concat());
     assert!(verified(&checked));
     let (p, c) = (&plain["sampling"], &checked["sampling"]);

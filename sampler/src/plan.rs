@@ -14,10 +14,11 @@ pub struct Plan {
     /// Detailed simulations at once (besides the functional run).
     pub threads: usize,
     /// The functional run warms the caches' tags (`Machine::warm_caches`), so that each
-    /// copy starts its warm-up with the caches the run left. Off by default: measured, it
-    /// removes the cold-start excess on a road BFS and on CC but makes PageRank under EM
-    /// 9% low: functional rounds touch the lines in another order than the detailed warps,
-    /// which decides what a FIFO L2 as large as the edges keeps (`mem/hierarchy/warm.rs`).
+    /// copy starts its warm-up with the caches the run left. Measured, it removes the
+    /// cold-start excess on a road BFS and on CC, but alone makes PageRank under EM 8% low
+    /// and a BFS at the paper's size 7%: functional rounds touch the lines in another
+    /// order than the detailed warps, which decides what a FIFO L2 keeps
+    /// (`mem/hierarchy/warm.rs`); the warm-up check corrects that.
     pub warm_caches: bool,
     /// Each kernel's later whole launches are strata by cluster, of this diameter (a
     /// launch joins the first cluster whose first launch is within it), not by octave of
@@ -27,24 +28,30 @@ pub struct Plan {
     /// road BFS's within 0.23, and splitting those (0.1) made its estimate worse
     /// (docs/ARCHITECTURE.md, "Sampled simulation").
     pub cluster: f64,
-    /// The warm-up check: one stretch of measured units in [`crate::CHECKED`] is measured
-    /// again after this many units of detailed warm-up, and the run's measured units are
-    /// corrected by the ratio of the two (0: no check). A warm-up too short for the state
-    /// the run carries from unit to unit (an L2 holding what earlier launches left) biases
-    /// every measured unit alike, which no interval from the units' spread shows.
+    /// The warm-up check: the first two stretches of measured units and then one in
+    /// [`crate::CHECKED`] are measured again after this many units of detailed warm-up,
+    /// and the run's measured units are corrected by the ratio of the two (0: no check).
+    /// A warm-up too short for the state the run carries from unit to unit (an L2 holding
+    /// what earlier launches left) biases every measured unit alike, which no interval
+    /// from the units' spread shows.
     pub check_warmup: u32,
 }
+
+/// The defaults are the best setting measured (docs/ARCHITECTURE.md, "Sampled
+/// simulation", item 6): on the machine's default arbiter every interval covered the
+/// full-detail cycles, within 0.7% on the small validation jobs and 1.5% on a BFS at the
+/// paper's size, at 2.7-3.4x less CPU on the searches.
 
 impl Default for Plan {
     fn default() -> Self {
         Plan {
-            every: 10,
+            every: 20,
             period: 0,
-            warmup_units: 1,
+            warmup_units: 0,
             threads: 1,
-            warm_caches: false,
+            warm_caches: true,
             cluster: 0.25,
-            check_warmup: 0,
+            check_warmup: 8,
         }
     }
 }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use clap::Args;
 use wsim_harness::run::{self, Program, RunOptions, RunRequest, Verdict};
 use wsim_harness::{exit, files, interrupt, terminal, trace};
+use wsim_sampler::Plan;
 use wsim_sim::profile::Selection;
 use wsim_sim::report::Status;
 use wsim_workloads::graph_run;
@@ -85,7 +86,7 @@ pub struct RunArgs {
     sample: bool,
     /// With --sample: of each stratum's units after its first two, simulate one in K in
     /// detail.
-    #[arg(long, value_name = "K", default_value_t = 10, requires = "sample",
+    #[arg(long, value_name = "K", default_value_t = Plan::default().every, requires = "sample",
           value_parser = clap::value_parser!(u32).range(1..))]
     sample_every: u32,
     /// With --sample: end a unit inside a launch once it has N warp instructions, so that
@@ -95,27 +96,31 @@ pub struct RunArgs {
     sample_period: u64,
     /// With --sample: units simulated in detail, unmeasured, before each measured one (to
     /// warm its caches, DRAM and pipeline).
-    #[arg(long, value_name = "U", default_value_t = 1, requires = "sample")]
+    #[arg(long, value_name = "U", default_value_t = Plan::default().warmup_units,
+          requires = "sample")]
     sample_warmup: u32,
     /// With --sample: detailed samples simulated at once, on threads of their own.
     #[arg(long, value_name = "N", default_value_t = 1, requires = "sample",
           value_parser = clap::value_parser!(u32).range(1..=256))]
     sample_threads: u32,
     /// With --sample: warm the caches' tags functionally between the detailed units, so
-    /// that each unit's warm-up starts from the caches the run left (not yet the default:
+    /// that each unit's warm-up starts from the caches the run left (`=false`: cold;
     /// docs/ARCHITECTURE.md, "Sampled simulation").
-    #[arg(long, requires = "sample")]
+    #[arg(long, value_name = "BOOL", default_value_t = Plan::default().warm_caches,
+          num_args = 0..=1, require_equals = true, default_missing_value = "true",
+          action = clap::ArgAction::Set, requires = "sample")]
     sample_warm_caches: bool,
     /// With --sample: stratify each kernel's later launches by clusters of diameter D of
     /// their basic-block vectors and active lanes (0 to 3), or with 0 by octave of warp
     /// instructions (docs/ARCHITECTURE.md, "Sampled simulation").
-    #[arg(long, value_name = "D", default_value_t = 0.25, requires = "sample",
+    #[arg(long, value_name = "D", default_value_t = Plan::default().cluster, requires = "sample",
           value_parser = cluster_diameter)]
     sample_cluster: f64,
-    /// With --sample: measure the first stretch of measured units and one in four after it
-    /// again after U units of detailed warm-up, and correct every measured unit by the
-    /// ratio (0: no check; docs/ARCHITECTURE.md, "Sampled simulation")
-    #[arg(long, value_name = "U", default_value_t = 0, requires = "sample")]
+    /// With --sample: measure the first two stretches of measured units and one in four
+    /// after them again after U units of detailed warm-up, and correct every measured unit
+    /// by the ratio (0: no check; docs/ARCHITECTURE.md, "Sampled simulation").
+    #[arg(long, value_name = "U", default_value_t = Plan::default().check_warmup,
+          requires = "sample")]
     sample_check: u32,
     /// Say what the run would take of host memory at its peak (the graph, its arrays in
     /// the machine, the host reference, the machine's structures) and stop: nothing is
@@ -158,7 +163,7 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
             instructions: args.trace.instructions(),
             args: args.args.clone(),
             functional: args.functional,
-            sampling: args.sample.then_some(wsim_sampler::Plan {
+            sampling: args.sample.then_some(Plan {
                 every: args.sample_every,
                 period: args.sample_period,
                 warmup_units: args.sample_warmup,
