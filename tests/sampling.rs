@@ -206,7 +206,12 @@ fn caches_warmed_functionally_leave_the_architectural_results_alone() {
     assert_eq!(warmed["sampling"]["warm_caches"], true);
     // On by default; `=false` turns it off.
     assert_eq!(pagerank(&["--sample"])["sampling"]["warm_caches"], true);
-    let plain = pagerank(&["--sample", "--sample-every", "3", "--sample-warm-caches=false"]);
+    let plain = pagerank(&[
+        "--sample",
+        "--sample-every",
+        "3",
+        "--sample-warm-caches=false",
+    ]);
     assert_eq!(plain["sampling"]["warm_caches"], false);
 }
 
