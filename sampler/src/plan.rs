@@ -41,7 +41,6 @@ pub struct Plan {
 /// simulation", item 6): on the machine's default arbiter every interval covered the
 /// full-detail cycles, within 0.7% on the small validation jobs and 1.5% on a BFS at the
 /// paper's size, at 2.7-3.4x less CPU on the searches.
-
 impl Default for Plan {
     fn default() -> Self {
         Plan {
