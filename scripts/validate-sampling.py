@@ -53,9 +53,14 @@ JOBS = {
     "gcn-gnnadvisor-fb16": SW + ["--graph", str(ROOT / "data/graphs/facebook_combined.txt.gz"),
                                  "--symmetrize", "--features", "16",
                                  str(B / "gcn/gcn_gnnadvisor.elf")],
-    # At the paper's size (Figure 4.10's RN, 1,971,282 vertices, 751 launches): about a
-    # minute in detail, so not among the default jobs.
+    # At the paper's size (Figure 4.10's RN, 1,971,282 vertices, 751 to 1,101 launches):
+    # a minute to an hour in detail, so not among the default jobs.
     "bfs-vm-rn-full": SW + ["--graph", "gen:table43:graph=RN,scale=1", g("bfs_vm_push")],
+    "bfs-sw-rn-full": SW + ["--graph", "gen:table43:graph=RN,scale=1", g("bfs_sparseweaver_push")],
+    "sssp-sw-rn-full": SW + ["--graph", "gen:table43:graph=RN,scale=1",
+                             g("sssp_sparseweaver_push")],
+    # 1.8G warp instructions: about an hour in detail.
+    "bfs-vm-pull-rn-full": SW + ["--graph", "gen:table43:graph=RN,scale=1", g("bfs_vm_pull")],
 }
 DEFAULT_JOBS = [j for j in JOBS if not j.endswith("-full")]
 
