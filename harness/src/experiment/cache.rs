@@ -299,7 +299,7 @@ mod tests {
                 ..plan
             },
             wsim_sampler::Plan {
-                warm_caches: true,
+                warm_caches: !plan.warm_caches,
                 ..plan
             },
             wsim_sampler::Plan {
@@ -307,7 +307,7 @@ mod tests {
                 ..plan
             },
             wsim_sampler::Plan {
-                check_warmup: 8,
+                check_warmup: plan.check_warmup + 1,
                 ..plan
             },
         ];
