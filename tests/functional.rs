@@ -29,10 +29,12 @@ use wsim_harness::run::{self, Program, RunRequest};
 use wsim_sim::config::StartCores;
 use wsim_sim::counts::Architectural;
 use wsim_sim::mem::hierarchy::CacheLevel;
+use wsim_sim::report::Report;
 use wsim_sim::stats::CoreCounters;
 use wsim_sim::{Config, Cuts, Machine, Mode};
 use wsim_workloads::graph_run::{self, GraphInput};
 use wsim_workloads::options::{GraphOptions, LayerOptions};
+use wsim_workloads::record::GraphRun;
 
 /// A loop that waits on the interleaving: the function it is in, and what one turn of it
 /// counts (its instructions, each turn the same).
@@ -559,30 +561,34 @@ fn a_detailed_run_takes_over_from_a_functional_one() -> Result<(), String> {
     Ok(())
 }
 
+/// PageRank pull under VM on email-Eu-core on the dissertation's machine, `prepare`d (the
+/// functional fast-forward before the detailed run takes over): its report.
+fn pagerank_taking_over(prepare: impl FnOnce(&mut Machine) + 'static) -> Report<GraphRun> {
+    let name = "graph/pr_vm_pull";
+    let mut request = RunRequest::new(name, Program::Path(program(name)), preset("sparseweaver"));
+    request.input = Some(graph_input(GraphOptions {
+        graph: Some(email()),
+        ..GraphOptions::default()
+    }));
+    request.options.prepare = Some(Box::new(prepare));
+    let finished = run::execute(request);
+    assert_eq!(finished.record.error, None);
+    finished.record.report.expect("a report")
+}
+
 /// Warming while fast-forwarding (the sampler's `--sample-warm-caches`) fills the
 /// instruction caches too: the detailed run that takes over after three launches misses
 /// fewer instruction lines than one taking over from a cold machine (the code the
 /// launches ran is the code the next ones run), and its results are the same.
 fn a_detailed_run_takes_over_with_warmed_instruction_caches() -> Result<(), String> {
-    let name = "graph/pr_vm_pull";
-    let input = graph_input(GraphOptions {
-        graph: Some(email()),
-        ..GraphOptions::default()
-    });
     let take_over = |warm: bool| {
-        let mut request =
-            RunRequest::new(name, Program::Path(program(name)), preset("sparseweaver"));
-        request.input = Some(Arc::clone(&input));
-        request.options.prepare = Some(Box::new(move |m| {
+        pagerank_taking_over(move |m| {
             if warm {
                 m.warm_caches();
             }
             let over = m.run_functional_until(|m| m.cuts().launches == 3).unwrap();
             assert!(!over, "the program makes more than three launches");
-        }));
-        let finished = run::execute(request);
-        assert_eq!(finished.record.error, None);
-        finished.record.report.expect("a report")
+        })
     };
     let (cold, warmed) = (take_over(false), take_over(true));
     assert_eq!(warmed.exit_code, cold.exit_code);
@@ -605,16 +611,8 @@ fn a_detailed_run_takes_over_with_warmed_instruction_caches() -> Result<(), Stri
 /// taken after one launch reaches after three, warming and counting by PC as the run does,
 /// is the one the run had, so the detailed run taking over from it reports the same.
 fn a_copy_fast_forwarded_is_the_machine_the_run_had() -> Result<(), String> {
-    let name = "graph/pr_vm_pull";
-    let input = graph_input(GraphOptions {
-        graph: Some(email()),
-        ..GraphOptions::default()
-    });
     let take_over = |from_copy: bool| {
-        let mut request =
-            RunRequest::new(name, Program::Path(program(name)), preset("sparseweaver"));
-        request.input = Some(Arc::clone(&input));
-        request.options.prepare = Some(Box::new(move |m| {
+        let report = pagerank_taking_over(move |m| {
             m.warm_caches();
             m.count_pcs();
             let over = m.run_functional_until(|m| m.cuts().launches == 1).unwrap();
@@ -627,10 +625,7 @@ fn a_copy_fast_forwarded_is_the_machine_the_run_had() -> Result<(), String> {
                 let over = m.run_functional_until(|m| m.cuts().launches == 3).unwrap();
                 assert!(!over, "the copy reaches the third launch");
             }
-        }));
-        let finished = run::execute(request);
-        assert_eq!(finished.record.error, None);
-        let report = finished.record.report.expect("a report");
+        });
         let mut json: Value = serde_json::from_str(&report.to_json()).unwrap();
         json.as_object_mut().unwrap().remove("host");
         json
