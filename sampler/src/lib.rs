@@ -146,14 +146,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
                 unit,
                 start,
                 end,
-                |checked| {
-                    let from = if checked {
-                        unit.saturating_sub(check)
-                    } else {
-                        from
-                    };
-                    starts.job(unit, from, end, checked)
-                },
+                jobs(&starts, unit, from, check, end),
                 check > 0,
                 &mut workers,
             );
@@ -187,14 +180,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             sampled: true,
         });
         let from = unit.saturating_sub(warmup);
-        let job = |checked: bool| {
-            let from = if checked {
-                unit.saturating_sub(check)
-            } else {
-                from
-            };
-            starts.job(unit, from, Mark::Exit, checked)
-        };
+        let job = jobs(&starts, unit, from, check, Mark::Exit);
         stretch.add(unit, start, Mark::Exit, job, check > 0, &mut workers);
     }
     stretch.close(&mut workers);
@@ -205,6 +191,25 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     summary.cycles = record.cycles.round() as u64;
     summary.sampling = Some(record);
     Ok(summary)
+}
+
+/// The jobs that measure `unit` up to `end`: after the plan's warm-up from the start of
+/// unit `from`, or, for its warm-up check, after `check` units.
+fn jobs(
+    starts: &Starts,
+    unit: usize,
+    from: usize,
+    check: usize,
+    end: Mark,
+) -> impl Fn(bool) -> Job + '_ {
+    move |checked| {
+        let from = if checked {
+            unit.saturating_sub(check)
+        } else {
+            from
+        };
+        starts.job(unit, from, end, checked)
+    }
 }
 
 /// Of the stretches that start after a warm-up, the first two and then one in `CHECKED`
@@ -311,13 +316,8 @@ fn estimate(units: &[Seen], measured: &[Measured], plan: &Plan) -> Sampling {
     let half_width = if variance == 0.0 {
         0.0
     } else {
-        // NaN (a stratum or a check of one unit) gives an unbounded interval.
-        t975(df) * variance.sqrt()
-    };
-    let half_width = if half_width.is_nan() {
-        f64::INFINITY
-    } else {
-        half_width
+        // NaN (a stratum measured once of several) gives an unbounded interval.
+        unbounded_if_nan(t975(df) * variance.sqrt())
     };
     let check_cycles = |unit: usize| (checks.iter()).find(|c| c.unit == unit).map(|c| c.cycles);
     Sampling {
@@ -331,10 +331,9 @@ fn estimate(units: &[Seen], measured: &[Measured], plan: &Plan) -> Sampling {
             units: pairs.len() as u32,
             applied: applied.is_some(),
             ratio,
-            ratio_half_width: match t975(pairs.len() as u32 - 1) * ratio_variance.sqrt() {
-                w if w.is_nan() => f64::INFINITY,
-                w => w,
-            },
+            ratio_half_width: unbounded_if_nan(
+                t975(pairs.len() as u32 - 1) * ratio_variance.sqrt(),
+            ),
         }),
         units: units.len() as u32,
         sampled_units: units.iter().filter(|u| u.sampled).count() as u32,
@@ -362,5 +361,14 @@ fn estimate(units: &[Seen], measured: &[Measured], plan: &Plan) -> Sampling {
                 }
             })
             .collect(),
+    }
+}
+
+/// A half width whose variance could not be estimated (NaN) is unbounded.
+fn unbounded_if_nan(half_width: f64) -> f64 {
+    if half_width.is_nan() {
+        f64::INFINITY
+    } else {
+        half_width
     }
 }
