@@ -106,6 +106,10 @@ def main():
                          "wsim run's default without it)")
     ap.add_argument("--check", type=int, default=8,
                     help="units of warm-up of the warm-up check, 0: none (--sample-check)")
+    ap.add_argument("--whole-short-runs", action="store_true",
+                    help="let a run whose plan costs three quarters of it be simulated whole "
+                         "(--sample-exact-fallback, wsim run's default; off here: the "
+                         "sampler's estimate is what is validated)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="a configuration override for every job (both runs)")
     ap.add_argument("--jobs", default=",".join(DEFAULT_JOBS),
@@ -122,7 +126,8 @@ def main():
                                      "--sample-threads", str(a.threads),
                                      "--sample-check", str(a.check)]
                     + ([] if a.cluster is None else ["--sample-cluster", str(a.cluster)])
-                    + ["--sample-warm-caches=" + ("false" if a.cold_caches else "true")])
+                    + ["--sample-warm-caches=" + ("false" if a.cold_caches else "true")]
+                    + ["--sample-exact-fallback=" + ("true" if a.whole_short_runs else "false")])
         p = s["sampling"]
         for r, how in [(d, "detailed"), (s, "sampled")]:
             graph = r.get("graph")

@@ -9,10 +9,16 @@ use common::{program, root, wsim, wsim_ok};
 use serde_json::Value;
 
 /// PageRank pull under VM, 8 iterations (two kernels a iteration), on a small R-MAT graph
-/// on the dissertation's machine, with `options`: the JSON report.
+/// on the dissertation's machine, with `options`: the JSON report. Sampled, it is sampled
+/// however short (`--sample-exact-fallback=false`): the tests here are of the estimator,
+/// and so short a run would otherwise be simulated whole (the fallback's own test).
 fn pagerank(options: &[&str]) -> Value {
     let graph = ["gen:rmat:scale=9,ef=8", "--symmetrize", "--iterations", "8"];
-    report("graph/pr_vm_pull", &graph, options)
+    let mut options = options.to_vec();
+    if options.contains(&"--sample") {
+        options.push("--sample-exact-fallback=false");
+    }
+    report("graph/pr_vm_pull", &graph, &options)
 }
 
 /// `elf` on the dissertation's machine with `graph` (the `--graph` option's value and the
@@ -179,6 +185,46 @@ fn units_inside_launches_end_at_their_instruction_counts() {
     assert_eq!(all["cycles"], detailed["cycles"]);
     let sampled = pagerank(&["--sample", "--sample-every", "4", "--sample-period", "3000"]);
     assert!(sampled["sampling"]["sampled_units"].as_u64() < sampled["sampling"]["units"].as_u64());
+}
+
+/// A run whose plan would simulate three quarters of its warp instructions in detail or
+/// more (the short PageRank, 89%: each warm-up check re-simulates eight units) is simulated
+/// whole from its start, once: its cycles are the detailed run's and it says so. Without the fallback the
+/// same run is sampled, and a run of more units than the sampler holds back for the
+/// decision (the grid BFS's 95) is sampled as it comes.
+#[test]
+fn a_run_whose_plan_costs_most_of_it_is_simulated_whole() {
+    let graph = ["gen:rmat:scale=9,ef=8", "--symmetrize", "--iterations", "8"];
+    let detailed = report("graph/pr_vm_pull", &graph, &[]);
+    let whole = report("graph/pr_vm_pull", &graph, &["--sample"]);
+    assert!(verified(&whole));
+    let s = &whole["sampling"];
+    assert_eq!(s["whole_run"], true);
+    assert_eq!(s["units"], s["sampled_units"]);
+    assert_eq!(s["cycles_low"], s["cycles_high"]);
+    assert!(
+        s.get("check").is_none(),
+        "a run from its start has no warm-up to check"
+    );
+    assert_eq!(whole["cycles"], detailed["cycles"]);
+    assert_eq!(
+        s["detailed_instructions"], detailed["total"]["instructions"],
+        "simulated once"
+    );
+    let sampled = pagerank(&["--sample"]);
+    let s = &sampled["sampling"];
+    assert_eq!(s["whole_run"], false);
+    let share = s["detailed_instructions"].as_f64().unwrap() / s["instructions"].as_f64().unwrap();
+    assert!(
+        share >= wsim_sampler::WHOLE_AT,
+        "the plan would have cost most of the run: {s}"
+    );
+    let grid = ["gen:grid:w=24,h=24"];
+    let long = report("graph/bfs_vm_push", &grid, &["--sample"]);
+    let s = &long["sampling"];
+    assert!(s["units"].as_u64().unwrap() > wsim_sampler::HOLD as u64);
+    assert_eq!(s["whole_run"], false);
+    assert!(s["sampled_units"].as_u64() < s["units"].as_u64());
 }
 
 /// Measured (scripts/validate-sampling.py, docs/ARCHITECTURE.md): +0.23% here, and within

@@ -348,7 +348,16 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
             50.0 * (p.cycles_high - p.cycles_low) / p.cycles.max(1.0)
         )
     };
-    let _ = writeln!(s, "{:<22}{:.0} estimated ({interval})", "cycles", p.cycles);
+    if p.whole_run {
+        let _ = writeln!(
+            s,
+            "{:<22}{:.0} exact (the plan would have simulated three quarters of the warp \
+             instructions in detail or more: the run was simulated whole)",
+            "cycles", p.cycles
+        );
+    } else {
+        let _ = writeln!(s, "{:<22}{:.0} estimated ({interval})", "cycles", p.cycles);
+    }
     if let Some(c) = &p.check {
         let _ = writeln!(
             s,

@@ -38,6 +38,8 @@ pub(crate) struct Span {
 /// ended: consecutive measured units share one warm-up).
 pub(crate) struct Job {
     pub machine: Machine,
+    /// The unit its warm-up starts at.
+    pub from: usize,
     pub forward: Option<Mark>,
     pub units: Vec<Span>,
     /// A warm-up check's measurement of units measured by another job too.

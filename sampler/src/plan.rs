@@ -35,6 +35,11 @@ pub struct Plan {
     /// what earlier launches left) biases every measured unit alike, which no interval
     /// from the units' spread shows.
     pub check_warmup: u32,
+    /// A run whose plan would simulate [`crate::WHOLE_AT`] of its warp instructions in
+    /// detail or more (a short one: each warm-up check takes `check_warmup` units more) is
+    /// simulated whole from its start instead, exactly (`Sampling::whole_run`; decided for runs of
+    /// at most [`crate::HOLD`] units).
+    pub exact_fallback: bool,
 }
 
 /// The defaults are the best setting measured (docs/ARCHITECTURE.md, "Sampled
@@ -51,6 +56,7 @@ impl Default for Plan {
             warm_caches: true,
             cluster: 0.25,
             check_warmup: 8,
+            exact_fallback: true,
         }
     }
 }

@@ -60,6 +60,16 @@ impl Starts {
         }
     }
 
+    /// Where each unit starts and ends, by unit (`units` of them; the last ends at the
+    /// run's end when no launch's end does).
+    pub fn spans(&self, units: usize) -> impl Iterator<Item = Span> + '_ {
+        (0..units).map(|unit| Span {
+            unit,
+            start: self.marks[unit],
+            end: self.marks.get(unit + 1).copied().unwrap_or(Mark::Exit),
+        })
+    }
+
     /// The job that measures unit `unit` (the current one, from its start to `end`) after
     /// a warm-up from the start of unit `from`: a copy of the machine from the last copy
     /// at or before that start, fast-forwarded to it.
@@ -70,6 +80,7 @@ impl Starts {
             .expect("a copy at or before every start within reach is kept");
         Job {
             machine: copy.clone(),
+            from,
             forward: (*at < from).then_some(self.marks[from]),
             units: vec![Span {
                 unit,

@@ -6,10 +6,12 @@ use wsim_sim::SimResult;
 
 use crate::detail::{measure, Job, Measured};
 
-/// Where the detailed simulations run, and how many were handed to them.
+/// Where the detailed simulations run, how many were handed to them, and the jobs held
+/// back while a run is still short (`crate::HOLD`).
 pub(crate) struct Workers {
     run: Run,
     submitted: usize,
+    held: Option<Vec<Job>>,
 }
 
 /// On the calling thread one after another, or on worker threads fed through a bounded
@@ -53,14 +55,38 @@ impl Run {
 }
 
 impl Workers {
-    pub fn new(threads: usize) -> Workers {
+    /// `threads` at once; holding the jobs back until `release` when `hold`.
+    pub fn new(threads: usize, hold: bool) -> Workers {
         Workers {
             run: Run::new(threads),
             submitted: 0,
+            held: hold.then(Vec::new),
         }
     }
 
+    /// The jobs held so far, while they still are (not once released).
+    pub fn held(&self) -> Option<&[Job]> {
+        self.held.as_deref()
+    }
+
+    /// Run the held jobs, and from now on every job as it comes.
+    pub fn release(&mut self) {
+        for job in self.held.take().into_iter().flatten() {
+            self.submit(job);
+        }
+    }
+
+    /// Drop the held jobs unrun and run `job` alone instead.
+    pub fn replace_held(&mut self, job: Job) {
+        self.held = None;
+        self.submit(job);
+    }
+
     pub fn submit(&mut self, job: Job) {
+        if let Some(held) = &mut self.held {
+            held.push(job);
+            return;
+        }
         self.submitted += 1;
         match &mut self.run {
             Run::Inline(results) => results.push(measure(job)),
@@ -72,7 +98,8 @@ impl Workers {
     }
 
     /// Every measured unit, in unit order (a unit's check after it).
-    pub fn finish(self) -> SimResult<Vec<Measured>> {
+    pub fn finish(mut self) -> SimResult<Vec<Measured>> {
+        self.release();
         let expected = self.submitted;
         let results = match self.run {
             Run::Inline(results) => results,

@@ -394,6 +394,10 @@ pub struct Sampling {
     pub cycles_high: f64,
     /// The degrees of freedom of the interval's t quantile (0: every unit was measured).
     pub degrees_of_freedom: u32,
+    /// The plan would have simulated three quarters of the run's warp instructions in
+    /// detail or more, so the run was simulated whole from its start: its cycles are exact.
+    #[serde(default)]
+    pub whole_run: bool,
     pub strata: Vec<Stratum>,
     /// The units simulated in detail and measured, in run order.
     pub measured: Vec<MeasuredUnit>,

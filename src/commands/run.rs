@@ -122,6 +122,13 @@ pub struct RunArgs {
     #[arg(long, value_name = "U", default_value_t = Plan::default().check_warmup,
           requires = "sample")]
     sample_check: u32,
+    /// With --sample: a run whose plan would simulate three quarters of its warp
+    /// instructions in detail or more is simulated whole instead, exactly (`=false`: sampled however
+    /// short, e.g. to validate the sampler on a short run).
+    #[arg(long, value_name = "BOOL", default_value_t = Plan::default().exact_fallback,
+          num_args = 0..=1, require_equals = true, default_missing_value = "true",
+          action = clap::ArgAction::Set, requires = "sample")]
+    sample_exact_fallback: bool,
     /// Say what the run would take of host memory at its peak (the graph, its arrays in
     /// the machine, the host reference, the machine's structures) and stop: nothing is
     /// placed or run.
@@ -171,6 +178,7 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
                 warm_caches: args.sample_warm_caches,
                 cluster: args.sample_cluster,
                 check_warmup: args.sample_check,
+                exact_fallback: args.sample_exact_fallback,
             }),
             ..RunOptions::default()
         },

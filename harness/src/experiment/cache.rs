@@ -105,6 +105,10 @@ impl Inputs<'_> {
             if plan.check_warmup > 0 {
                 text.push_str(&format!("sampling check {}\n", plan.check_warmup));
             }
+            // A short run may be simulated whole: its result is not the one it had without.
+            if plan.exact_fallback {
+                text.push_str("sampling exact fallback\n");
+            }
         }
         text
     }
@@ -308,6 +312,10 @@ mod tests {
             },
             wsim_sampler::Plan {
                 check_warmup: plan.check_warmup + 1,
+                ..plan
+            },
+            wsim_sampler::Plan {
+                exact_fallback: !plan.exact_fallback,
                 ..plan
             },
         ];

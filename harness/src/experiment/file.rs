@@ -67,6 +67,9 @@ struct SamplingSpec {
     cluster: Option<f64>,
     /// `--sample-check`: units of warm-up of the warm-up check (0: none).
     check: Option<u32>,
+    /// `--sample-exact-fallback`: a run whose plan would simulate three quarters of it in
+    /// detail or more is simulated whole.
+    exact_fallback: Option<bool>,
 }
 
 /// The most threads one sampled run takes (`wsim run --sample-threads`'s bound).
@@ -86,7 +89,7 @@ fn sampling<'de, D: serde::Deserializer<'de>>(
         other => {
             return Err(D::Error::custom(format!(
                 "sampling is true, false or a table (every, period, warmup, threads, \
-                 warm_caches, cluster, check), not {}",
+                 warm_caches, cluster, check, exact_fallback), not {}",
                 other.type_str()
             )))
         }
@@ -100,6 +103,7 @@ fn sampling<'de, D: serde::Deserializer<'de>>(
         warm_caches: spec.warm_caches.unwrap_or(defaults.warm_caches),
         cluster: spec.cluster.unwrap_or(defaults.cluster),
         check_warmup: spec.check.unwrap_or(defaults.check_warmup),
+        exact_fallback: spec.exact_fallback.unwrap_or(defaults.exact_fallback),
     };
     if plan.every == 0 {
         return Err(D::Error::custom(
