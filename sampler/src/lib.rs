@@ -23,7 +23,9 @@
 //! of its kernel when that is within [`REACH`] (PageRank alternates its gather and its
 //! vertex update: the update's unit alone leaves the edges that the gather reads cold, and
 //! the gather measured after it alone ran 4% slow); measured units in a row are one
-//! stretch, simulated once from the first one's warm-up. The copies are independent, so
+//! stretch, simulated once from the first one's warm-up. A short run whose plan would
+//! simulate most of it in detail anyway is simulated whole instead, exactly ([`HOLD`],
+//! [`WHOLE_AT`]). The copies are independent, so
 //! `threads` simulate them at once; the estimate reads them in unit order, the same at
 //! every thread count.
 
