@@ -152,6 +152,10 @@ def main():
             # Left blank where the units it can compare hold under 1% of the cycles.
             "measured_vs_detail_pct": f"{100 * (measured - detailed) / detailed:+.2f}"
                                       if detailed > d["cycles"] / 100 else "",
+            # The functional run's warp instructions against the detailed run's: where the
+            # work follows the interleaving, the part of the error that is the trajectory's.
+            "instructions_vs_detail_pct": "{:+.2f}".format(
+                100 * (s["total"]["instructions"] / d["total"]["instructions"] - 1)),
             "units": p["units"], "sampled_units": p["sampled_units"],
             "detailed_pct": f"{100 * p['detailed_instructions'] / max(1, p['instructions']):.1f}",
             "detailed_cpu_s": f"{dcpu:.2f}", "sampled_cpu_s": f"{scpu:.2f}",
