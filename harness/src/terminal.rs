@@ -336,28 +336,23 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
         },
         100.0 * p.detailed_instructions as f64 / p.instructions.max(1) as f64
     );
-    let interval = if p.cycles_high.is_infinite() {
-        "no interval: a stratum of several units measured once".to_string()
+    let how = if p.whole_run {
+        "exact (the plan would have simulated three quarters of the warp instructions in \
+         detail or more: the run was simulated whole)"
+            .to_string()
+    } else if p.cycles_high.is_infinite() {
+        "estimated (no interval: a stratum of several units measured once)".to_string()
     } else if p.degrees_of_freedom == 0 {
-        "every unit measured".to_string()
+        "estimated (every unit measured)".to_string()
     } else {
         format!(
-            "95% interval {:.0} to {:.0}, +-{:.2}%",
+            "estimated (95% interval {:.0} to {:.0}, +-{:.2}%)",
             p.cycles_low,
             p.cycles_high,
             50.0 * (p.cycles_high - p.cycles_low) / p.cycles.max(1.0)
         )
     };
-    if p.whole_run {
-        let _ = writeln!(
-            s,
-            "{:<22}{:.0} exact (the plan would have simulated three quarters of the warp \
-             instructions in detail or more: the run was simulated whole)",
-            "cycles", p.cycles
-        );
-    } else {
-        let _ = writeln!(s, "{:<22}{:.0} estimated ({interval})", "cycles", p.cycles);
-    }
+    let _ = writeln!(s, "{:<22}{:.0} {how}", "cycles", p.cycles);
     if let Some(c) = &p.check {
         let _ = writeln!(
             s,

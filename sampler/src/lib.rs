@@ -63,7 +63,6 @@ struct Seen {
 /// mode [`Mode::Sampled`], `cycles` the estimate (rounded) and `sampling` how it was made.
 pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     let every = plan.every.max(1) as usize;
-    let mut workers = Workers::new(plan.threads, plan.exact_fallback);
     let mut units: Vec<Seen> = Vec::new();
     let warmup = plan.warmup_units as usize;
     // Per stratum its units so far; per kernel its last unit.
@@ -85,8 +84,8 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     let reach = if warmup > 0 { warmup.max(REACH) } else { 0 };
     let check = plan.check_warmup as usize;
     let mut starts = Starts::new(machine, reach.max(check));
-    // The run's start, while the run might still be simulated whole (`HOLD`).
-    let mut origin = plan.exact_fallback.then(|| machine.clone());
+    // Held back with the run's start while the run might still be simulated whole (`HOLD`).
+    let mut workers = Workers::new(plan.threads, plan.exact_fallback.then(|| machine.clone()));
     machine.run_functional_until(|m| {
         let now = ended(m);
         let instructions = m.progress().instructions;
@@ -171,7 +170,6 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         starts.push(unit + 1, start, m);
         if units.len() == HOLD {
             workers.release();
-            origin = None;
         }
         false
     })?;
@@ -192,26 +190,23 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         stretch.add(unit, start, Mark::Exit, job, check > 0, &mut workers);
     }
     stretch.close(&mut workers);
-    let whole_run = origin.is_some_and(|origin| {
-        let planned = detailed_by_plan(&units, workers.held().unwrap_or_default());
-        let instructions: u64 = units.iter().map(|u| u.instructions).sum();
-        let whole = planned as f64 >= WHOLE_AT * instructions as f64;
-        if whole {
-            units.iter_mut().for_each(|u| u.sampled = true);
-            workers.replace_held(Job {
-                machine: origin,
-                from: 0,
-                forward: None,
-                units: starts.spans(units.len()).collect(),
-                check: false,
-            });
-        }
-        whole
+    let instructions: u64 = units.iter().map(|u| u.instructions).sum();
+    let whole_run = (workers.held()).is_some_and(|held| {
+        detailed_by_plan(&units, held) as f64 >= WHOLE_AT * instructions as f64
     });
+    if whole_run {
+        units.iter_mut().for_each(|u| u.sampled = true);
+        workers.replace_held(|start| Job {
+            machine: start,
+            from: 0,
+            forward: None,
+            units: starts.spans(units.len()).collect(),
+            check: false,
+        });
+    }
     let measured = workers.finish()?;
     let mut summary = machine.summary();
-    let mut record = estimate(&units, &measured, plan);
-    record.whole_run = whole_run;
+    let record = estimate(&units, &measured, plan, whole_run);
     summary.mode = Mode::Sampled;
     summary.cycles = record.cycles.round() as u64;
     summary.sampling = Some(record);
@@ -326,8 +321,9 @@ impl Stretch {
     }
 }
 
-/// The run's estimate from its units and the measured ones (a warm-up check's among them).
-fn estimate(units: &[Seen], measured: &[Measured], plan: &Plan) -> Sampling {
+/// The run's estimate from its units and the measured ones (a warm-up check's among them);
+/// `whole_run` when they are the whole run simulated from its start.
+fn estimate(units: &[Seen], measured: &[Measured], plan: &Plan, whole_run: bool) -> Sampling {
     let (checks, measured): (Vec<&Measured>, Vec<&Measured>) =
         measured.iter().partition(|m| m.check);
     let mut cycles = vec![None; units.len()];
@@ -399,7 +395,7 @@ fn estimate(units: &[Seen], measured: &[Measured], plan: &Plan) -> Sampling {
         cycles_low: total - half_width,
         cycles_high: total + half_width,
         degrees_of_freedom: df,
-        whole_run: false,
+        whole_run,
         strata: estimated.into_iter().map(|e| e.stratum).collect(),
         measured: (measured.iter())
             .map(|m| {

@@ -2,7 +2,7 @@
 
 use std::sync::{mpsc, Arc, Mutex};
 
-use wsim_sim::SimResult;
+use wsim_sim::{Machine, SimResult};
 
 use crate::detail::{measure, Job, Measured};
 
@@ -11,7 +11,13 @@ use crate::detail::{measure, Job, Measured};
 pub(crate) struct Workers {
     run: Run,
     submitted: usize,
-    held: Option<Vec<Job>>,
+    held: Option<Held>,
+}
+
+/// Jobs held back, and the run's start, from which the run may be simulated whole instead.
+struct Held {
+    start: Machine,
+    jobs: Vec<Job>,
 }
 
 /// On the calling thread one after another, or on worker threads fed through a bounded
@@ -55,36 +61,40 @@ impl Run {
 }
 
 impl Workers {
-    /// `threads` at once; holding the jobs back until `release` when `hold`.
-    pub fn new(threads: usize, hold: bool) -> Workers {
+    /// `threads` at once; with the run's `start`, holding the jobs back until `release`.
+    pub fn new(threads: usize, start: Option<Machine>) -> Workers {
         Workers {
             run: Run::new(threads),
             submitted: 0,
-            held: hold.then(Vec::new),
+            held: start.map(|start| Held {
+                start,
+                jobs: Vec::new(),
+            }),
         }
     }
 
     /// The jobs held so far, while they still are (not once released).
     pub fn held(&self) -> Option<&[Job]> {
-        self.held.as_deref()
+        self.held.as_ref().map(|h| &h.jobs[..])
     }
 
     /// Run the held jobs, and from now on every job as it comes.
     pub fn release(&mut self) {
-        for job in self.held.take().into_iter().flatten() {
+        for job in self.held.take().into_iter().flat_map(|h| h.jobs) {
             self.submit(job);
         }
     }
 
-    /// Drop the held jobs unrun and run `job` alone instead.
-    pub fn replace_held(&mut self, job: Job) {
-        self.held = None;
-        self.submit(job);
+    /// Drop the held jobs unrun and run the one `whole` makes from the run's start.
+    pub fn replace_held(&mut self, whole: impl FnOnce(Machine) -> Job) {
+        if let Some(held) = self.held.take() {
+            self.submit(whole(held.start));
+        }
     }
 
     pub fn submit(&mut self, job: Job) {
         if let Some(held) = &mut self.held {
-            held.push(job);
+            held.jobs.push(job);
             return;
         }
         self.submitted += 1;
