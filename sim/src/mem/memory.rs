@@ -126,7 +126,7 @@ impl Memory {
     }
 
     /// Read an aligned value of `width` bytes (1, 2 or 4), zero-extended.
-    #[inline]
+    #[inline(always)]
     pub fn read(&self, addr: u32, width: u8) -> u32 {
         debug_assert!(addr.is_multiple_of(u32::from(width)));
         let Some(page) = self.page(addr) else {
