@@ -94,9 +94,12 @@ fn a_profiles_sampling_runs_through_the_sampler_under_a_key_of_its_own() {
         d,
         "sampling = '${sampling}'\nprofile = 'detailed'",
         "[profiles.detailed]\nsampling = false\n\
-         [profiles.sampled]\nsampling = { every = 4, warmup = 1 }\n\
-         [profiles.threads]\nsampling = { every = 4, warmup = 1, threads = 2 }\n\
-         [profiles.checked]\nsampling = { every = 4, warmup = 1, check = 2 }\n",
+         [profiles.sampled]\nsampling = { every = 4, warmup = 1, exact_fallback = false }\n\
+         [profiles.threads]\n\
+         sampling = { every = 4, warmup = 1, exact_fallback = false, threads = 2 }\n\
+         [profiles.checked]\n\
+         sampling = { every = 4, warmup = 1, exact_fallback = false, check = 2 }\n\
+         [profiles.whole]\nsampling = { every = 4, warmup = 1 }\n",
     );
     let (said, detailed, detailed_header) = run(d, &file, "detailed");
     assert!(said.contains("0 cached, 1 run"), "{said}");
@@ -154,6 +157,21 @@ fn a_profiles_sampling_runs_through_the_sampler_under_a_key_of_its_own() {
     // The architectural counts are the functional run's (`wsim_spawn`'s wait loop
     // turns otherwise than in detail: docs/ARCHITECTURE.md, "The functional mode").
     assert!(number(s_row, "warp_instructions") > 0.0);
+
+    // With the exact fallback (the default) this short run is simulated whole: a detailed
+    // run's row.
+    let (_, whole, whole_header) = run(d, &file, "whole");
+    assert_eq!(whole_header, sampled_header);
+    let w_row = &whole[0];
+    assert_eq!(w_row["sampled"], "whole");
+    for (k, v) in w_row {
+        let expected = match k.as_str() {
+            "sampled" | "host_seconds" | "profile" => continue,
+            "cycles_low" | "cycles_high" => &d_row["cycles"],
+            _ => &d_row[k],
+        };
+        assert_eq!(v, expected, "{k}: every column the detailed run's");
+    }
 
     // `sampling = false` is a file without the key: the same run, from the cache.
     let plain = experiment(d, "", "");

@@ -34,6 +34,15 @@ pub fn summary<W>(r: &Report<W>) -> String {
         r.issue_slots_per_core,
         r.config_hash
     );
+    if r.sampling.as_ref().is_some_and(|p| p.whole_run) {
+        let _ = writeln!(
+            s,
+            "{:<22}sampled, simulated whole: the plan would have simulated three quarters of \
+             the warp instructions in detail or more, so the run was simulated in detail from \
+             its start; every number below is the detailed run's",
+            "mode"
+        );
+    }
     let _ = writeln!(s, "{:<22}{}", "cycles", r.cycles);
     let _ = writeln!(
         s,
@@ -336,11 +345,7 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
         },
         100.0 * p.detailed_instructions as f64 / p.instructions.max(1) as f64
     );
-    let how = if p.whole_run {
-        "exact (the plan would have simulated three quarters of the warp instructions in \
-         detail or more: the run was simulated whole)"
-            .to_string()
-    } else if p.cycles_high.is_infinite() {
+    let how = if p.cycles_high.is_infinite() {
         "estimated (no interval: a stratum of several units measured once)".to_string()
     } else if p.degrees_of_freedom == 0 {
         "estimated (every unit measured)".to_string()

@@ -2,7 +2,7 @@
 //! measurement.
 
 use wsim_sim::error::ErrorKind;
-use wsim_sim::{Machine, SimError, SimResult};
+use wsim_sim::{Machine, RunSummary, SimError, SimResult};
 
 /// A point of the run where a unit starts or ends: when a number of launches have ended,
 /// when the cores have issued a number of warp instructions (a unit inside a launch), or
@@ -44,6 +44,16 @@ pub(crate) struct Job {
     pub units: Vec<Span>,
     /// A warm-up check's measurement of units measured by another job too.
     pub check: bool,
+    /// The whole run from its start: its statistics are the detailed run's, kept
+    /// ([`Done::whole`]).
+    pub whole: bool,
+}
+
+/// What a job measured.
+pub(crate) struct Done {
+    pub measured: Vec<Measured>,
+    /// The detailed run's statistics, when the job simulated the run whole.
+    pub whole: Option<RunSummary>,
 }
 
 /// A measured unit: its cycles, and the warp instructions simulated in detail for it.
@@ -61,7 +71,7 @@ pub(crate) fn ended(m: &Machine) -> usize {
     cuts.launches - usize::from(cuts.launch_open)
 }
 
-pub(crate) fn measure(job: Job) -> SimResult<Vec<Measured>> {
+pub(crate) fn measure(job: Job) -> SimResult<Done> {
     let mut m = job.machine;
     if let Some(start) = job.forward {
         if m.run_functional_until(|m| start.reached(m))? {
@@ -86,5 +96,8 @@ pub(crate) fn measure(job: Job) -> SimResult<Vec<Measured>> {
         });
         first = instructions;
     }
-    Ok(measured)
+    Ok(Done {
+        measured,
+        whole: job.whole.then(|| m.summary()),
+    })
 }

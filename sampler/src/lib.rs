@@ -38,7 +38,7 @@ mod workers;
 
 use std::collections::BTreeMap;
 
-use detail::{ended, Job, Mark, Measured, Span};
+use detail::{ended, Done, Job, Mark, Measured, Span};
 pub use estimate::{t975, Unit};
 use features::{Clusters, Counter};
 pub use plan::Plan;
@@ -60,7 +60,9 @@ struct Seen {
 }
 
 /// Run `machine` to its end sampled by `plan`: the summary is the functional run's, with
-/// mode [`Mode::Sampled`], `cycles` the estimate (rounded) and `sampling` how it was made.
+/// mode [`Mode::Sampled`], `cycles` the estimate (rounded) and `sampling` how it was made;
+/// or, when the run was simulated whole (`Sampling::whole_run`), the detailed run's, with
+/// `sampling` saying so.
 pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     let every = plan.every.max(1) as usize;
     let mut units: Vec<Seen> = Vec::new();
@@ -202,13 +204,21 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             forward: None,
             units: starts.spans(units.len()).collect(),
             check: false,
+            whole: true,
         });
     }
-    let measured = workers.finish()?;
-    let mut summary = machine.summary();
+    let Done { measured, whole } = workers.finish()?;
     let record = estimate(&units, &measured, plan, whole_run);
-    summary.mode = Mode::Sampled;
-    summary.cycles = record.cycles.round() as u64;
+    // A run simulated whole is a detailed run: its statistics are all the detailed run's.
+    let mut summary = match whole {
+        Some(detailed) => detailed,
+        None => {
+            let mut summary = machine.summary();
+            summary.mode = Mode::Sampled;
+            summary.cycles = record.cycles.round() as u64;
+            summary
+        }
+    };
     summary.sampling = Some(record);
     Ok(summary)
 }

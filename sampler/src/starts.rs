@@ -88,6 +88,7 @@ impl Starts {
                 end,
             }],
             check,
+            whole: false,
         }
     }
 }

@@ -4,7 +4,7 @@ use std::sync::{mpsc, Arc, Mutex};
 
 use wsim_sim::{Machine, SimResult};
 
-use crate::detail::{measure, Job, Measured};
+use crate::detail::{measure, Done, Job};
 
 /// Where the detailed simulations run, how many were handed to them, and the jobs held
 /// back while a run is still short (`crate::HOLD`).
@@ -24,10 +24,10 @@ struct Held {
 /// queue (so that the functional run, which is faster, holds at most `threads` copies
 /// waiting).
 enum Run {
-    Inline(Vec<SimResult<Vec<Measured>>>),
+    Inline(Vec<SimResult<Done>>),
     Pool {
         jobs: Option<mpsc::SyncSender<Job>>,
-        results: mpsc::Receiver<SimResult<Vec<Measured>>>,
+        results: mpsc::Receiver<SimResult<Done>>,
         handles: Vec<std::thread::JoinHandle<()>>,
     },
 }
@@ -107,8 +107,9 @@ impl Workers {
         }
     }
 
-    /// Every measured unit, in unit order (a unit's check after it).
-    pub fn finish(mut self) -> SimResult<Vec<Measured>> {
+    /// Every measured unit, in unit order (a unit's check after it), and the detailed
+    /// run's statistics when a job simulated the run whole.
+    pub fn finish(mut self) -> SimResult<Done> {
         self.release();
         let expected = self.submitted;
         let results = match self.run {
@@ -131,11 +132,16 @@ impl Workers {
             expected,
             "a detailed sample's thread panicked"
         );
-        let mut all = Vec::new();
+        let (mut all, mut whole) = (Vec::new(), None);
         for r in results {
-            all.extend(r?);
+            let done = r?;
+            all.extend(done.measured);
+            whole = whole.or(done.whole);
         }
         all.sort_by_key(|m| (m.unit, m.check));
-        Ok(all)
+        Ok(Done {
+            measured: all,
+            whole,
+        })
     }
 }

@@ -114,7 +114,8 @@ pub struct Report<W = ()> {
     /// --profile-pc`); absent from runs without it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<Profile>,
-    /// How a sampled run's cycles were estimated (its `cycles` is the estimate, rounded);
+    /// How a sampled run's cycles were estimated (its `cycles` is the estimate, rounded),
+    /// or that the sampler simulated the run whole (`whole_run`: a detailed run's report);
     /// absent from other runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sampling: Option<Sampling>,

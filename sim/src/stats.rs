@@ -395,7 +395,8 @@ pub struct Sampling {
     /// The degrees of freedom of the interval's t quantile (0: every unit was measured).
     pub degrees_of_freedom: u32,
     /// The plan would have simulated three quarters of the run's warp instructions in
-    /// detail or more, so the run was simulated whole from its start: its cycles are exact.
+    /// detail or more, so the run was simulated whole from its start: its cycles are exact,
+    /// and the report is the detailed run's (mode detailed, every statistic).
     #[serde(default)]
     pub whole_run: bool,
     pub strata: Vec<Stratum>,

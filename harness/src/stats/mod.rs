@@ -343,8 +343,13 @@ statistics! {
     }
     Sampled {
         name: "sampled", unit: None, kind: Kind::Text, timed: true,
-        description: "yes when the cycles are a sampled run's estimate (empty in full detail)",
-        read report: |c| if c.r.sampling.is_some() { Cell::Text("yes".into()) } else { Cell::Empty },
+        description: "yes when the cycles are a sampled run's estimate, whole when the \
+                      sampler simulated the run whole (exact: every column the detailed \
+                      run's; empty in full detail)",
+        read report: |c| match &c.r.sampling {
+            Some(p) => Cell::Text(if p.whole_run { "whole" } else { "yes" }.into()),
+            None => Cell::Empty,
+        },
     }
     CyclesLow {
         name: "cycles_low", unit: Some("cycles"), kind: Kind::Count, timed: true,
