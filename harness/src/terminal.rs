@@ -368,7 +368,8 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
             c.ratio,
             c.ratio_half_width,
             if c.applied {
-                "the measured units after a warm-up corrected by it"
+                "the measured units after a warm-up corrected by it, or by their stratum's own \
+                 when two or more of its units were checked"
             } else {
                 "not applied (one unit: its spread unknown)"
             }
@@ -377,8 +378,16 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
     for h in &p.strata {
         let _ = writeln!(
             s,
-            "{:<22}{}: {} of {} units, {} warp instructions, {:.0} cycles +-{:.0}",
-            "  stratum", h.name, h.sampled_units, h.units, h.instructions, h.cycles, h.half_width
+            "{:<22}{}: {} of {} units, {} warp instructions, {:.0} cycles +-{:.0}{}",
+            "  stratum",
+            h.name,
+            h.sampled_units,
+            h.units,
+            h.instructions,
+            h.cycles,
+            h.half_width,
+            h.check_ratio
+                .map_or(String::new(), |r| format!(", corrected by {r:.4}x"))
         );
     }
 }

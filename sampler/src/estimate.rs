@@ -37,6 +37,7 @@ pub fn stratum(name: &str, units: &[Unit]) -> Estimated {
         instructions,
         cycles,
         half_width,
+        check_ratio: None,
     };
     if n == units.len() {
         let cycles = measured.iter().map(|(_, y)| y).sum();
