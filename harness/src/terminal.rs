@@ -369,7 +369,7 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
             c.ratio_half_width,
             if c.applied {
                 "the measured units after a warm-up corrected by it, or by their stratum's own \
-                 when two or more of its units were checked"
+                 when four or more of its units were checked"
             } else {
                 "not applied (one unit: its spread unknown)"
             }

@@ -459,7 +459,8 @@ pub struct Stratum {
     pub cycles: f64,
     pub half_width: f64,
     /// The warm-up check's ratio that corrected its measured units, when one did: its own
-    /// when two or more of its units were checked, else the run's.
+    /// when four or more of its units were checked (the sampler's `OWN_CHECK`), else the
+    /// run's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub check_ratio: Option<f64>,
 }
