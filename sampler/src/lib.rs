@@ -384,12 +384,17 @@ fn estimate(units: &[Seen], measured: &[Measured], plan: &Plan, whole_run: bool)
     // The stretch from the run's start is the detailed run itself: exact, not corrected.
     let exact = cycles.iter().take_while(|c| c.is_some()).count();
     let mut strata: BTreeMap<&str, Vec<Unit>> = BTreeMap::new();
-    // The strata whose measured units a correction scaled.
+    // The strata whose measured units a correction scaled, and each stratum's exact cycles.
     let mut corrected: BTreeMap<&str, Correction> = BTreeMap::new();
+    let mut exact_in: BTreeMap<&str, u64> = BTreeMap::new();
     for (k, (u, c)) in units.iter().zip(&cycles).enumerate() {
         let correction = correction(&u.stratum).filter(|_| k >= exact);
-        if let (Some(r), Some(_)) = (correction, c) {
-            corrected.insert(&u.stratum, r);
+        match (correction, c) {
+            (Some(r), Some(_)) => {
+                corrected.insert(&u.stratum, r);
+            }
+            (None, Some(c)) if k < exact => *exact_in.entry(&u.stratum).or_default() += c,
+            _ => {}
         }
         strata.entry(&u.stratum).or_default().push(Unit {
             instructions: u.instructions,
@@ -412,10 +417,7 @@ fn estimate(units: &[Seen], measured: &[Measured], plan: &Plan, whole_run: bool)
             continue;
         };
         e.stratum.check_ratio = Some(r.ratio);
-        let exact: u64 = (units[..exact].iter().zip(&cycles))
-            .filter(|(u, _)| u.stratum == e.stratum.name)
-            .filter_map(|(_, c)| *c)
-            .sum();
+        let exact = exact_in.get(e.stratum.name.as_str()).copied().unwrap_or(0);
         parts.entry(r.of).or_insert((r, 0.0)).1 += e.stratum.cycles - exact as f64;
     }
     for (r, part) in parts.values() {
@@ -536,11 +538,12 @@ mod tests {
             OWN_CHECK, 4,
             "the cases below check four units of a stratum"
         );
+        // Units 1-12 bodies, 13-18 tails, 19-24 of a stratum checked twice.
         let mut units = vec![seen("first", 100)];
-        units.extend((0..12).map(|_| seen("body", 100))); // units 1-12
-        units.extend((0..6).map(|_| seen("tail", 100))); // 13-18
-        units.extend((0..6).map(|_| seen("few", 100))); // 19-24
-                                                        // Measured after the run's warm-up and again after the check's.
+        units.extend((0..12).map(|_| seen("body", 100)));
+        units.extend((0..6).map(|_| seen("tail", 100)));
+        units.extend((0..6).map(|_| seen("few", 100)));
+        // Measured after the run's warm-up, and again after the check's.
         let checked = [
             (2, 101),
             (4, 99),
