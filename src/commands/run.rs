@@ -90,8 +90,10 @@ pub struct RunArgs {
           value_parser = clap::value_parser!(u32).range(1..))]
     sample_every: u32,
     /// With --sample: end a unit inside a launch once it has N warp instructions, so that
-    /// long launches are sampled too (0: units end only where launches end). Not yet
-    /// accurate: measured 2-10% low (docs/ARCHITECTURE.md, "Sampled simulation").
+    /// long launches are sampled too (0: units end only where launches end). Measured at
+    /// the paper's size within 1.2% of full detail (units of a million on Table 4.5's UK
+    /// and HW runs); short launches' drains it underestimates (docs/ARCHITECTURE.md,
+    /// "Sampled simulation", item 4).
     #[arg(long, value_name = "N", default_value_t = 0, requires = "sample")]
     sample_period: u64,
     /// With --sample: units simulated in detail, unmeasured, before each measured one (to

@@ -174,6 +174,18 @@ impl Experiment {
         self.plots
             .iter()
             .filter(|p| !part || p.has_rows(table))
+            .filter(|p| {
+                let sampled = p.sampled_without_values(table);
+                if sampled {
+                    tracing::warn!(
+                        "{}: plot `{}` not drawn: its rows are sampled runs, which \
+                         estimate the cycles and nothing else the timing model measures",
+                        self.path.display(),
+                        p.name
+                    );
+                }
+                !sampled
+            })
             .map(|p| {
                 p.draw(table, &outputs.dir, &axes)
                     .with_context(|| format!("{}", self.path.display()))

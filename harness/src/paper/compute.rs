@@ -15,9 +15,11 @@ use crate::stats::Cell;
 use crate::table::{geomean, Table};
 
 /// A table without a row the claim asks for: a typo, or a table of part of its
-/// experiment (a `full` profile run for some graphs only).
+/// experiment (a `full` profile run for some graphs only), or rows of sampled runs
+/// without the statistic (a sampled run estimates the cycles, not the timing model's
+/// other statistics).
 #[derive(Debug)]
-pub struct NoRows(String);
+pub struct NoRows(pub(super) String);
 
 impl std::fmt::Display for NoRows {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -244,6 +246,9 @@ impl Computation {
                 &subj
             };
             if let (_, Err(e)) = &side[&p.key] {
+                if e.downcast_ref::<NoRows>().is_some() {
+                    return Err(NoRows(format!("{e:#}")).into());
+                }
                 bail!("{e:#}");
             }
         }

@@ -222,6 +222,18 @@ impl View<'_> {
             }
         }
         let expr = MetricExpr::parse(metric);
+        let sampled = self.table.cell(row, "sampled") == Some(&Cell::Text("yes".into()));
+        let lacking = (expr.sides())
+            .flat_map(|side| side_columns(self.table, side))
+            .find(|&k| sampled && row[k] == Cell::Empty);
+        if let Some(k) = lacking {
+            return Err(super::compute::NoRows(format!(
+                "{}: a sampled run, which estimates the cycles, not {}",
+                at(),
+                self.table.header[k]
+            ))
+            .into());
+        }
         let sum = |side: &str| -> anyhow::Result<f64> {
             let mut total = 0.0;
             for k in side_columns(self.table, side) {

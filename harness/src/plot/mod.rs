@@ -439,6 +439,31 @@ impl PlotSpec {
         !self.rows(table).is_empty()
     }
 
+    /// Whether every row it keeps is a sampled run's and none has a value of what it
+    /// draws: a sampled run estimates the cycles, not the timing model's other statistics
+    /// (docs/ARCHITECTURE.md, "Sampled simulation"), so such a plot has nothing to draw
+    /// where a detailed profile of the experiment does.
+    pub fn sampled_without_values(&self, table: &Table) -> bool {
+        let rows = self.rows(table);
+        let drawn = |name: &str| match (self.kind, self.parts) {
+            (Kind::Breakdown, Some(Parts::Slots)) => name.starts_with("slots_"),
+            (Kind::Breakdown, Some(Parts::Phases)) => {
+                name.starts_with("phase_") && name.ends_with("_warp_cycles")
+            }
+            (Kind::Breakdown, _) => name.starts_with("stall_"),
+            _ => name == self.metric,
+        };
+        let columns: Vec<usize> = (table.header.iter().enumerate())
+            .filter(|(_, name)| drawn(name))
+            .map(|(k, _)| k)
+            .collect();
+        !rows.is_empty()
+            && rows.iter().all(|r| {
+                table.cell(r, "sampled") == Some(&Cell::Text("yes".into()))
+                    && columns.iter().all(|&k| r[k] == Cell::Empty)
+            })
+    }
+
     /// The rows its `where` keeps, in the table's order.
     fn rows<'t>(&self, table: &'t Table) -> Vec<&'t Vec<Cell>> {
         let filter: Vec<(usize, String)> = self
@@ -642,5 +667,32 @@ mod tests {
         ] {
             assert_eq!(draw::bytes(bytes), text);
         }
+    }
+
+    /// A plot of what sampled runs do not estimate has nothing to draw when its rows are
+    /// all sampled; of their cycles, or with a detailed row among them, it has.
+    #[test]
+    fn a_plot_of_what_sampled_runs_lack_is_known_before_drawing() {
+        let sampled = table(
+            "graph,schedule,sampled,cycles,group_spmm_cycles,slots_issued\n\
+             CO,VM,yes,100,,\nCO,SW,yes,80,,\n",
+        );
+        let line = spec("kind = 'line'\nx = 'graph'\nseries = 'schedule'\nmetric = 'group_spmm_cycles'");
+        let speedup = spec("kind = 'speedup'\nx = 'graph'\nseries = 'schedule'\nbaseline = 'VM'");
+        let slots = spec("kind = 'breakdown'\nx = 'graph'\nparts = 'slots'");
+        assert!(line.sampled_without_values(&sampled));
+        assert!(slots.sampled_without_values(&sampled));
+        assert!(!speedup.sampled_without_values(&sampled), "the cycles are estimated");
+        let mixed = table(
+            "graph,schedule,sampled,cycles,group_spmm_cycles,slots_issued\n\
+             CO,VM,yes,100,,\nCO,SW,,80,40,70\n",
+        );
+        assert!(!line.sampled_without_values(&mixed));
+        assert!(!slots.sampled_without_values(&mixed));
+        let where_sampled = spec(
+            "kind = 'line'\nx = 'graph'\nseries = 'schedule'\nmetric = 'group_spmm_cycles'\n\
+             where = { schedule = 'VM' }",
+        );
+        assert!(where_sampled.sampled_without_values(&mixed), "the rows it keeps");
     }
 }
