@@ -399,6 +399,39 @@ fn validate_sampling_tabulates_each_run_both_ways() {
     );
 }
 
+/// A part of the experiment compares the speed-ups of the plots it has rows for: the
+/// PageRank plot has none on the grid, so no table of them, where it had a row saying
+/// that its baseline was missing.
+#[test]
+fn a_parts_validation_compares_only_the_plots_it_has_rows_for() {
+    programs_dir();
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("validate.csv");
+    let file = root().join("experiments/sampling-validate.toml");
+    let out = wsim(
+        &root(),
+        &[
+            "experiment",
+            "validate-sampling",
+            file.to_str().unwrap(),
+            "--graphs",
+            "grid",
+            "-o",
+            table.to_str().unwrap(),
+        ],
+    );
+    ok(&out);
+    let rows = csv_rows(&text(&table));
+    assert_eq!(rows.len(), 1, "the grid's BFS: {rows:?}");
+    assert_eq!(rows[0]["program"], "bfs_vm_push");
+    let ratios = dir.path().join("validate.ratios.csv");
+    assert!(
+        !ratios.exists(),
+        "no speed-up to compare: {}",
+        text(&ratios)
+    );
+}
+
 /// A paper without a claim on the experiment is an error naming both, before any run.
 #[test]
 fn validate_sampling_refuses_a_paper_without_claims_on_the_experiment() {

@@ -475,6 +475,14 @@ impl Experiment {
         Ok(())
     }
 
+    /// Whether this is a part of the experiment (`--graphs`, `--programs`, `--readings`):
+    /// its plots draw, and its validation compares, only what it has rows for.
+    pub fn is_part(&self) -> bool {
+        !(self.kept_graphs.is_empty()
+            && self.kept_programs.is_empty()
+            && self.kept_readings.is_empty())
+    }
+
     /// Keep only the runs of programs whose file name (without `.elf`) matches one of
     /// `patterns` (`*`, `?`, `[...]`); a pattern that matches none is an error.
     pub fn keep_programs(&mut self, patterns: &[String]) -> anyhow::Result<()> {

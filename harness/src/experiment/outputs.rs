@@ -166,11 +166,7 @@ impl Experiment {
             }
             None => table,
         };
-        // A part of the experiment (--graphs, --programs, --readings) draws the plots it
-        // has rows for.
-        let part = !(self.kept_graphs.is_empty()
-            && self.kept_programs.is_empty()
-            && self.kept_readings.is_empty());
+        let part = self.is_part();
         self.plots
             .iter()
             .filter(|p| !part || p.has_rows(table))

@@ -250,7 +250,9 @@ impl Experiment {
             rows: Vec::new(),
         };
         let text = |t: &str| Cell::Text(t.to_string());
-        let plots = (self.plots.iter()).filter(|p| p.kind == Kind::Speedup && p.metric == "cycles");
+        let plots = (self.plots.iter())
+            .filter(|p| p.kind == Kind::Speedup && p.metric == "cycles")
+            .filter(|p| !self.is_part() || p.has_rows(detailed));
         for plot in plots {
             let bars =
                 (plot.speedup_bars(detailed)).and_then(|d| Ok((d, plot.speedup_bars(sampled)?)));

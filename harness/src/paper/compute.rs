@@ -490,4 +490,30 @@ run,program,graph,schedule,verdict,cycles
             "{e}"
         );
     }
+
+    /// Sampled runs estimate the cycles only: a claim on another timing statistic has no
+    /// rows in a profile of sampled runs (`not run` there, like a part not run), not an
+    /// error; on their cycles it has its value.
+    #[test]
+    fn a_claim_on_what_sampled_runs_lack_has_no_rows_there() {
+        const SAMPLED: &str = "\
+run,program,graph,schedule,verified,verdict,sampled,cycles,group_spmm_cycles
+0,gcn_vm,g1,VM,yes,ok,yes,300,
+1,gcn_sw,g1,SparseWeaver,yes,ok,yes,150,
+";
+        let mut c = speedup(Method::GeomeanSpeedup, filter(&[]), &["graph"]);
+        assert!(close(compute(&c, SAMPLED).unwrap(), Measured::One(2.0)));
+        c.metric = "group_spmm_cycles".into();
+        let e = compute(&c, SAMPLED).unwrap_err();
+        assert!(e.downcast_ref::<NoRows>().is_some(), "{e:#}");
+        assert!(
+            format!("{e:#}")
+                .contains("a sampled run, which estimates the cycles, not group_spmm_cycles"),
+            "{e:#}"
+        );
+        // In a detailed run the cell empty is a fault of the table.
+        let detailed = SAMPLED.replace(",yes,300,", ",,300,");
+        let e = compute(&c, &detailed).unwrap_err();
+        assert!(e.downcast_ref::<NoRows>().is_none(), "{e:#}");
+    }
 }

@@ -677,12 +677,16 @@ mod tests {
             "graph,schedule,sampled,cycles,group_spmm_cycles,slots_issued\n\
              CO,VM,yes,100,,\nCO,SW,yes,80,,\n",
         );
-        let line = spec("kind = 'line'\nx = 'graph'\nseries = 'schedule'\nmetric = 'group_spmm_cycles'");
+        let line =
+            spec("kind = 'line'\nx = 'graph'\nseries = 'schedule'\nmetric = 'group_spmm_cycles'");
         let speedup = spec("kind = 'speedup'\nx = 'graph'\nseries = 'schedule'\nbaseline = 'VM'");
         let slots = spec("kind = 'breakdown'\nx = 'graph'\nparts = 'slots'");
         assert!(line.sampled_without_values(&sampled));
         assert!(slots.sampled_without_values(&sampled));
-        assert!(!speedup.sampled_without_values(&sampled), "the cycles are estimated");
+        assert!(
+            !speedup.sampled_without_values(&sampled),
+            "the cycles are estimated"
+        );
         let mixed = table(
             "graph,schedule,sampled,cycles,group_spmm_cycles,slots_issued\n\
              CO,VM,yes,100,,\nCO,SW,,80,40,70\n",
@@ -693,6 +697,9 @@ mod tests {
             "kind = 'line'\nx = 'graph'\nseries = 'schedule'\nmetric = 'group_spmm_cycles'\n\
              where = { schedule = 'VM' }",
         );
-        assert!(where_sampled.sampled_without_values(&mixed), "the rows it keeps");
+        assert!(
+            where_sampled.sampled_without_values(&mixed),
+            "the rows it keeps"
+        );
     }
 }
