@@ -35,6 +35,13 @@ impl Table {
         self.column(name).map(|k| &row[k])
     }
 
+    /// Whether `row` is a sampled run's, its cycles an estimate (its `sampled` cell says
+    /// `yes`; `whole`, a run the sampler simulated whole, is a detailed run's).
+    pub fn is_sampled(&self, row: &[Cell]) -> bool {
+        self.cell(row, "sampled")
+            .is_some_and(|c| c.to_string() == "yes")
+    }
+
     /// This table with `value` in column `name` wherever the cell is empty, the column
     /// added (holding `value` in every row) if the table has none.
     pub fn with_default(&self, name: &str, value: &str) -> Table {

@@ -91,9 +91,9 @@ pub struct RunArgs {
     sample_every: u32,
     /// With --sample: end a unit inside a launch once it has N warp instructions, so that
     /// long launches are sampled too (0: units end only where launches end). Measured at
-    /// the paper's size within 1.2% of full detail (units of a million on Table 4.5's UK
-    /// and HW runs); short launches' drains it underestimates (docs/ARCHITECTURE.md,
-    /// "Sampled simulation", item 4).
+    /// the paper's size: within 1.2% of full detail on Table 4.5's PageRank (units of a
+    /// million), but a GCN layer's VM by weight 22% low, the launches' drains
+    /// underestimated (docs/ARCHITECTURE.md, "Sampled simulation", items 4 and 8).
     #[arg(long, value_name = "N", default_value_t = 0, requires = "sample")]
     sample_period: u64,
     /// With --sample: units simulated in detail, unmeasured, before each measured one (to

@@ -8,26 +8,11 @@ use anyhow::bail;
 
 pub use super::value::{Expect, Measured, Method, Stated};
 
-pub use super::rows::Filter;
 use super::rows::{side_columns, MetricExpr, View};
+pub use super::rows::{Filter, NoRows};
 use crate::speedup::{self, Pair, Side};
 use crate::stats::Cell;
 use crate::table::{geomean, Table};
-
-/// A table without a row the claim asks for: a typo, or a table of part of its
-/// experiment (a `full` profile run for some graphs only), or rows of sampled runs
-/// without the statistic (a sampled run estimates the cycles, not the timing model's
-/// other statistics).
-#[derive(Debug)]
-pub struct NoRows(pub(super) String);
-
-impl std::fmt::Display for NoRows {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for NoRows {}
 
 /// How one claim's value is computed from one experiment's table.
 #[derive(Clone, Debug, PartialEq)]
@@ -258,8 +243,7 @@ impl Computation {
 
 /// The rows of sampled runs (their `sampled` cell says `yes`).
 fn sampled_rows(table: &Table) -> impl Iterator<Item = &Vec<Cell>> {
-    let k = table.column("sampled");
-    (table.rows.iter()).filter(move |row| k.is_some_and(|k| row[k].to_string() == "yes"))
+    (table.rows.iter()).filter(|row| table.is_sampled(row))
 }
 
 /// Whether the table holds a sampled run's row (a figure drawn from it shows estimates).

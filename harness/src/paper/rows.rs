@@ -173,6 +173,21 @@ pub(super) fn side_columns(table: &Table, side: &str) -> Vec<usize> {
     }
 }
 
+/// A table without a row the claim asks for: a typo, or a table of part of its
+/// experiment (a `full` profile run for some graphs only), or rows of sampled runs
+/// without the statistic (a sampled run estimates the cycles, not the timing model's
+/// other statistics).
+#[derive(Debug)]
+pub struct NoRows(pub(super) String);
+
+impl std::fmt::Display for NoRows {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NoRows {}
+
 /// A table and where it was read, for messages.
 pub(super) struct View<'t> {
     pub(super) table: &'t Table,
@@ -222,12 +237,12 @@ impl View<'_> {
             }
         }
         let expr = MetricExpr::parse(metric);
-        let sampled = self.table.cell(row, "sampled") == Some(&Cell::Text("yes".into()));
+        let sampled = self.table.is_sampled(row);
         let lacking = (expr.sides())
             .flat_map(|side| side_columns(self.table, side))
             .find(|&k| sampled && row[k] == Cell::Empty);
         if let Some(k) = lacking {
-            return Err(super::compute::NoRows(format!(
+            return Err(NoRows(format!(
                 "{}: a sampled run, which estimates the cycles, not {}",
                 at(),
                 self.table.header[k]

@@ -458,10 +458,9 @@ impl PlotSpec {
             .map(|(k, _)| k)
             .collect();
         !rows.is_empty()
-            && rows.iter().all(|r| {
-                table.cell(r, "sampled") == Some(&Cell::Text("yes".into()))
-                    && columns.iter().all(|&k| r[k] == Cell::Empty)
-            })
+            && rows
+                .iter()
+                .all(|r| table.is_sampled(r) && columns.iter().all(|&k| r[k] == Cell::Empty))
     }
 
     /// The rows its `where` keeps, in the table's order.
