@@ -32,8 +32,6 @@ ROAD = {"RN", "RC"}
 # silicon's; families, forms and machine go beyond the paper).
 EXPERIMENTS = ["fig4_10", "fig4_11", "fig4_12", "fig4_13", "fig4_14", "fig4_15",
                "fig4_17", "fig4_18", "fig4_19", "table4_5"]
-# Columns that tell one run from another within an experiment besides graph and program.
-AXES = ["features", "l1d_size", "config_hash"]
 
 
 def rows(path):
