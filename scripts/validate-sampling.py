@@ -7,7 +7,8 @@ cycles against the same units' in the full-detail run (what the warm-up misses);
 of the error is the estimate's (which units were measured).
 
   scripts/validate-sampling.py [--wsim PATH] [--every K] [--warmup U] [--period N] [--threads N]
-                               [--cold-caches] [--cluster D] [--check U] [--set KEY=VALUE]...
+                               [--cold-caches] [--cluster D] [--check U] [--no-progress]
+                               [--set KEY=VALUE]...
                                [--jobs NAME,...]
                                [-o TABLE.csv]
 
@@ -106,6 +107,9 @@ def main():
                          "wsim run's default without it)")
     ap.add_argument("--check", type=int, default=8,
                     help="units of warm-up of the warm-up check, 0: none (--sample-check)")
+    ap.add_argument("--no-progress", action="store_true",
+                    help="do not scale launch bodies by the cores' progress "
+                         "(--sample-progress=false)")
     ap.add_argument("--whole-short-runs", action="store_true",
                     help="let a run whose plan costs three quarters of it be simulated whole "
                          "(--sample-exact-fallback, wsim run's default; off here: the "
@@ -127,6 +131,7 @@ def main():
                                      "--sample-check", str(a.check)]
                     + ([] if a.cluster is None else ["--sample-cluster", str(a.cluster)])
                     + ["--sample-warm-caches=" + ("false" if a.cold_caches else "true")]
+                    + ["--sample-progress=" + ("false" if a.no_progress else "true")]
                     + ["--sample-exact-fallback=" + ("true" if a.whole_short_runs else "false")])
         p = s["sampling"]
         for r, how in [(d, "detailed"), (s, "sampled")]:

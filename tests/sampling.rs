@@ -187,6 +187,54 @@ fn units_inside_launches_end_at_their_instruction_counts() {
     assert!(sampled["sampling"]["sampled_units"].as_u64() < sampled["sampling"]["units"].as_u64());
 }
 
+/// Units inside launches on the dissertation's machine (sockets of three cores served in
+/// core order): each launch body's units are scaled by the cores' progress through it
+/// (sampler/src/progress.rs), each body stratum's estimate being the unscaled one's times
+/// the ratio it reports; with `--sample-progress=false`, or round robin (the cores share a
+/// socket alike, as the copies have them), nothing is scaled.
+#[test]
+fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
+    let period = ["--sample", "--sample-every", "4", "--sample-period", "3000"];
+    let scaled = pagerank(&period);
+    let s = &scaled["sampling"];
+    assert_eq!(s["progress"], true);
+    let launches = s["launch_progress"].as_array().unwrap();
+    assert!(!launches.is_empty(), "{s}");
+    for l in launches {
+        let r = l["ratio"].as_f64().unwrap();
+        assert!(r.is_finite() && r > 0.5 && r < 3.0, "{l}");
+    }
+    let unscaled = pagerank(&[&period[..], &["--sample-progress=false"]].concat());
+    assert!(unscaled["sampling"].get("launch_progress").is_none());
+    let (a, b) = (
+        s["strata"].as_array().unwrap(),
+        &unscaled["sampling"]["strata"],
+    );
+    let mut bodies = 0;
+    for (a, b) in a.iter().zip(b.as_array().unwrap()) {
+        assert_eq!(a["name"], b["name"]);
+        let (ca, cb) = (a["cycles"].as_f64().unwrap(), b["cycles"].as_f64().unwrap());
+        match a["progress_ratio"].as_f64() {
+            Some(r) => {
+                bodies += 1;
+                assert!(
+                    a["name"].as_str().unwrap().ends_with("(launch body)"),
+                    "{a}"
+                );
+                assert!((ca - cb * r).abs() <= 1e-9 * ca, "{a} against {b}");
+            }
+            None => assert_eq!(ca, cb, "{a}"),
+        }
+    }
+    assert!(bodies > 0);
+    assert_ne!(scaled["cycles"], unscaled["cycles"]);
+    let round_robin = pagerank(&[&period[..], &["--set", "gpu.arbiter=round-robin"]].concat());
+    let s = &round_robin["sampling"];
+    assert!(s.get("launch_progress").is_none(), "{s}");
+    let strata = s["strata"].as_array().unwrap();
+    assert!(strata.iter().all(|h| h.get("progress_ratio").is_none()));
+}
+
 /// A run whose plan would simulate three quarters of its warp instructions in detail or
 /// more (the short PageRank, 89%: each warm-up check re-simulates eight units) is simulated
 /// whole from its start, once: its report is the detailed run's and says so. Without the fallback the

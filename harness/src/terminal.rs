@@ -378,7 +378,7 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
     for h in &p.strata {
         let _ = writeln!(
             s,
-            "{:<22}{}: {} of {} units, {} warp instructions, {:.0} cycles +-{:.0}{}",
+            "{:<22}{}: {} of {} units, {} warp instructions, {:.0} cycles +-{:.0}{}{}",
             "  stratum",
             h.name,
             h.sampled_units,
@@ -387,7 +387,10 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
             h.cycles,
             h.half_width,
             h.check_ratio
-                .map_or(String::new(), |r| format!(", corrected by {r:.4}x"))
+                .map_or(String::new(), |r| format!(", corrected by {r:.4}x")),
+            h.progress_ratio.map_or(String::new(), |r| format!(
+                ", scaled by {r:.4}x for the cores' progress"
+            ))
         );
     }
 }

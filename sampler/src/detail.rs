@@ -63,6 +63,9 @@ pub(crate) struct Measured {
     pub detailed_instructions: u64,
     /// Measured by a warm-up check (after the check's longer warm-up).
     pub check: bool,
+    /// Each core's warp instructions in the unit, in core order: the cores' rates
+    /// (`progress.rs`).
+    pub by_core: Vec<u64>,
 }
 
 /// Launches ended so far.
@@ -85,6 +88,7 @@ pub(crate) fn measure(job: Job) -> SimResult<Done> {
     for span in &job.units {
         m.run_until(|m| span.start.reached(m))?;
         let start = m.cycle();
+        let at_start: Vec<u64> = m.instructions_by_core().collect();
         m.run_until(|m| span.end.reached(m))?;
         let instructions = m.progress().instructions;
         measured.push(Measured {
@@ -93,6 +97,9 @@ pub(crate) fn measure(job: Job) -> SimResult<Done> {
             // The warm-up is the first unit's.
             detailed_instructions: instructions - first,
             check: job.check,
+            by_core: (m.instructions_by_core().zip(at_start))
+                .map(|(now, then)| now - then)
+                .collect(),
         });
         first = instructions;
     }

@@ -38,6 +38,7 @@ pub fn stratum(name: &str, units: &[Unit]) -> Estimated {
         cycles,
         half_width,
         check_ratio: None,
+        progress_ratio: None,
     };
     if n == units.len() {
         let cycles = measured.iter().map(|(_, y)| y).sum();

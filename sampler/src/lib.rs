@@ -17,7 +17,8 @@
 //! the last launch): the strata of one unit are always simulated, and of the others'
 //! units the first two and then one in `every`.
 //! With a `period`, a unit also ends inside a launch, and a launch's head, body and tail
-//! are strata of their kernel. A measured unit is preceded by units simulated in detail
+//! are strata of their kernel; under core order the bodies are scaled by the cores'
+//! progress through the launch (`progress.rs`). A measured unit is preceded by units simulated in detail
 //! and not measured, so that its caches, DRAM rows, Weaver tables and pipeline hold what
 //! the run would have left there: `warmup_units` of them, and back to the previous unit
 //! of its kernel when that is within [`REACH`] (PageRank alternates its gather and its
@@ -33,6 +34,7 @@ mod detail;
 mod estimate;
 mod features;
 mod plan;
+mod progress;
 mod starts;
 mod workers;
 
@@ -42,6 +44,7 @@ use detail::{ended, Done, Job, Mark, Measured, Span};
 pub use estimate::{t975, Unit};
 use features::{Clusters, Counter};
 pub use plan::Plan;
+use progress::{Bodies, Scaling};
 use starts::Starts;
 pub use starts::REACH;
 use workers::Workers;
@@ -81,6 +84,11 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     // end), to group each kernel's later launches by.
     let mut features =
         (plan.cluster > 0.0).then(|| (Counter::new(machine), Clusters::new(plan.cluster)));
+    // With periods: each launch's units' work core by core, for the cores' progress.
+    let mut bodies = (plan.progress && plan.period > 0)
+        .then(|| Bodies::new(machine))
+        .flatten();
+    let mut by_core_before: Vec<u64> = machine.instructions_by_core().collect();
     // After warming and counting are on: a job fast-forwarding from a copy does both as
     // the run did (neither changes what a detailed run does).
     let reach = if warmup > 0 { warmup.max(REACH) } else { 0 };
@@ -139,6 +147,15 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
                 (stratum, sampled)
             }
         };
+        if let Some(bodies) = &mut bodies {
+            let now: Vec<u64> = m.instructions_by_core().collect();
+            if inside {
+                let by_core = (now.iter().zip(&by_core_before)).map(|(n, b)| n - b);
+                let tail = matches!(end, Mark::Launches(_));
+                bodies.add(unit, launches, &kernel, by_core.collect(), tail);
+            }
+            by_core_before = now;
+        }
         if sampled {
             // The warm-up: `warmup` units, and back to the kernel's previous unit (what it
             // touched is what this one touches) when that is within reach.
@@ -208,7 +225,16 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         });
     }
     let Done { measured, whole } = workers.finish()?;
-    let record = estimate(&units, &measured, plan, whole_run);
+    // A run simulated whole has its cycles: nothing to scale.
+    let progress = match bodies.filter(|_| !whole_run) {
+        Some(bodies) => bodies.scaling(
+            (measured.iter())
+                .filter(|m| !m.check)
+                .map(|m| (m.unit, m.cycles, m.by_core.as_slice())),
+        ),
+        None => Scaling::default(),
+    };
+    let record = estimate(&units, &measured, &progress, plan, whole_run);
     // A run simulated whole is a detailed run: its statistics are all the detailed run's.
     let mut summary = match whole {
         Some(detailed) => detailed,
@@ -340,9 +366,16 @@ impl Stretch {
     }
 }
 
-/// The run's estimate from its units and the measured ones (a warm-up check's among them);
+/// The run's estimate from its units and the measured ones (a warm-up check's among them),
+/// launch bodies' units scaled by the cores' `progress` (`progress.rs`);
 /// `whole_run` when they are the whole run simulated from its start.
-fn estimate(units: &[Seen], measured: &[Measured], plan: &Plan, whole_run: bool) -> Sampling {
+fn estimate(
+    units: &[Seen],
+    measured: &[Measured],
+    progress: &Scaling,
+    plan: &Plan,
+    whole_run: bool,
+) -> Sampling {
     let (checks, measured): (Vec<&Measured>, Vec<&Measured>) =
         measured.iter().partition(|m| m.check);
     let mut cycles = vec![None; units.len()];
@@ -404,6 +437,31 @@ fn estimate(units: &[Seen], measured: &[Measured], plan: &Plan, whole_run: bool)
     let mut estimated: Vec<_> = (strata.iter())
         .map(|(name, units)| estimate::stratum(name, units))
         .collect();
+    // A launch body's stratum is scaled by its units' progress ratios (1 for those not
+    // scaled), weighed by their warp instructions (the ratio estimate is its instructions
+    // times their cycles per instruction): a model's correction, whose own error the
+    // interval does not hold. The units of the stretch from the run's start are the
+    // detailed run's own: exact, not scaled.
+    let ratio = |k: usize| progress.ratio(k).filter(|_| k >= exact);
+    let mut scaled: BTreeMap<&str, (f64, u64)> = (0..units.len())
+        .filter(|&k| ratio(k).is_some())
+        .map(|k| (units[k].stratum.as_str(), (0.0, 0)))
+        .collect();
+    for (k, u) in units.iter().enumerate() {
+        if let Some(s) = scaled.get_mut(u.stratum.as_str()) {
+            s.0 += ratio(k).unwrap_or(1.0) * u.instructions as f64;
+            s.1 += u.instructions;
+        }
+    }
+    for e in &mut estimated {
+        if let Some(&(weighed, instructions)) = scaled.get(e.stratum.name.as_str()) {
+            let r = weighed / instructions.max(1) as f64;
+            e.stratum.cycles *= r;
+            e.stratum.half_width *= r;
+            e.variance *= r * r;
+            e.stratum.progress_ratio = Some(r);
+        }
+    }
     let total: f64 = estimated.iter().map(|e| e.stratum.cycles).sum();
     let mut variance: f64 = estimated.iter().map(|e| e.variance).sum();
     let mut df: u32 = estimated.iter().map(|e| e.degrees_of_freedom).sum();
@@ -438,6 +496,12 @@ fn estimate(units: &[Seen], measured: &[Measured], plan: &Plan, whole_run: bool)
         warm_caches: plan.warm_caches,
         cluster: plan.cluster,
         check_warmup: plan.check_warmup,
+        progress: plan.progress,
+        // The launches whose units were scaled.
+        launch_progress: (progress.launches.iter())
+            .filter(|(&l, _)| (progress.units.range(exact..)).any(|(_, &of)| of == l))
+            .map(|(_, record)| record.clone())
+            .collect(),
         check: check.map(|(ratio, ratio_variance)| WarmupCheck {
             units: pairs.len() as u32,
             applied: applied.is_some(),
@@ -526,6 +590,7 @@ mod tests {
             cycles,
             detailed_instructions: 0,
             check,
+            by_core: Vec::new(),
         }
     }
 
@@ -563,7 +628,7 @@ mod tests {
         }
         all.push(measured(23, 100, false));
         all.sort_by_key(|m| (m.unit, m.check));
-        let s = estimate(&units, &all, &Plan::default(), false);
+        let s = estimate(&units, &all, &Scaling::default(), &Plan::default(), false);
         let stratum = |name: &str| (s.strata.iter()).find(|h| h.name == name).unwrap();
         assert_eq!(stratum("body").check_ratio, Some(1.0));
         assert_eq!(stratum("tail").check_ratio, Some(2.02));

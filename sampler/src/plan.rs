@@ -40,6 +40,10 @@ pub struct Plan {
     /// simulated whole from its start instead, exactly (`Sampling::whole_run`; decided for runs of
     /// at most [`crate::HOLD`] units).
     pub exact_fallback: bool,
+    /// With a `period`, each launch body's units are scaled by the cores' progress through
+    /// it (`progress.rs`): under core order a socket's cores finish one after another and
+    /// the last runs alone, where every copy the functional run made has them all at work.
+    pub progress: bool,
 }
 
 /// The defaults are the best setting measured (docs/ARCHITECTURE.md, "Sampled
@@ -57,6 +61,7 @@ impl Default for Plan {
             cluster: 0.25,
             check_warmup: 8,
             exact_fallback: true,
+            progress: true,
         }
     }
 }

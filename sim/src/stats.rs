@@ -409,6 +409,29 @@ pub struct Sampling {
     /// corrected by it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub check: Option<WarmupCheck>,
+    /// The plan scales launch bodies (units inside a launch, with a `period`) by the cores'
+    /// progress through them: under core order a socket's cores finish one after another,
+    /// where the functional run's copies have them all at work (the sampler's
+    /// `progress.rs`; `launch_progress` says which launches it scaled).
+    #[serde(default)]
+    pub progress: bool,
+    /// Each launch whose body was scaled, and by how much.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub launch_progress: Vec<LaunchProgress>,
+}
+
+/// A launch whose body was scaled by the cores' progress (`Sampling::progress`): the
+/// model's inputs and its ratio.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LaunchProgress {
+    pub launch: u32,
+    /// Each core's warp instructions a cycle in its kernel's measured body units (all at
+    /// work), in core order.
+    pub rates: Vec<f64>,
+    /// Each core's warp instructions in its body and tail.
+    pub work: Vec<u64>,
+    /// Its sockets' time served by place over shared alike: its body units' scale.
+    pub ratio: f64,
 }
 
 /// A sampled run's warm-up check: units measured after the run's warm-up and again after a
@@ -463,4 +486,8 @@ pub struct Stratum {
     /// run's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub check_ratio: Option<f64>,
+    /// The cores' progress ratio its units' cycles were scaled by (a launch body's, the
+    /// mean of its launches' by their warp instructions; `Sampling::progress`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progress_ratio: Option<f64>,
 }

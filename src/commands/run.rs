@@ -92,8 +92,8 @@ pub struct RunArgs {
     /// With --sample: end a unit inside a launch once it has N warp instructions, so that
     /// long launches are sampled too (0: units end only where launches end). Measured at
     /// the paper's size: within 1.2% of full detail on Table 4.5's PageRank (units of a
-    /// million), but a GCN layer's VM by weight 22% low, the launches' drains
-    /// underestimated (docs/ARCHITECTURE.md, "Sampled simulation", items 4 and 8).
+    /// million), a GCN layer's four runs -5.9% to +8.1% with --sample-progress
+    /// (docs/ARCHITECTURE.md, "Sampled simulation", items 4 and 8).
     #[arg(long, value_name = "N", default_value_t = 0, requires = "sample")]
     sample_period: u64,
     /// With --sample: units simulated in detail, unmeasured, before each measured one (to
@@ -131,6 +131,13 @@ pub struct RunArgs {
           num_args = 0..=1, require_equals = true, default_missing_value = "true",
           action = clap::ArgAction::Set, requires = "sample")]
     sample_exact_fallback: bool,
+    /// With --sample and --sample-period: scale each launch body's units by the cores'
+    /// progress through it, whose socket's cores finish one after another under core order
+    /// (`=false`: not; docs/ARCHITECTURE.md, "Sampled simulation").
+    #[arg(long, value_name = "BOOL", default_value_t = Plan::default().progress,
+          num_args = 0..=1, require_equals = true, default_missing_value = "true",
+          action = clap::ArgAction::Set, requires = "sample")]
+    sample_progress: bool,
     /// Say what the run would take of host memory at its peak (the graph, its arrays in
     /// the machine, the host reference, the machine's structures) and stop: nothing is
     /// placed or run.
@@ -181,6 +188,7 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
                 cluster: args.sample_cluster,
                 check_warmup: args.sample_check,
                 exact_fallback: args.sample_exact_fallback,
+                progress: args.sample_progress,
             }),
             ..RunOptions::default()
         },

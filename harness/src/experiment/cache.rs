@@ -109,6 +109,11 @@ impl Inputs<'_> {
             if plan.exact_fallback {
                 text.push_str("sampling exact fallback\n");
             }
+            // Only where it can scale something (units inside launches), so that the keys
+            // of runs cut only at launches stay as they were.
+            if plan.progress && plan.period > 0 {
+                text.push_str("sampling progress\n");
+            }
         }
         text
     }
@@ -316,6 +321,12 @@ mod tests {
             },
             wsim_sampler::Plan {
                 exact_fallback: !plan.exact_fallback,
+                ..plan
+            },
+            // The progress model scales only units inside launches.
+            wsim_sampler::Plan {
+                period: 1000,
+                progress: !plan.progress,
                 ..plan
             },
         ];

@@ -70,6 +70,8 @@ struct SamplingSpec {
     /// `--sample-exact-fallback`: a run whose plan would simulate three quarters of it in
     /// detail or more is simulated whole.
     exact_fallback: Option<bool>,
+    /// `--sample-progress`: launch bodies scaled by the cores' progress (with a period).
+    progress: Option<bool>,
 }
 
 /// The most threads one sampled run takes (`wsim run --sample-threads`'s bound).
@@ -89,7 +91,7 @@ fn sampling<'de, D: serde::Deserializer<'de>>(
         other => {
             return Err(D::Error::custom(format!(
                 "sampling is true, false or a table (every, period, warmup, threads, \
-                 warm_caches, cluster, check, exact_fallback), not {}",
+                 warm_caches, cluster, check, exact_fallback, progress), not {}",
                 other.type_str()
             )))
         }
@@ -104,6 +106,7 @@ fn sampling<'de, D: serde::Deserializer<'de>>(
         cluster: spec.cluster.unwrap_or(defaults.cluster),
         check_warmup: spec.check.unwrap_or(defaults.check_warmup),
         exact_fallback: spec.exact_fallback.unwrap_or(defaults.exact_fallback),
+        progress: spec.progress.unwrap_or(defaults.progress),
     };
     if plan.every == 0 {
         return Err(D::Error::custom(

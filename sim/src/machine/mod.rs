@@ -730,6 +730,12 @@ impl Machine {
         Ok(())
     }
 
+    /// Each core's warp instructions issued so far, in core order (a sampler weighs the
+    /// cores' progress through a launch by them).
+    pub fn instructions_by_core(&self) -> impl Iterator<Item = u64> + '_ {
+        self.cores.iter().map(Core::instructions)
+    }
+
     /// Cycles and warp instructions so far (the counters not yet folded into the
     /// statistics included).
     pub fn progress(&self) -> Progress {
