@@ -497,10 +497,11 @@ fn estimate(
         cluster: plan.cluster,
         check_warmup: plan.check_warmup,
         progress: plan.progress,
-        // The launches whose units were scaled.
-        launch_progress: (progress.launches.iter())
-            .filter(|(&l, _)| (progress.units.range(exact..)).any(|(_, &of)| of == l))
-            .map(|(_, record)| record.clone())
+        // The launches whose units were scaled (not all exact).
+        launch_progress: (progress.units.range(exact..).map(|(_, l)| l))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .map(|l| progress.launches[l].clone())
             .collect(),
         check: check.map(|(ratio, ratio_variance)| WarmupCheck {
             units: pairs.len() as u32,

@@ -46,8 +46,6 @@ pub(crate) struct Bodies {
     /// Cores per socket: those that share an L1 and its arbiter.
     socket: usize,
     launches: BTreeMap<usize, Body>,
-    /// The launch of each body unit.
-    launch_of: BTreeMap<usize, usize>,
 }
 
 #[derive(Default)]
@@ -102,7 +100,6 @@ impl Bodies {
         (gpu.arbiter == Arbiter::CoreOrder && gpu.cores_per_socket > 1).then(|| Bodies {
             socket: gpu.cores_per_socket as usize,
             launches: BTreeMap::new(),
-            launch_of: BTreeMap::new(),
         })
     }
 
@@ -115,7 +112,6 @@ impl Bodies {
             body.tail = by_core;
         } else {
             body.units.push((unit, by_core));
-            self.launch_of.insert(unit, launch);
         }
     }
 
@@ -127,18 +123,16 @@ impl Bodies {
         &self,
         measured: impl IntoIterator<Item = (usize, u64, &'a [u64])>,
     ) -> Scaling {
-        let full: BTreeMap<usize, Vec<usize>> = (self.launches.iter())
-            .map(|(&l, body)| (l, body.full_units().map(|(u, _)| *u).collect()))
+        // The launch of each full unit.
+        let full: BTreeMap<usize, usize> = (self.launches.iter())
+            .flat_map(|(&l, body)| body.full_units().map(move |(u, _)| (*u, l)))
             .collect();
         // Each kernel's measured full units pooled: cycles, and each core's instructions.
         let mut by_kernel: BTreeMap<&str, (u64, Vec<u64>)> = BTreeMap::new();
         for (unit, cycles, by_core) in measured {
-            let Some(launch) = self.launch_of.get(&unit) else {
+            let Some(launch) = full.get(&unit) else {
                 continue;
             };
-            if !full[launch].contains(&unit) {
-                continue;
-            }
             let kernel = self.launches[launch].kernel.as_str();
             let pooled = (by_kernel.entry(kernel)).or_insert((0, vec![0; by_core.len()]));
             pooled.0 += cycles;
@@ -172,10 +166,11 @@ impl Bodies {
                 ratio,
             };
             scaling.launches.insert(launch, record);
-            scaling
-                .units
-                .extend(full[&launch].iter().map(|&u| (u, launch)));
         }
+        // The full units of the launches scaled.
+        scaling.units = (full.into_iter())
+            .filter(|(_, l)| scaling.launches.contains_key(l))
+            .collect();
         scaling
     }
 }
