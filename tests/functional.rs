@@ -34,7 +34,7 @@ use wsim_sim::stats::CoreCounters;
 use wsim_sim::{Config, Cuts, Machine, Mode};
 use wsim_workloads::graph_run::{self, GraphInput};
 use wsim_workloads::options::{GraphOptions, LayerOptions};
-use wsim_workloads::record::GraphRun;
+use wsim_workloads::record::{Checked, GraphRun};
 
 /// A loop that waits on the interleaving: the function it is in, and what one turn of it
 /// counts (its instructions, each turn the same).
@@ -642,6 +642,44 @@ fn a_copy_fast_forwarded_is_the_machine_the_run_had() -> Result<(), String> {
     Ok(())
 }
 
+/// The sampler's probes park cores in a copy (`Machine::park`, sampler/src/detail.rs): a
+/// parked core issues nothing while the others go on, and its warps hold their launch
+/// open, so the copy's run ends in a deadlock naming them; the machine it was copied
+/// from runs to its end as before.
+fn a_parked_core_issues_nothing_and_holds_its_launch_open() -> Result<(), String> {
+    let report = pagerank_taking_over(|m| {
+        let over = m
+            .run_functional_until(|m| m.cuts().launches == 2 && m.cuts().launch_open)
+            .unwrap();
+        assert!(!over, "the program makes a second launch");
+        m.run_until(|m| m.progress().instructions > 0).unwrap();
+        let mut copy = m.clone();
+        copy.park(0);
+        let before: Vec<u64> = copy.instructions_by_core().collect();
+        let base = copy.progress().instructions;
+        let over = copy
+            .run_until(|c| c.progress().instructions >= base + 5000)
+            .unwrap();
+        assert!(!over, "the other cores issue while core 0 is parked");
+        let after: Vec<u64> = copy.instructions_by_core().collect();
+        assert_eq!(after[0], before[0], "core 0 parked issued");
+        assert!(after[1..].iter().zip(&before[1..]).any(|(a, b)| a > b));
+        let end = copy
+            .run_until(|_| false)
+            .expect_err("a parked core's launch cannot end");
+        assert!(
+            matches!(end.kind, wsim_sim::error::ErrorKind::Deadlock { .. }),
+            "{end}"
+        );
+    });
+    match report.graph.map(|g| g.result) {
+        Some(Checked::Verified) => Ok(()),
+        other => Err(format!(
+            "the machine a parked copy was taken from: {other:?}"
+        )),
+    }
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials = vec![
@@ -659,6 +697,10 @@ fn main() {
         Trial::test("a_copy_fast_forwarded_is_the_machine_the_run_had", || {
             Ok(a_copy_fast_forwarded_is_the_machine_the_run_had()?)
         }),
+        Trial::test(
+            "a_parked_core_issues_nothing_and_holds_its_launch_open",
+            || Ok(a_parked_core_issues_nothing_and_holds_its_launch_open()?),
+        ),
     ];
     for preset_name in ["tiny", "sparseweaver"] {
         trials.push(Trial::test(

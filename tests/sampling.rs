@@ -5,6 +5,8 @@
 
 mod common;
 
+use std::collections::BTreeMap;
+
 use common::{program, root, wsim, wsim_ok};
 use serde_json::Value;
 
@@ -228,9 +230,36 @@ fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
     }
     assert!(bodies > 0);
     assert_ne!(scaled["cycles"], unscaled["cycles"]);
+    // Each scaled kernel's sockets probed with 1 to all but one of their cores at work:
+    // those parked issued nothing, and the last `active` of each socket something.
+    let socket = scaled["config"]["gpu"]["cores_per_socket"]
+        .as_u64()
+        .unwrap() as usize;
+    let probes = s["probes"].as_array().unwrap();
+    let mut by_kernel: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for p in probes {
+        let kernel = by_kernel.entry(p["kernel"].as_str().unwrap()).or_default();
+        kernel.push(p["active"].as_u64().unwrap() as usize);
+    }
+    assert!(!by_kernel.is_empty());
+    for (kernel, actives) in &by_kernel {
+        assert_eq!(*actives, (1..socket).collect::<Vec<_>>(), "{kernel}");
+    }
+    for p in probes {
+        let active = p["active"].as_u64().unwrap() as usize;
+        let rates: Vec<f64> = (p["rates"].as_array().unwrap().iter())
+            .map(|r| r.as_f64().unwrap())
+            .collect();
+        for (c, r) in rates.iter().enumerate() {
+            let parked = c % socket < socket - active;
+            assert!(if parked { *r == 0.0 } else { *r >= 0.0 }, "{p}");
+        }
+        assert!(rates.iter().sum::<f64>() > 0.0, "{p}");
+    }
     let round_robin = pagerank(&[&period[..], &["--set", "gpu.arbiter=round-robin"]].concat());
     let s = &round_robin["sampling"];
     assert!(s.get("launch_progress").is_none(), "{s}");
+    assert!(s.get("probes").is_none(), "{s}");
     let strata = s["strata"].as_array().unwrap();
     assert!(strata.iter().all(|h| h.get("progress_ratio").is_none()));
 }

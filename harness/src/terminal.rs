@@ -393,6 +393,20 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
             ))
         );
     }
+    for probe in &p.probes {
+        let rates: Vec<String> = probe.rates.iter().map(|r| format!("{r:.3}")).collect();
+        let _ = writeln!(
+            s,
+            "{:<22}{} (unit {}): the last {} core(s) of each socket at work, the others \
+             parked: {} warp instructions a cycle by core in {} cycles",
+            "  probe",
+            probe.kernel,
+            probe.unit,
+            probe.active,
+            rates.join(" "),
+            probe.cycles
+        );
+    }
 }
 
 /// The exit status, or how the run failed (the first line of the error) or that it was

@@ -38,7 +38,7 @@ mod progress;
 mod starts;
 mod workers;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use detail::{ended, Done, Job, Mark, Measured, Span};
 pub use estimate::{t975, Unit};
@@ -89,6 +89,8 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         .then(|| Bodies::new(machine))
         .flatten();
     let mut by_core_before: Vec<u64> = machine.instructions_by_core().collect();
+    // The kernels whose first measured body unit has had its probes (`progress.rs`).
+    let mut probed: BTreeSet<String> = BTreeSet::new();
     // After warming and counting are on: a job fast-forwarding from a copy does both as
     // the run did (neither changes what a detailed run does).
     let reach = if warmup > 0 { warmup.max(REACH) } else { 0 };
@@ -157,6 +159,12 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             by_core_before = now;
         }
         if sampled {
+            // A kernel's first measured body unit probes its sockets with fewer cores at
+            // work, where they have most of the launch ahead.
+            let probe = bodies.is_some()
+                && inside
+                && matches!(end, Mark::Instructions(_))
+                && probed.insert(kernel.clone());
             // The warm-up: `warmup` units, and back to the kernel's previous unit (what it
             // touched is what this one touches) when that is within reach.
             let from = unit.saturating_sub(warmup);
@@ -165,9 +173,12 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
                 _ => from,
             };
             stretch.add(
-                unit,
-                start,
-                end,
+                Span {
+                    unit,
+                    start,
+                    end,
+                    probe,
+                },
                 jobs(&starts, unit, from, check, end),
                 check > 0,
                 &mut workers,
@@ -206,7 +217,13 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         });
         let from = unit.saturating_sub(warmup);
         let job = jobs(&starts, unit, from, check, Mark::Exit);
-        stretch.add(unit, start, Mark::Exit, job, check > 0, &mut workers);
+        let span = Span {
+            unit,
+            start,
+            end: Mark::Exit,
+            probe: false,
+        };
+        stretch.add(span, job, check > 0, &mut workers);
     }
     stretch.close(&mut workers);
     let instructions: u64 = units.iter().map(|u| u.instructions).sum();
@@ -227,11 +244,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     let Done { measured, whole } = workers.finish()?;
     // A run simulated whole has its cycles: nothing to scale.
     let progress = match bodies.filter(|_| !whole_run) {
-        Some(bodies) => bodies.scaling(
-            (measured.iter())
-                .filter(|m| !m.check)
-                .map(|m| (m.unit, m.cycles, m.by_core.as_slice())),
-        ),
+        Some(bodies) => bodies.scaling(measured.iter().filter(|m| !m.check)),
         None => Scaling::default(),
     };
     let record = estimate(&units, &measured, &progress, plan, whole_run);
@@ -324,29 +337,32 @@ struct Stretch {
 }
 
 impl Stretch {
-    /// Measure `unit` (from `start` to `end`): in the open stretch when it ends where the
-    /// unit starts, else in a new one from `job(false)`, checked by `job(true)` when
-    /// `checking` and its turn comes.
+    /// Measure `span`'s unit: in the open stretch when it ends where the unit starts,
+    /// else in a new one from `job(false)`, checked by `job(true)` when `checking` and its
+    /// turn comes (a check measures the unit again, without the span's probes).
     fn add(
         &mut self,
-        unit: usize,
-        start: Mark,
-        end: Mark,
+        span: Span,
         job: impl Fn(bool) -> Job,
         checking: bool,
         workers: &mut Workers,
     ) {
+        let unit = span.unit;
         match &mut self.open {
             Some(open) if open.units.last().is_some_and(|s| s.unit + 1 == unit) => {
-                let span = || Span { unit, start, end };
-                open.units.push(span());
                 if let Some(check) = &mut self.check {
-                    check.units.push(span());
+                    check.units.push(Span {
+                        probe: false,
+                        ..span
+                    });
                 }
+                open.units.push(span);
             }
             _ => {
                 self.close(workers);
-                self.open = Some(job(false));
+                let mut open = job(false);
+                open.units[0].probe = span.probe;
+                self.open = Some(open);
                 // The first unit starts where the run does: no warm-up to check.
                 if checking && unit > 0 {
                     if self.opened < 2 || self.opened.is_multiple_of(CHECKED) {
@@ -499,10 +515,11 @@ fn estimate(
         progress: plan.progress,
         // The launches whose units were scaled (not all exact).
         launch_progress: (progress.units.range(exact..).map(|(_, l)| l))
-            .collect::<std::collections::BTreeSet<_>>()
+            .collect::<BTreeSet<_>>()
             .into_iter()
             .map(|l| progress.launches[l].clone())
             .collect(),
+        probes: progress.probes.clone(),
         check: check.map(|(ratio, ratio_variance)| WarmupCheck {
             units: pairs.len() as u32,
             applied: applied.is_some(),
@@ -592,6 +609,7 @@ mod tests {
             detailed_instructions: 0,
             check,
             by_core: Vec::new(),
+            probes: Vec::new(),
         }
     }
 

@@ -19,26 +19,37 @@
 //! body and tail units' warp instructions, the functional run's: exact) and each core's
 //! rate measured with all at work (the kernel's measured body units, core by core). By
 //! place, a socket's k-th active core in core order runs at its k-th core's rate, so a
-//! core that finishes hands its place to those after it and the last ends alone at the
-//! first core's rate; alike, its k active cores split its first k cores' rates evenly,
-//! as lock step has them. The sockets' imbalance is in both times, and the launch ends
-//! with its slowest socket in each. The ratio scales the body units the functional run
-//! made before its first core's last instruction in the launch (those whose copies had
-//! every core at work; after it the units measure the functional run's own end) and not
-//! those of the stretch from the run's start (the detailed run itself). An assumption,
-//! from the arbiter's fixed priority and the trace above: a core's rate depends only on
-//! its place among its socket's active cores (the sockets are independent, the L2 and
-//! DRAM they share not modelled) and not on how many of its warps are left (a core's own
-//! drain, its last warps alone, is not modelled: where lock step drains every core's
-//! last warps together in the launch's tail, detail drains the last core's alone).
-//! With round robin the cores share a socket alike, as lock step has them, and nothing
-//! is scaled.
+//! core that finishes hands its place to those after it; alike, its k active cores split
+//! its first k cores' rates evenly, as lock step has them. With fewer cores at work than
+//! the socket has, the rates are measured too: the kernel's first measured body unit
+//! probes each socket with only its last k cores at work, the others parked
+//! (`detail.rs`, `Machine::park`), for each k short of the socket's cores, and by place
+//! the k-th of those cores at work runs at the probe's rate for it. The probes tell a core
+//! at its own limit from one a shared resource held: on the GCN layer's SparseWeaver at
+//! the paper's size SpMM's first core ran at 0.34 of its socket's 0.39 with all at work,
+//! and the last core alone at 0.43 (the L1 and its MSHRs its own), where by place without
+//! the probes gave it the first's 0.34 and made SparseWeaver on RN 8.1% high (-0.5% with
+//! them); VM by weight's GraphSum first core ran at 0.55 with all at work and its last
+//! core alone at 0.55, its own limit. The sockets' imbalance is in both times, and the launch ends with its
+//! slowest socket in each. The ratio scales the body units the functional run made before
+//! its first core's last instruction in the launch (those whose copies had every core at
+//! work; after it the units measure the functional run's own end) and not those of the
+//! stretch from the run's start (the detailed run itself). An assumption, from the
+//! arbiter's fixed priority and the trace above: a core's rate depends only on its place
+//! among its socket's active cores and how many they are (the sockets are independent,
+//! the L2 and DRAM they share not modelled; one probe, early in the kernel's first launch,
+//! stands for all its launches) and not on how many of its warps are left (a core's own
+//! drain, its last warps alone, is not modelled: where lock step drains every core's last
+//! warps together in the launch's tail, detail drains the last core's alone). With round
+//! robin the cores share a socket alike, as lock step has them, and nothing is scaled.
 
 use std::collections::BTreeMap;
 
 use wsim_sim::config::Arbiter;
-use wsim_sim::stats::LaunchProgress;
+use wsim_sim::stats::{CoreProbe, LaunchProgress};
 use wsim_sim::Machine;
+
+use crate::detail::Measured;
 
 /// The launches cut into units: per launch its kernel and each of its body units' and its
 /// tail's warp instructions core by core, as the functional run counted them.
@@ -83,6 +94,8 @@ impl Body {
 pub(crate) struct Scaling {
     pub launches: BTreeMap<usize, LaunchProgress>,
     pub units: BTreeMap<usize, usize>,
+    /// The probes' rates, by kernel.
+    pub probes: Vec<CoreProbe>,
 }
 
 impl Scaling {
@@ -115,32 +128,57 @@ impl Bodies {
         }
     }
 
-    /// Each launch's ratio, by place over alike, and the units it scales, from `measured`:
-    /// (unit, cycles, each core's instructions) of the measured units. A launch of a kernel
-    /// none of whose full units was measured, or with a socket whose first core was
-    /// measured idle, is not scaled.
-    pub fn scaling<'a>(
-        &self,
-        measured: impl IntoIterator<Item = (usize, u64, &'a [u64])>,
-    ) -> Scaling {
+    /// Each launch's ratio, by place over alike, and the units it scales, from `measured`
+    /// (the measured units, a warm-up check's left out). A launch of a kernel none of
+    /// whose full units was measured, or with a socket whose first core was measured idle,
+    /// is not scaled.
+    pub fn scaling<'a>(&self, measured: impl IntoIterator<Item = &'a Measured>) -> Scaling {
         // The launch of each full unit.
         let full: BTreeMap<usize, usize> = (self.launches.iter())
             .flat_map(|(&l, body)| body.full_units().map(move |(u, _)| (*u, l)))
             .collect();
-        // Each kernel's measured full units pooled: cycles, and each core's instructions.
+        let kernel_of = |unit: usize| {
+            (self.launches.values())
+                .find(|body| body.units.iter().any(|(u, _)| *u == unit))
+                .map(|body| body.kernel.as_str())
+        };
+        // Each kernel's measured full units pooled: cycles, and each core's instructions;
+        // and its probes' rates by how many of each socket's cores were at work.
         let mut by_kernel: BTreeMap<&str, (u64, Vec<u64>)> = BTreeMap::new();
-        for (unit, cycles, by_core) in measured {
-            let Some(launch) = full.get(&unit) else {
+        let mut fewer: BTreeMap<&str, BTreeMap<usize, Vec<f64>>> = BTreeMap::new();
+        let mut probes = Vec::new();
+        for m in measured {
+            if let Some(kernel) = kernel_of(m.unit).filter(|_| !m.probes.is_empty()) {
+                let rates = fewer.entry(kernel).or_default();
+                for p in &m.probes {
+                    let at: Vec<f64> = (p.by_core.iter())
+                        .map(|&n| n as f64 / p.cycles as f64)
+                        .collect();
+                    rates.insert(p.active, at.clone());
+                    probes.push(CoreProbe {
+                        kernel: kernel.to_string(),
+                        unit: m.unit as u32,
+                        active: p.active as u32,
+                        cycles: p.cycles,
+                        rates: at,
+                    });
+                }
+            }
+            let Some(launch) = full.get(&m.unit) else {
                 continue;
             };
             let kernel = self.launches[launch].kernel.as_str();
-            let pooled = (by_kernel.entry(kernel)).or_insert((0, vec![0; by_core.len()]));
-            pooled.0 += cycles;
-            for (p, n) in pooled.1.iter_mut().zip(by_core) {
+            let pooled = (by_kernel.entry(kernel)).or_insert((0, vec![0; m.by_core.len()]));
+            pooled.0 += m.cycles;
+            for (p, n) in pooled.1.iter_mut().zip(&m.by_core) {
                 *p += n;
             }
         }
-        let mut scaling = Scaling::default();
+        let mut scaling = Scaling {
+            probes,
+            ..Scaling::default()
+        };
+        let none = BTreeMap::new();
         for (&launch, body) in &self.launches {
             let Some((cycles, issued)) = by_kernel.get(body.kernel.as_str()) else {
                 continue;
@@ -148,6 +186,7 @@ impl Bodies {
             let rates: Vec<f64> = (issued.iter())
                 .map(|&n| n as f64 / *cycles as f64)
                 .collect();
+            let fewer = fewer.get(body.kernel.as_str()).unwrap_or(&none);
             // Each core's work to the launch's end: what decides which core ends it.
             let mut work = body.tail.clone();
             work.resize(rates.len(), 0);
@@ -156,7 +195,7 @@ impl Bodies {
                     *w += n;
                 }
             }
-            let Some(ratio) = stretch(&work, &rates, self.socket) else {
+            let Some(ratio) = stretch(&work, &rates, fewer, self.socket) else {
                 continue;
             };
             let record = LaunchProgress {
@@ -176,8 +215,9 @@ impl Bodies {
 }
 
 /// How a socket's active cores share it: by place (the k-th active core in core order at
-/// the k-th core's rate, as core order serves them) or alike (the first k cores' rates
-/// together split evenly, as lock step's copies have them).
+/// the k-th core's rate, as core order serves them; with fewer at work, at the rate a
+/// probe measured for the k-th of that many) or alike (the first k cores' rates together
+/// split evenly, as lock step's copies have them).
 #[derive(Clone, Copy, PartialEq)]
 enum Share {
     ByPlace,
@@ -186,24 +226,45 @@ enum Share {
 
 /// The time the sockets take for `work` (each core's instructions) served by place, over
 /// the time they take shared alike, each core's rate (`rates`, measured with all at work)
-/// being its place's. None when the model cannot tell (no rate, or a socket left with work
-/// and no rate for it).
-fn stretch(work: &[u64], rates: &[f64], socket: usize) -> Option<f64> {
+/// being its place's, and with fewer at work the probes' (`fewer`: by how many of each
+/// socket's cores were at work, every core's rate, the parked ones' 0). None when the
+/// model cannot tell (no rate, or a socket left with work and no rate for it).
+fn stretch(
+    work: &[u64],
+    rates: &[f64],
+    fewer: &BTreeMap<usize, Vec<f64>>,
+    socket: usize,
+) -> Option<f64> {
     if work.len() != rates.len() || work.iter().all(|&w| w == 0) {
         return None;
     }
     let longest = |share| {
-        (work.chunks(socket).zip(rates.chunks(socket)))
-            .map(|(work, rates)| socket_time(work, rates, share))
+        (work.chunks(socket).zip(rates.chunks(socket)).enumerate())
+            .map(|(s, (work, rates))| {
+                // This socket's probed cores' rates: the last `active` of it.
+                let fewer: BTreeMap<usize, &[f64]> = (fewer.iter())
+                    .filter_map(|(&a, r)| {
+                        let mine = r.chunks(socket).nth(s)?;
+                        Some((a, mine.get(socket.checked_sub(a)?..)?))
+                    })
+                    .collect();
+                socket_time(work, rates, &fewer, share)
+            })
             .try_fold(0.0f64, |a, t| Some(a.max(t?)))
     };
     let alike = longest(Share::Alike)?;
     (alike > 0.0).then_some(longest(Share::ByPlace)? / alike)
 }
 
-/// The time one socket's cores take for `work` when its k-th core's rate is `rates[k]` and
-/// its active cores share it by `share`.
-fn socket_time(work: &[u64], rates: &[f64], share: Share) -> Option<f64> {
+/// The time one socket's cores take for `work` when its k-th core's rate is `rates[k]`
+/// with all at work, and the k-th of `a` at work `fewer[a][k]` where probed, its active
+/// cores sharing it by `share`.
+fn socket_time(
+    work: &[u64],
+    rates: &[f64],
+    fewer: &BTreeMap<usize, &[f64]>,
+    share: Share,
+) -> Option<f64> {
     let mut left: Vec<f64> = work.iter().map(|&w| w as f64).collect();
     let mut time = 0.0;
     loop {
@@ -212,7 +273,10 @@ fn socket_time(work: &[u64], rates: &[f64], share: Share) -> Option<f64> {
             return Some(time);
         }
         let at: Vec<f64> = match share {
-            Share::ByPlace => rates[..active.len()].to_vec(),
+            Share::ByPlace => match fewer.get(&active.len()) {
+                Some(probed) if active.len() < rates.len() => probed.to_vec(),
+                _ => rates[..active.len()].to_vec(),
+            },
             Share::Alike => {
                 let together: f64 = rates[..active.len()].iter().sum();
                 vec![together / active.len() as f64; active.len()]
@@ -249,14 +313,14 @@ mod tests {
     fn a_socket_served_in_core_order_ends_with_its_last_core_alone() {
         let work = [82_400_000u64; 3];
         let rates = [0.55, 0.45, 0.0];
-        let t = socket_time(&work, &rates, Share::ByPlace).unwrap();
+        let t = socket_time(&work, &rates, &BTreeMap::new(), Share::ByPlace).unwrap();
         let first = 82.4e6 / 0.55;
         let second = first + (82.4e6 - 0.45 * first) / 0.55;
         let third = second + (82.4e6 - 0.45 * (second - first)) / 0.55;
         assert!((t - third).abs() < 1.0, "{t} against {third}");
-        let alike = socket_time(&work, &rates, Share::Alike).unwrap();
+        let alike = socket_time(&work, &rates, &BTreeMap::new(), Share::Alike).unwrap();
         assert!((alike - 3.0 * 82.4e6).abs() < 1.0, "{alike}");
-        let r = stretch(&work, &rates, 3).unwrap();
+        let r = stretch(&work, &rates, &BTreeMap::new(), 3).unwrap();
         assert!((r - third / alike).abs() < 1e-9);
         assert!(r > 1.2 && r < 1.3, "{r}");
     }
@@ -265,7 +329,7 @@ mod tests {
     /// 0.03) loses nothing by place: the socket runs at nearly its rate either way.
     #[test]
     fn a_first_core_that_fills_its_socket_alone_costs_little_by_place() {
-        let r = stretch(&[500, 500, 500], &[0.9, 0.06, 0.03], 3).unwrap();
+        let r = stretch(&[500, 500, 500], &[0.9, 0.06, 0.03], &BTreeMap::new(), 3).unwrap();
         assert!(r > 1.0 && r < 1.06, "{r}");
     }
 
@@ -273,16 +337,49 @@ mod tests {
     /// the sockets' imbalance is in both times and not in their ratio.
     #[test]
     fn even_rates_and_the_sockets_imbalance_are_not_scaled() {
-        let r = stretch(&[1000; 6], &[0.3; 6], 3).unwrap();
+        let r = stretch(&[1000; 6], &[0.3; 6], &BTreeMap::new(), 3).unwrap();
         assert!((r - 1.0).abs() < 1e-12, "{r}");
-        let r = stretch(&[2000, 2000, 1000, 1000], &[0.5; 4], 2).unwrap();
+        let r = stretch(&[2000, 2000, 1000, 1000], &[0.5; 4], &BTreeMap::new(), 2).unwrap();
         assert!((r - 1.0).abs() < 1e-12, "{r}");
     }
 
     /// A socket with work and no rate for any of it cannot be timed.
     #[test]
     fn a_socket_with_no_rate_cannot_be_timed() {
-        assert_eq!(stretch(&[10, 10], &[0.0, 0.0], 2), None);
-        assert_eq!(socket_time(&[10, 10], &[0.0, 0.5], Share::ByPlace), None);
+        assert_eq!(stretch(&[10, 10], &[0.0, 0.0], &BTreeMap::new(), 2), None);
+        assert_eq!(
+            socket_time(&[10, 10], &[0.0, 0.5], &BTreeMap::new(), Share::ByPlace),
+            None
+        );
+    }
+
+    /// A socket whose first core takes most of it because a resource the cores share
+    /// limits them (SparseWeaver's GCN layer: 0.34, 0.03, 0.01 with all three at work): a
+    /// probe finds the last core alone, or the last two, running at the socket's rate, so
+    /// the cores finishing one after another cost nothing. Without the probes by place
+    /// gives the last core alone the first's 0.34 and the socket 5% longer.
+    #[test]
+    fn probed_cores_at_the_sockets_rate_are_not_scaled() {
+        let (work, rates) = ([1000u64; 3], [0.34, 0.03, 0.01]);
+        let r = stretch(&work, &rates, &BTreeMap::new(), 3).unwrap();
+        assert!(r > 1.02, "{r}");
+        let fewer = BTreeMap::from([(1, vec![0.0, 0.0, 0.38]), (2, vec![0.0, 0.35, 0.03])]);
+        let r = stretch(&work, &rates, &fewer, 3).unwrap();
+        assert!((r - 1.0).abs() < 0.01, "{r}");
+    }
+
+    /// Each socket takes its own cores' probed rates: a second socket whose lone core
+    /// runs slower ends later, and the launch with it.
+    #[test]
+    fn each_socket_takes_its_own_probed_rates() {
+        let (work, rates) = ([1000u64; 4], [0.5, 0.0, 0.5, 0.0]);
+        let even = BTreeMap::from([(1, vec![0.0, 0.5, 0.0, 0.5])]);
+        let slow = BTreeMap::from([(1, vec![0.0, 0.5, 0.0, 0.25])]);
+        let t = stretch(&work, &rates, &even, 2).unwrap();
+        let s = stretch(&work, &rates, &slow, 2).unwrap();
+        // By place 4,000 cycles (each core 2,000 alone); alike 4,000: the cores share 0.5.
+        assert!((t - 1.0).abs() < 1e-9, "{t}");
+        // The second socket's last core at 0.25: 2,000 + 4,000 cycles.
+        assert!((s - 1.5).abs() < 1e-9, "{s}");
     }
 }

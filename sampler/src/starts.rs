@@ -67,6 +67,7 @@ impl Starts {
             unit,
             start: self.marks[unit],
             end: self.marks.get(unit + 1).copied().unwrap_or(Mark::Exit),
+            probe: false,
         })
     }
 
@@ -86,6 +87,7 @@ impl Starts {
                 unit,
                 start: self.marks[unit],
                 end,
+                probe: false,
             }],
             check,
             whole: false,

@@ -418,6 +418,23 @@ pub struct Sampling {
     /// Each launch whose body was scaled, and by how much.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub launch_progress: Vec<LaunchProgress>,
+    /// The probes of each scaled kernel's sockets with fewer cores at work.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub probes: Vec<CoreProbe>,
+}
+
+/// A probe (`Sampling::probes`): from the start of a kernel's first measured body unit, a
+/// copy with only the last `active` cores of each socket at work, the others parked, as
+/// a socket is once its first cores have finished their share of the launch under core
+/// order; a scaled launch of the kernel gives that many cores at work these rates.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CoreProbe {
+    pub kernel: String,
+    pub unit: u32,
+    pub active: u32,
+    pub cycles: u64,
+    /// Each core's warp instructions a cycle, in core order (0 for those parked).
+    pub rates: Vec<f64>,
 }
 
 /// A launch whose body was scaled by the cores' progress (`Sampling::progress`): the

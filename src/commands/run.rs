@@ -92,7 +92,7 @@ pub struct RunArgs {
     /// With --sample: end a unit inside a launch once it has N warp instructions, so that
     /// long launches are sampled too (0: units end only where launches end). Measured at
     /// the paper's size: within 1.2% of full detail on Table 4.5's PageRank (units of a
-    /// million), a GCN layer's four runs -5.9% to +8.1% with --sample-progress
+    /// million), a GCN layer's four runs -5.9% to -0.5% with --sample-progress
     /// (docs/ARCHITECTURE.md, "Sampled simulation", items 4 and 8).
     #[arg(long, value_name = "N", default_value_t = 0, requires = "sample")]
     sample_period: u64,
@@ -132,8 +132,9 @@ pub struct RunArgs {
           action = clap::ArgAction::Set, requires = "sample")]
     sample_exact_fallback: bool,
     /// With --sample and --sample-period: scale each launch body's units by the cores'
-    /// progress through it, whose socket's cores finish one after another under core order
-    /// (`=false`: not; docs/ARCHITECTURE.md, "Sampled simulation").
+    /// progress through it, whose socket's cores finish one after another under core order,
+    /// their rates with fewer at work probed in detail once per kernel (`=false`: not;
+    /// docs/ARCHITECTURE.md, "Sampled simulation").
     #[arg(long, value_name = "BOOL", default_value_t = Plan::default().progress,
           num_args = 0..=1, require_equals = true, default_missing_value = "true",
           action = clap::ArgAction::Set, requires = "sample")]

@@ -53,6 +53,8 @@ pub struct Core {
     /// The core cannot change state before this cycle unless a memory completion or a
     /// barrier release wakes it (0: awake).
     sleep_until: u64,
+    /// Parked (`Machine::park`): it issues nothing more, whatever wakes it.
+    parked: bool,
     /// The SparseWeaver unit, if the machine has one.
     weaver: Option<WeaverUnit>,
     /// The events the timeline shows, while one is recorded (`Machine::record_timeline`).
@@ -102,6 +104,7 @@ impl Core {
             interval_counters: CoreCounters::default(),
             pipe: Pipeline::new(config),
             sleep_until: 0,
+            parked: false,
             weaver: weaver.then(|| WeaverUnit::new(config)),
             trace: None,
             profile: None,
@@ -147,13 +150,23 @@ impl Core {
     /// [`Core::sleeps_until`] but a completion or a barrier release, which wake it.
     #[inline]
     pub fn asleep(&self, now: u64) -> bool {
-        now < self.sleep_until
+        self.parked || now < self.sleep_until
     }
 
     /// The cycle the core wakes by itself (`u64::MAX`: only a completion or a release
-    /// wakes it; 0: awake).
+    /// wakes it, or it is parked; 0: awake).
     pub fn sleeps_until(&self) -> u64 {
-        self.sleep_until
+        if self.parked {
+            u64::MAX
+        } else {
+            self.sleep_until
+        }
+    }
+
+    /// Park the core: from now on it sleeps whatever would wake it, so it issues and
+    /// fetches nothing (what it has in flight still completes).
+    pub fn park(&mut self) {
+        self.parked = true;
     }
 
     /// Warp `w` is released at `now` from the global barrier it waited on: it may issue

@@ -730,6 +730,16 @@ impl Machine {
         Ok(())
     }
 
+    /// Park core `c` (`Core::park`): the others run on without it, as they would once it
+    /// had finished, and its warps hold open whatever waits for them (a launch, a global
+    /// barrier), so a parked run cannot end. A sampler parks cores in a copy to measure
+    /// fewer of a socket's cores at work.
+    pub fn park(&mut self, c: usize) {
+        if let Some(core) = self.cores.get_mut(c) {
+            core.park();
+        }
+    }
+
     /// Each core's warp instructions issued so far, in core order (a sampler weighs the
     /// cores' progress through a launch by them).
     pub fn instructions_by_core(&self) -> impl Iterator<Item = u64> + '_ {
