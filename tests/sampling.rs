@@ -256,6 +256,19 @@ fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
         }
         assert!(rates.iter().sum::<f64>() > 0.0, "{p}");
     }
+    // The terminal report has a line for each probe.
+    let (config, elf) = (
+        root().join("configs/sparseweaver.toml"),
+        program("graph/pr_vm_pull"),
+    );
+    let mut args = vec!["run", "--config", config.to_str().unwrap()];
+    args.extend_from_slice(&["--graph", "gen:rmat:scale=9,ef=8", "--symmetrize"]);
+    args.extend_from_slice(&["--iterations", "8", "--sample-exact-fallback=false"]);
+    args.extend_from_slice(&period);
+    args.push(elf.to_str().unwrap());
+    let text = String::from_utf8(wsim_ok(&args).stdout).unwrap();
+    let lines = (text.lines()).filter(|l| l.trim_start().starts_with("probe "));
+    assert_eq!(lines.count(), probes.len(), "{text}");
     let round_robin = pagerank(&[&period[..], &["--set", "gpu.arbiter=round-robin"]].concat());
     let s = &round_robin["sampling"];
     assert!(s.get("launch_progress").is_none(), "{s}");
