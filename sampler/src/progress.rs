@@ -18,30 +18,30 @@
 //! shared alike, a fluid model of each socket: each core's work to the launch's end (its
 //! body and tail units' warp instructions, the functional run's: exact) and each core's
 //! rate measured with all at work (the kernel's measured body units, core by core). By
-//! place, a socket's k-th active core in core order runs at its k-th core's rate, so a
-//! core that finishes hands its place to those after it; alike, its k active cores split
-//! its first k cores' rates evenly, as lock step has them. With fewer cores at work than
-//! the socket has, the rates are measured too: the kernel's first measured body unit
-//! probes each socket with only its last k cores at work, the others parked
-//! (`detail.rs`, `Machine::park`), for each k short of the socket's cores, and by place
-//! the k-th of those cores at work runs at the probe's rate for it. The probes tell a core
-//! at its own limit from one a shared resource held: on the GCN layer's SparseWeaver at
-//! the paper's size SpMM's first core ran at 0.34 of its socket's 0.39 with all at work,
-//! and the last core alone at 0.43 (the L1 and its MSHRs its own), where by place without
-//! the probes gave it the first's 0.34 and made SparseWeaver on RN 8.1% high (-0.5% with
-//! them); VM by weight's GraphSum first core ran at 0.55 with all at work and its last
-//! core alone at 0.55, its own limit. The sockets' imbalance is in both times, and the launch ends with its
-//! slowest socket in each. The ratio scales the body units the functional run made before
-//! its first core's last instruction in the launch (those whose copies had every core at
-//! work; after it the units measure the functional run's own end) and not those of the
-//! stretch from the run's start (the detailed run itself). An assumption, from the
-//! arbiter's fixed priority and the trace above: a core's rate depends only on its place
-//! among its socket's active cores and how many they are (the sockets are independent,
-//! the L2 and DRAM they share not modelled; one probe, early in the kernel's first launch,
-//! stands for all its launches) and not on how many of its warps are left (a core's own
-//! drain, its last warps alone, is not modelled: where lock step drains every core's last
-//! warps together in the launch's tail, detail drains the last core's alone). With round
-//! robin the cores share a socket alike, as lock step has them, and nothing is scaled.
+//! place, a socket's k-th active core in core order runs at its k-th core's rate, so a core
+//! that finishes hands its place to those after it; alike, its k active cores split its
+//! first k cores' rates evenly, as lock step has them. With fewer cores at work than the
+//! socket has, the rates are measured too: the kernel's first measured body unit probes
+//! each socket with only its last k cores at work, the others parked (`detail.rs`,
+//! `Machine::park`), for each k short of the socket's cores, and by place the k-th of those
+//! cores at work runs at the probe's rate for it. The probes tell a core at its own limit
+//! from one a shared resource held: on the GCN layer's SparseWeaver at the paper's size
+//! SpMM's first core ran at 0.34 of its socket's 0.39 with all at work, and the last core
+//! alone at 0.43 (the L1 and its MSHRs its own), where by place without the probes gave it
+//! the first's 0.34 and made SparseWeaver on RN 8.1% high (-0.5% with them); VM by weight's
+//! GraphSum first core ran at 0.55 with all at work and its last core alone at 0.55, its
+//! own limit. The sockets' imbalance is in both times, and the launch ends with its slowest
+//! socket in each. The ratio scales the body units the functional run made before its first
+//! core's last instruction in the launch (those whose copies had every core at work; after
+//! it the units measure the functional run's own end) and not those of the stretch from the
+//! run's start (the detailed run itself). An assumption, from the arbiter's fixed priority
+//! and the trace above: a core's rate depends only on its place among its socket's active
+//! cores and how many they are (the sockets are independent, the L2 and DRAM they share not
+//! modelled; one probe, early in the kernel's first launch, stands for all its launches)
+//! and not on how many of its warps are left (a core's own drain, its last warps alone, is
+//! not modelled: where lock step drains every core's last warps together in the launch's
+//! tail, detail drains the last core's alone). With round robin the cores share a socket
+//! alike, as lock step has them, and nothing is scaled.
 
 use std::collections::BTreeMap;
 
@@ -94,7 +94,7 @@ impl Body {
 pub(crate) struct Scaling {
     pub launches: BTreeMap<usize, LaunchProgress>,
     pub units: BTreeMap<usize, usize>,
-    /// The probes' rates, by kernel.
+    /// The probes, each with its kernel and rates.
     pub probes: Vec<CoreProbe>,
 }
 
@@ -133,22 +133,20 @@ impl Bodies {
     /// whose full units was measured, or with a socket whose first core was measured idle,
     /// is not scaled.
     pub fn scaling<'a>(&self, measured: impl IntoIterator<Item = &'a Measured>) -> Scaling {
-        // The launch of each full unit.
+        // The launch of each full unit, and the kernel of each body unit.
         let full: BTreeMap<usize, usize> = (self.launches.iter())
             .flat_map(|(&l, body)| body.full_units().map(move |(u, _)| (*u, l)))
             .collect();
-        let kernel_of = |unit: usize| {
-            (self.launches.values())
-                .find(|body| body.units.iter().any(|(u, _)| *u == unit))
-                .map(|body| body.kernel.as_str())
-        };
+        let kernel_of: BTreeMap<usize, &str> = (self.launches.values())
+            .flat_map(|body| body.units.iter().map(|(u, _)| (*u, body.kernel.as_str())))
+            .collect();
         // Each kernel's measured full units pooled: cycles, and each core's instructions;
         // and its probes' rates by how many of each socket's cores were at work.
         let mut by_kernel: BTreeMap<&str, (u64, Vec<u64>)> = BTreeMap::new();
         let mut fewer: BTreeMap<&str, BTreeMap<usize, Vec<f64>>> = BTreeMap::new();
         let mut probes = Vec::new();
         for m in measured {
-            if let Some(kernel) = kernel_of(m.unit).filter(|_| !m.probes.is_empty()) {
+            if let Some(&kernel) = kernel_of.get(&m.unit).filter(|_| !m.probes.is_empty()) {
                 let rates = fewer.entry(kernel).or_default();
                 for p in &m.probes {
                     let at: Vec<f64> = (p.by_core.iter())
