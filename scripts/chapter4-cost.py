@@ -9,7 +9,8 @@ is in the committed tables, otherwise the quick run's scaled by the graph's edge
 E_quick, to a power k measured on the pairs that ran at both sizes (per algorithm,
 direction and graph class, road or not; the median over the pairs). CPU is then a model
 fitted on what ran at the paper's size: full detail, b * C (the detailed model's cost
-follows cycles); sampled, a * I + b' * C (the functional pass over every instruction, and
+follows cycles; b the ratio of the runs' sums, as the chapter's cost is a sum: least squares
+weighed each run by its cycles squared, so that the largest run alone set b); sampled, a * I + b' * C (the functional pass over every instruction, and
 the detailed units, which follow cycles), least squares over the sampled runs.
 
   scripts/chapter4-cost.py [-o TABLE.csv]
@@ -110,7 +111,7 @@ def main():
     detail = [(float(r["cycles"]), float(r["host_seconds"]))
               for runs in measured.values() for r in runs
               if not sampled(r) and r["host_seconds"] and r["reading"] == "default"]
-    b = sum(c * s for c, s in detail) / sum(c * c for c, _ in detail)
+    b = sum(s for _, s in detail) / sum(c for c, _ in detail)
     samp = {}
     for runs in measured.values():
         for r in runs:
