@@ -680,12 +680,81 @@ fn a_parked_core_issues_nothing_and_holds_its_launch_open() -> Result<(), String
     }
 }
 
+/// The lone warp's probe parks warps in a copy (`Machine::park_warp`): every ready warp
+/// of the machine but one is parked, that one alone issues (its instructions retired
+/// are the machine's new instructions), and the parked ones hold the launch open. Each
+/// warp's instructions retired add up to its core's instructions.
+fn a_parked_warp_issues_nothing_and_one_warp_runs_alone() -> Result<(), String> {
+    let report = pagerank_taking_over(|m| {
+        let over = m
+            .run_functional_until(|m| m.cuts().launches == 2 && m.cuts().launch_open)
+            .unwrap();
+        assert!(!over, "the program makes a second launch");
+        // Into the launch's body, past its warps' start at the spawn's barrier.
+        let start = m.progress().instructions;
+        m.run_until(|m| m.progress().instructions > start + 10_000)
+            .unwrap();
+        let warps = m.config().gpu.warps_per_core as usize;
+        let cores = m.instructions_by_core().count();
+        let by_warp: Vec<u64> = m.instructions_by_warp().collect();
+        let by_core: Vec<u64> = m.instructions_by_core().collect();
+        assert_eq!(by_warp.len(), cores * warps);
+        for (core, warps) in by_core.iter().zip(by_warp.chunks(warps)) {
+            assert_eq!(*core, warps.iter().sum::<u64>());
+        }
+        let mut copy = m.clone();
+        // Core 0 is the furthest on: core order serves it first.
+        let (keep_core, keep) = (0, copy.ready_warps(0).next().unwrap());
+        for c in 0..cores {
+            for w in copy.ready_warps(c).collect::<Vec<_>>() {
+                if (c, w) != (keep_core, keep) {
+                    copy.park_warp(c, w);
+                }
+            }
+        }
+        let base = copy.progress().instructions;
+        let before: Vec<u64> = copy.instructions_by_warp().collect();
+        let over = copy
+            .run_until(|c| c.progress().instructions >= base + 200)
+            .unwrap();
+        assert!(!over, "the warp left at work issues");
+        let after: Vec<u64> = copy.instructions_by_warp().collect();
+        let moved: Vec<usize> = (0..after.len())
+            .filter(|&k| after[k] != before[k])
+            .collect();
+        assert_eq!(
+            moved,
+            vec![keep_core * warps + keep],
+            "only the warp left issued"
+        );
+        let cycles = copy.cycle();
+        let end = copy
+            .run_until(|_| false)
+            .expect_err("parked warps hold their launch open");
+        assert!(
+            matches!(end.kind, wsim_sim::error::ErrorKind::Deadlock { .. }),
+            "{end}"
+        );
+        assert!(copy.cycle() > cycles);
+    });
+    match report.graph.map(|g| g.result) {
+        Some(Checked::Verified) => Ok(()),
+        other => Err(format!(
+            "the machine a copy with parked warps was taken from: {other:?}"
+        )),
+    }
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials = vec![
         Trial::test(
             "the_functional_report_leaves_out_what_it_did_not_measure",
             || Ok(the_functional_report_leaves_out_what_it_did_not_measure()?),
+        ),
+        Trial::test(
+            "a_parked_warp_issues_nothing_and_one_warp_runs_alone",
+            || Ok(a_parked_warp_issues_nothing_and_one_warp_runs_alone()?),
         ),
         Trial::test("a_detailed_run_takes_over_from_a_functional_one", || {
             Ok(a_detailed_run_takes_over_from_a_functional_one()?)

@@ -190,10 +190,12 @@ fn units_inside_launches_end_at_their_instruction_counts() {
 }
 
 /// Units inside launches on the dissertation's machine (sockets of three cores served in
-/// core order): each launch body's units are scaled by the cores' progress through it
-/// (sampler/src/progress.rs), each body stratum's estimate being the unscaled one's times
-/// the ratio it reports; with `--sample-progress=false`, or round robin (the cores share a
-/// socket alike, as the copies have them), nothing is scaled.
+/// core order): each launch's units are weighed and scaled by the cores' progress through
+/// it (sampler/src/progress.rs), every stratum's estimate being its measured units'
+/// cycles (the warm-up check's correction on those the model leaves alone) over their
+/// weights, times its weight and the progress ratio it reports; with
+/// `--sample-progress=false`, or round robin (the cores share a socket alike, as the
+/// copies have them), nothing is weighed or scaled.
 #[test]
 fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
     let period = ["--sample", "--sample-every", "4", "--sample-period", "3000"];
@@ -212,44 +214,92 @@ fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
         s["strata"].as_array().unwrap(),
         &unscaled["sampling"]["strata"],
     );
+    // The stretch from the run's start (the detailed run itself) is neither corrected nor
+    // scaled.
+    let measured = s["measured"].as_array().unwrap();
+    let exact = (measured.iter().enumerate())
+        .take_while(|(k, m)| m["unit"].as_u64() == Some(*k as u64))
+        .count() as u64;
     let mut bodies = 0;
     for (a, b) in a.iter().zip(b.as_array().unwrap()) {
         assert_eq!(a["name"], b["name"]);
-        let (ca, cb) = (a["cycles"].as_f64().unwrap(), b["cycles"].as_f64().unwrap());
-        match a["progress_ratio"].as_f64() {
+        assert!(
+            b.get("progress_ratio").is_none() && b.get("weight").is_none(),
+            "{b}"
+        );
+        let r = match a["progress_ratio"].as_f64() {
             Some(r) => {
                 bodies += 1;
+                let name = a["name"].as_str().unwrap();
                 assert!(
-                    a["name"].as_str().unwrap().ends_with("(launch body)"),
+                    name.ends_with("(launch body)") || name.ends_with("(launch tail)"),
                     "{a}"
                 );
-                assert!((ca - cb * r).abs() <= 1e-9 * ca, "{a} against {b}");
+                r
             }
-            None => assert_eq!(ca, cb, "{a}"),
+            None => {
+                // The model weighs and scales only the strata of the launches it times.
+                assert!(a.get("weight").is_none(), "{a}");
+                1.0
+            }
+        };
+        // Its estimate: the ratio of its measured units' cycles (corrected by the warm-up
+        // check but in the exact stretch) to their weights, times its units' weight, times
+        // the progress ratio; or all measured, their cycles.
+        let check = a["check_ratio"].as_f64().unwrap_or(1.0);
+        let (mut cycles, mut weights) = (0.0, 0.0);
+        for m in measured.iter().filter(|m| m["stratum"] == a["name"]) {
+            let unit = m["unit"].as_u64().unwrap();
+            let c = m["cycles"].as_f64().unwrap() * if unit < exact { 1.0 } else { check };
+            cycles += c;
+            let instructions = m["instructions"].as_f64().unwrap();
+            weights += m["weight"].as_f64().unwrap_or(instructions);
         }
+        let whole = a["units"] == a["sampled_units"];
+        let weight = a["weight"]
+            .as_f64()
+            .unwrap_or(a["instructions"].as_f64().unwrap());
+        let expected = r * if whole {
+            cycles
+        } else {
+            cycles / weights * weight
+        };
+        let ca = a["cycles"].as_f64().unwrap();
+        assert!((ca - expected).abs() <= 1e-9 * ca, "{a}: {expected}");
     }
     assert!(bodies > 0);
     assert_ne!(scaled["cycles"], unscaled["cycles"]);
-    // Each scaled kernel's sockets probed with 1 to all but one of their cores at work:
-    // those parked issued nothing, and the last `active` of each socket something.
+    // Each scaled kernel's sockets probed with 1 to all but one of their cores at work,
+    // then with one warp of the last core: those parked issued nothing, and the last
+    // `active` of each socket something; a warp alone issues less than its core alone.
     let socket = scaled["config"]["gpu"]["cores_per_socket"]
         .as_u64()
         .unwrap() as usize;
     let probes = s["probes"].as_array().unwrap();
-    let mut by_kernel: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    let mut by_kernel: BTreeMap<&str, Vec<(usize, bool)>> = BTreeMap::new();
     for p in probes {
         let kernel = by_kernel.entry(p["kernel"].as_str().unwrap()).or_default();
-        kernel.push(p["active"].as_u64().unwrap() as usize);
+        let lone = p["lone_warp"].as_bool().unwrap();
+        kernel.push((p["active"].as_u64().unwrap() as usize, lone));
     }
     assert!(!by_kernel.is_empty());
+    // A lone warp that runs out of work first (this small graph's) leaves no probe.
+    let cores: Vec<(usize, bool)> = (1..socket).map(|a| (a, false)).collect();
+    let with_lone: Vec<(usize, bool)> = cores.iter().copied().chain([(1, true)]).collect();
     for (kernel, actives) in &by_kernel {
-        assert_eq!(*actives, (1..socket).collect::<Vec<_>>(), "{kernel}");
+        assert!(
+            *actives == cores || *actives == with_lone,
+            "{kernel}: {actives:?}"
+        );
     }
+    let rates = |p: &serde_json::Value| -> Vec<f64> {
+        (p["rates"].as_array().unwrap().iter())
+            .map(|r| r.as_f64().unwrap())
+            .collect()
+    };
     for p in probes {
         let active = p["active"].as_u64().unwrap() as usize;
-        let rates: Vec<f64> = (p["rates"].as_array().unwrap().iter())
-            .map(|r| r.as_f64().unwrap())
-            .collect();
+        let rates = rates(p);
         for (c, r) in rates.iter().enumerate() {
             let parked = c % socket < socket - active;
             assert!(if parked { *r == 0.0 } else { *r >= 0.0 }, "{p}");
@@ -275,6 +325,65 @@ fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
     assert!(s.get("probes").is_none(), "{s}");
     let strata = s["strata"].as_array().unwrap();
     assert!(strata.iter().all(|h| h.get("progress_ratio").is_none()));
+}
+
+/// Warps with work enough left get a lone warp's probe (one warp of each socket's last
+/// core at work, the others parked), which issues less than its core alone; each launch
+/// timed with it carries each socket's rate, and its tail is weighed and scaled as well as
+/// its body (sampler/src/progress.rs).
+#[test]
+fn a_lone_warp_is_probed_and_times_the_launch_to_its_end() {
+    let graph = [
+        "gen:rmat:scale=14,ef=16,permute=1",
+        "--symmetrize",
+        "--iterations",
+        "1",
+    ];
+    let options = [
+        "--sample",
+        "--sample-period",
+        "20000",
+        "--sample-exact-fallback=false",
+    ];
+    let r = report("graph/pr_vm_pull", &graph, &options);
+    let s = &r["sampling"];
+    let probes = s["probes"].as_array().unwrap();
+    let of = |lone: bool| {
+        let p = probes
+            .iter()
+            .find(|p| p["kernel"] == "vm_kernel" && p["active"] == 1 && p["lone_warp"] == lone);
+        let rates = p.unwrap_or_else(|| panic!("{s}"))["rates"]
+            .as_array()
+            .unwrap();
+        rates
+            .iter()
+            .map(|r| r.as_f64().unwrap())
+            .collect::<Vec<_>>()
+    };
+    let (warp, core) = (of(true), of(false));
+    let socket = r["config"]["gpu"]["cores_per_socket"].as_u64().unwrap() as usize;
+    for (c, (w, k)) in warp.iter().zip(&core).enumerate() {
+        if c % socket == socket - 1 {
+            assert!(*w > 0.0 && w < k, "{warp:?} against {core:?}");
+        } else {
+            assert_eq!(*w, 0.0, "{warp:?}");
+        }
+    }
+    let launches = s["launch_progress"].as_array().unwrap();
+    let lone: Vec<&Value> = (launches.iter())
+        .filter_map(|l| l["lone_warp"].as_array())
+        .flatten()
+        .collect();
+    assert_eq!(lone.len(), warp.len() / socket, "{s}");
+    let strata = s["strata"].as_array().unwrap();
+    let tail = strata
+        .iter()
+        .find(|h| h["name"] == "vm_kernel (launch tail)")
+        .unwrap();
+    assert!(
+        tail["progress_ratio"].as_f64().is_some() && tail["weight"].as_f64().is_some(),
+        "{tail}"
+    );
 }
 
 /// A run whose plan would simulate three quarters of its warp instructions in detail or

@@ -395,14 +395,17 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
     }
     for probe in &p.probes {
         let rates: Vec<String> = probe.rates.iter().map(|r| format!("{r:.3}")).collect();
+        let at_work = match probe.lone_warp {
+            true => "one warp of the last core of each socket".to_string(),
+            false => format!("the last {} core(s) of each socket", probe.active),
+        };
         let _ = writeln!(
             s,
-            "{:<22}{} (unit {}): the last {} core(s) of each socket at work, the others \
-             parked: {} warp instructions a cycle by core in {} cycles",
+            "{:<22}{} (unit {}): {at_work} at work, the others parked: {} warp \
+             instructions a cycle by core in {} cycles",
             "  probe",
             probe.kernel,
             probe.unit,
-            probe.active,
             rates.join(" "),
             probe.cycles
         );

@@ -74,11 +74,13 @@ pub(crate) struct Measured {
 
 /// A probe: a copy of the machine at a unit's start with only the last `active` cores of
 /// each socket at work (the others parked, `Machine::park`), as a socket is once its first
-/// cores have finished their share of a launch; what they issued in the probe's measured
-/// second half, and in how many cycles.
+/// cores have finished their share of a launch, and with `lone_warp` only one warp of each
+/// of them (the others parked, `Machine::park_warp`), as a core is at the end of its own
+/// drain; what they issued in the probe's measured second half, and in how many cycles.
 #[derive(Clone, Debug)]
 pub(crate) struct Probe {
     pub active: usize,
+    pub lone_warp: bool,
     pub cycles: u64,
     /// Each core's warp instructions, in core order (none for those parked).
     pub by_core: Vec<u64>,
@@ -130,13 +132,24 @@ pub(crate) fn measure(job: Job) -> SimResult<Done> {
     })
 }
 
+/// The lone warp's probe runs until each socket's lone warp has issued this many warp
+/// instructions on average, measured over the second half (a warp alone issues about one
+/// instruction in ten cycles on the graph kernels: 0.07-0.10 in the GCN layer's and
+/// PageRank's drains, `progress.rs`).
+const LONE_WARP_INSTRUCTIONS: u64 = 1024;
+
+/// How many of a core's ready warps the lone warp's probe tries in turn.
+const LONE_WARP_TRIES: usize = 4;
+
 /// The probes from `m`, at `span`'s start: for each count of cores short of a socket's,
 /// a copy with only that many at work in each socket, simulated until they have issued
 /// as many warp instructions as the unit has, measured over the second half: the cores
 /// that were starved with all at work take a while to reach their pace alone (measured on
 /// a GCN layer's GraphSum on facebook, units of 20k: 0.59 a cycle for the first 10k
-/// cycles, then 1.00). A probe whose cores run out of work first (the parked ones hold
-/// the launch open: a deadlock) or that meets the cycle limit is left out.
+/// cycles, then 1.00). Then a copy with each socket's last core at work with only one
+/// ready warp, for `LONE_WARP_INSTRUCTIONS` per socket. A probe whose cores run out
+/// of work first (the parked ones hold the launch open: a deadlock) or that meets the
+/// cycle limit is left out.
 fn probe(m: &Machine, span: &Span) -> SimResult<Vec<Probe>> {
     let (Mark::Instructions(from), Mark::Instructions(to)) = (span.start, span.end) else {
         return Ok(Vec::new());
@@ -144,36 +157,83 @@ fn probe(m: &Machine, span: &Span) -> SimResult<Vec<Probe>> {
     let length = to - from;
     let socket = m.config().gpu.cores_per_socket as usize;
     let cores = m.instructions_by_core().count();
-    let base = m.progress().instructions;
+    let sockets = cores.div_ceil(socket) as u64;
     let mut probes = Vec::new();
-    for active in 1..socket {
+    let counts = (1..socket).map(|active| (active, None, length));
+    // The lone warp: each socket's last core's first ready warp, or if that one runs out of
+    // work (or meets a barrier) first, its next.
+    let lone = (0..LONE_WARP_TRIES).map(|k| (1, Some(k), LONE_WARP_INSTRUCTIONS * sockets));
+    for (active, lone_warp, length) in counts.chain(lone) {
+        if lone_warp.is_some() && probes.iter().any(|p: &Probe| p.lone_warp) {
+            break;
+        }
         let mut p = m.clone();
-        for c in (0..cores).filter(|c| c % socket < socket - active) {
-            p.park(c);
+        // The warps left alone, which must stay at work to the probe's end.
+        let mut alone = Vec::new();
+        for c in 0..cores {
+            if c % socket < socket - active {
+                p.park(c);
+            } else if let Some(k) = lone_warp {
+                let ready: Vec<usize> = p.ready_warps(c).collect();
+                let Some(&keep) = ready.get(k) else {
+                    return Ok(probes);
+                };
+                for &w in ready.iter().filter(|&&w| w != keep) {
+                    p.park_warp(c, w);
+                }
+                alone.push((c, keep));
+            }
         }
-        if !run_to(&mut p, base + length / 2)? {
-            continue;
+        let at_work = |p: &Machine| alone.iter().all(|&(c, w)| p.ready_warps(c).any(|r| r == w));
+        if let Some((cycles, by_core)) = run_probe(&mut p, length, at_work)? {
+            probes.push(Probe {
+                active,
+                lone_warp: lone_warp.is_some(),
+                cycles,
+                by_core,
+            });
         }
-        let (settled, at) = (p.cycle(), p.instructions_by_core().collect::<Vec<_>>());
-        if !run_to(&mut p, base + length)? {
-            continue;
-        }
-        probes.push(Probe {
-            active,
-            cycles: p.cycle() - settled,
-            by_core: (p.instructions_by_core().zip(&at))
-                .map(|(now, then)| now - then)
-                .collect(),
-        });
     }
     Ok(probes)
 }
 
+/// Run a probe's copy for `length` warp instructions, while `at_work` holds, and measure
+/// the second half: its cycles and each core's warp instructions (None when it could not
+/// run so far).
+fn run_probe(
+    p: &mut Machine,
+    length: u64,
+    at_work: impl Fn(&Machine) -> bool,
+) -> SimResult<Option<(u64, Vec<u64>)>> {
+    let base = p.progress().instructions;
+    if !run_to(p, base + length / 2, &at_work)? {
+        return Ok(None);
+    }
+    let (settled, at) = (p.cycle(), p.instructions_by_core().collect::<Vec<_>>());
+    if !run_to(p, base + length, &at_work)? {
+        return Ok(None);
+    }
+    let by_core = (p.instructions_by_core().zip(&at))
+        .map(|(now, then)| now - then)
+        .collect();
+    Ok(Some((p.cycle() - settled, by_core)))
+}
+
 /// Run a probe's copy until its cores have issued `instructions` warp instructions in all:
-/// false when they run out of work first or meet the cycle limit.
-fn run_to(p: &mut Machine, instructions: u64) -> SimResult<bool> {
-    match p.run_until(|p| p.progress().instructions >= instructions) {
-        Ok(_) => Ok(true),
+/// false when they run out of work first (or `at_work` stops holding) or meet the cycle
+/// limit.
+fn run_to(
+    p: &mut Machine,
+    instructions: u64,
+    at_work: impl Fn(&Machine) -> bool,
+) -> SimResult<bool> {
+    let mut stopped = false;
+    let ran = p.run_until(|p| {
+        stopped = !at_work(p);
+        stopped || p.progress().instructions >= instructions
+    });
+    match ran {
+        Ok(_) => Ok(!stopped),
         Err(e)
             if matches!(
                 e.kind,

@@ -2,15 +2,20 @@
 //! estimator of a finite population with warp instructions as the auxiliary variable
 //! (Cochran, "Sampling Techniques", 3rd ed., sections 6.2-6.4): a stratum's cycles are its
 //! instructions times the measured units' cycles per instruction, with the variance of that
-//! ratio. Strata whose every unit was measured add their cycles exactly.
+//! ratio. Strata whose every unit was measured add their cycles exactly. A unit the cores'
+//! progress model times weighs its instructions by how slow the model has it
+//! (`progress.rs`): the estimator's ratio is then the measured cycles over the model's.
 
 use wsim_sim::stats::Stratum;
 
 /// One unit of the run: its warp instructions (known for every unit from the functional
-/// pass) and, when it was simulated in detail, its cycles (corrected by a warm-up check).
+/// pass), its weight (the auxiliary variable: its instructions, or as the cores' progress
+/// model weighs them, `progress.rs`) and, when it was simulated in detail, its cycles
+/// (corrected by a warm-up check).
 #[derive(Clone, Debug, Default)]
 pub struct Unit {
     pub instructions: u64,
+    pub weight: f64,
     pub cycles: Option<f64>,
 }
 
@@ -26,8 +31,9 @@ pub struct Estimated {
 pub fn stratum(name: &str, units: &[Unit]) -> Estimated {
     let population = units.len() as f64;
     let instructions: u64 = units.iter().map(|u| u.instructions).sum();
+    let weight: f64 = units.iter().map(|u| u.weight).sum();
     let measured: Vec<(f64, f64)> = (units.iter())
-        .filter_map(|u| u.cycles.map(|c| (u.instructions as f64, c)))
+        .filter_map(|u| u.cycles.map(|c| (u.weight, c)))
         .collect();
     let n = measured.len();
     let record = |cycles: f64, half_width: f64| Stratum {
@@ -39,6 +45,7 @@ pub fn stratum(name: &str, units: &[Unit]) -> Estimated {
         half_width,
         check_ratio: None,
         progress_ratio: None,
+        weight: (weight != instructions as f64).then_some(weight),
     };
     if n == units.len() {
         let cycles = measured.iter().map(|(_, y)| y).sum();
@@ -52,7 +59,7 @@ pub fn stratum(name: &str, units: &[Unit]) -> Estimated {
     // Units without instructions (a launch of nothing) still take cycles: then the mean
     // cycles per unit estimates them.
     let (ratio, total) = if sx > 0.0 {
-        (sy / sx, instructions as f64)
+        (sy / sx, weight)
     } else {
         (sy / n as f64, population)
     };
@@ -133,6 +140,7 @@ mod tests {
     fn unit(instructions: u64, cycles: Option<u64>) -> Unit {
         Unit {
             instructions,
+            weight: instructions as f64,
             cycles: cycles.map(|c| c as f64),
         }
     }

@@ -84,11 +84,11 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     // end), to group each kernel's later launches by.
     let mut features =
         (plan.cluster > 0.0).then(|| (Counter::new(machine), Clusters::new(plan.cluster)));
-    // With periods: each launch's units' work core by core, for the cores' progress.
+    // With periods: each launch's units' work warp by warp, for the cores' progress.
     let mut bodies = (plan.progress && plan.period > 0)
         .then(|| Bodies::new(machine))
         .flatten();
-    let mut by_core_before: Vec<u64> = machine.instructions_by_core().collect();
+    let mut by_warp_before: Vec<u64> = machine.instructions_by_warp().collect();
     // The kernels whose first measured body unit has had its probes (`progress.rs`).
     let mut probed: BTreeSet<String> = BTreeSet::new();
     // After warming and counting are on: a job fast-forwarding from a copy does both as
@@ -150,13 +150,13 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             }
         };
         if let Some(bodies) = &mut bodies {
-            let now: Vec<u64> = m.instructions_by_core().collect();
+            let now: Vec<u64> = m.instructions_by_warp().collect();
             if inside {
-                let by_core = (now.iter().zip(&by_core_before)).map(|(n, b)| n - b);
+                let by_warp = (now.iter().zip(&by_warp_before)).map(|(n, b)| n - b);
                 let tail = matches!(end, Mark::Launches(_));
-                bodies.add(unit, launches, &kernel, by_core.collect(), tail);
+                bodies.add(unit, launches, &kernel, by_warp.collect(), tail);
             }
-            by_core_before = now;
+            by_warp_before = now;
         }
         if sampled {
             // A kernel's first measured body unit probes its sockets with fewer cores at
@@ -399,10 +399,14 @@ fn estimate(
         cycles[m.unit] = Some(m.cycles);
     }
     // Each checked unit's cycles after the run's warm-up and after the check's, in unit
-    // order and by stratum.
+    // order and by stratum. The units the cores' progress model weighs are left out, and
+    // not corrected: a longer detailed warm-up also carries a copy part of the way from
+    // the functional run's lock step to the order detail runs the cores and warps in,
+    // which the model accounts for (`progress.rs`), so that the two would count it twice.
+    let modelled = |k: usize| progress.ratio(k).is_some();
     let mut pairs = Vec::new();
     let mut by_stratum: BTreeMap<&str, Vec<(f64, f64)>> = BTreeMap::new();
-    for c in &checks {
+    for c in checks.iter().filter(|c| !modelled(c.unit)) {
         if let Some(short) = cycles[c.unit] {
             let pair = (short as f64, c.cycles as f64);
             pairs.push(pair);
@@ -432,12 +436,16 @@ fn estimate(
     let correction = |stratum: &str| own.get(stratum).copied().or(run);
     // The stretch from the run's start is the detailed run itself: exact, not corrected.
     let exact = cycles.iter().take_while(|c| c.is_some()).count();
+    // Each unit's auxiliary variable: its instructions, or the cores' progress model's
+    // weight for it.
+    let weight =
+        |k: usize| (progress.weights.get(&k).copied()).unwrap_or(units[k].instructions as f64);
     let mut strata: BTreeMap<&str, Vec<Unit>> = BTreeMap::new();
     // The strata whose measured units a correction scaled, and each stratum's exact cycles.
     let mut corrected: BTreeMap<&str, Correction> = BTreeMap::new();
     let mut exact_in: BTreeMap<&str, u64> = BTreeMap::new();
     for (k, (u, c)) in units.iter().zip(&cycles).enumerate() {
-        let correction = correction(&u.stratum).filter(|_| k >= exact);
+        let correction = correction(&u.stratum).filter(|_| k >= exact && !modelled(k));
         match (correction, c) {
             (Some(r), Some(_)) => {
                 corrected.insert(&u.stratum, r);
@@ -447,6 +455,7 @@ fn estimate(
         }
         strata.entry(&u.stratum).or_default().push(Unit {
             instructions: u.instructions,
+            weight: weight(k),
             cycles: c.map(|c| c as f64 * correction.map_or(1.0, |r| r.ratio)),
         });
     }
@@ -454,24 +463,28 @@ fn estimate(
         .map(|(name, units)| estimate::stratum(name, units))
         .collect();
     // A launch body's stratum is scaled by its units' progress ratios (1 for those not
-    // scaled), weighed by their warp instructions (the ratio estimate is its instructions
-    // times their cycles per instruction): a model's correction, whose own error the
+    // scaled), weighed by their weights (the ratio estimate is its weight times the
+    // measured cycles per weight): a model's correction, whose own error the
     // interval does not hold. The units of the stretch from the run's start are the
     // detailed run's own: exact, not scaled.
     let ratio = |k: usize| progress.ratio(k).filter(|_| k >= exact);
-    let mut scaled: BTreeMap<&str, (f64, u64)> = (0..units.len())
+    let mut scaled: BTreeMap<&str, (f64, f64)> = (0..units.len())
         .filter(|&k| ratio(k).is_some())
-        .map(|k| (units[k].stratum.as_str(), (0.0, 0)))
+        .map(|k| (units[k].stratum.as_str(), (0.0, 0.0)))
         .collect();
     for (k, u) in units.iter().enumerate() {
         if let Some(s) = scaled.get_mut(u.stratum.as_str()) {
-            s.0 += ratio(k).unwrap_or(1.0) * u.instructions as f64;
-            s.1 += u.instructions;
+            s.0 += ratio(k).unwrap_or(1.0) * weight(k);
+            s.1 += weight(k);
         }
     }
     for e in &mut estimated {
-        if let Some(&(weighed, instructions)) = scaled.get(e.stratum.name.as_str()) {
-            let r = weighed / instructions.max(1) as f64;
+        if let Some(&(weighed, weights)) = scaled.get(e.stratum.name.as_str()) {
+            let r = if weights > 0.0 {
+                weighed / weights
+            } else {
+                1.0
+            };
             e.stratum.cycles *= r;
             e.stratum.half_width *= r;
             e.variance *= r * r;
@@ -552,6 +565,7 @@ fn estimate(
                     instructions: u.instructions,
                     cycles: m.cycles,
                     check_cycles: check_cycles(m.unit),
+                    weight: progress.weights.get(&m.unit).copied(),
                 }
             })
             .collect(),

@@ -14,34 +14,51 @@
 //! at 0.55 to 315M: the machine at 1.1 instructions a cycle for a third of the launch
 //! where the units measured 2.0, and the estimate was 21.9% low.
 //!
-//! So a launch's body is scaled by how much longer its sockets take served by place than
-//! shared alike, a fluid model of each socket: each core's work to the launch's end (its
-//! body and tail units' warp instructions, the functional run's: exact) and each core's
-//! rate measured with all at work (the kernel's measured body units, core by core). By
-//! place, a socket's k-th active core in core order runs at its k-th core's rate, so a core
-//! that finishes hands its place to those after it; alike, its k active cores split its
-//! first k cores' rates evenly, as lock step has them. With fewer cores at work than the
-//! socket has, the rates are measured too: the kernel's first measured body unit probes
-//! each socket with only its last k cores at work, the others parked (`detail.rs`,
-//! `Machine::park`), for each k short of the socket's cores, and by place the k-th of those
-//! cores at work runs at the probe's rate for it. The probes tell a core at its own limit
-//! from one a shared resource held: on the GCN layer's SparseWeaver at the paper's size
-//! SpMM's first core ran at 0.34 of its socket's 0.39 with all at work, and the last core
-//! alone at 0.43 (the L1 and its MSHRs its own), where by place without the probes gave it
-//! the first's 0.34 and made SparseWeaver on RN 8.1% high (-0.5% with them); VM by weight's
-//! GraphSum first core ran at 0.55 with all at work and its last core alone at 0.55, its
-//! own limit. The sockets' imbalance is in both times, and the launch ends with its slowest
-//! socket in each. The ratio scales the body units the functional run made before its first
-//! core's last instruction in the launch (those whose copies had every core at work; after
-//! it the units measure the functional run's own end) and not those of the stretch from the
-//! run's start (the detailed run itself). An assumption, from the arbiter's fixed priority
-//! and the trace above: a core's rate depends only on its place among its socket's active
-//! cores and how many they are (the sockets are independent, the L2 and DRAM they share not
-//! modelled; one probe, early in the kernel's first launch, stands for all its launches)
-//! and not on how many of its warps are left (a core's own drain, its last warps alone, is
-//! not modelled: where lock step drains every core's last warps together in the launch's
-//! tail, detail drains the last core's alone). With round robin the cores share a socket
-//! alike, as lock step has them, and nothing is scaled.
+//! And a core's own warps do not either: greedy-then-oldest issues its oldest ready warp,
+//! so a heavy warp that is old runs at its own pace from the start, and one that is young
+//! is left with its work when the others end; a warp alone issues about one instruction in
+//! ten cycles (its loads' latency), so a core with a few heavy warps left drains slowly
+//! while what it cannot take passes to the socket's next core. The functional run's rounds
+//! advance every warp alike, so which warps a copy has left at work follows lock step.
+//! Measured on PageRank VM on R-MAT 14 (`--trace-instructions`, one iteration, 1.97M
+//! cycles): each socket took about 1.0 a cycle, its first core's last warp ran alone at 0.1
+//! from 0.6M to 1.35M while the next core took the other 0.9, and the socket ended at
+//! 1.99M; and on the GCN layer's VM on UK at scale 0.01 the cores' last three warps ran at
+//! 0.07-0.09 each.
+//!
+//! So a launch is timed by a fluid model of each socket, warp by warp: each warp's work
+//! from the launch's head to its end (its body and tail units' warp instructions, the
+//! functional run's: exact where the work is the warps' own, as a vertex's is in a
+//! grid-stride loop), each core's rate measured with all at work (the kernel's measured
+//! body units before the functional run's first core finished, core by core), with fewer
+//! of the socket's cores at work the probes' (the kernel's first measured body unit runs a
+//! copy of the detailed machine per k short of the socket's cores with only each socket's
+//! last k at work, the others parked, `detail.rs`, `Machine::park`), a lone core's rate
+//! (the probe with one at work) and a lone warp's (a copy with one warp of each socket's
+//! last core at work, the others parked, `Machine::park_warp`). By place, a socket's k-th
+//! active core in core order is offered its k-th core's rate (with fewer at work, the
+//! probe's for the k-th of that many) and what the cores before it left, and takes at most
+//! a lone core's rate and a lone warp's per live warp; within a core its oldest live warps
+//! first, each at most a lone warp's rate. The same rates time each unit as a copy runs
+//! it: its instructions at the rate by place with the warps that issued in it at work (a
+//! unit with a few heavy warps left takes many times its instructions' share). The launch's
+//! units (body and tail) are weighed by those times (the ratio estimator's auxiliary
+//! variable, `estimate.rs`: the measured cycles calibrate the model) and scaled by the
+//! time by place over the units' times together. Without a lone warp's rate (its warp ran
+//! out of work first) a warp takes what its core is given, the cores' model of before.
+//! The probes tell a core at its own limit from one a shared resource held: on the GCN
+//! layer's SparseWeaver at the paper's size SpMM's first core ran at 0.34 of its socket's
+//! 0.39 with all at work, and the last core alone at 0.43 (the L1 and its MSHRs its own);
+//! VM by weight's GraphSum first core ran at 0.55 with all at work and its last core alone
+//! at 0.55, its own limit. The sockets' imbalance is in both times, and the launch ends
+//! with its slowest socket. Assumptions: a core's rate depends only on its place among
+//! its socket's active cores, how many they are and its live warps (the sockets are
+//! independent, the L2 and DRAM they share not modelled; one probe, early in the kernel's
+//! first launch, stands for all its launches, and one warp for all its warps), and a
+//! warp's work is the functional run's (where warps take work from a shared counter,
+//! detail gives the faster cores more of it). With round robin the cores share a socket
+//! alike, as lock step has them, and nothing is scaled (the warps' own drain under round
+//! robin is not modelled).
 
 use std::collections::BTreeMap;
 
@@ -52,48 +69,77 @@ use wsim_sim::Machine;
 use crate::detail::Measured;
 
 /// The launches cut into units: per launch its kernel and each of its body units' and its
-/// tail's warp instructions core by core, as the functional run counted them.
+/// tail's warp instructions warp by warp (core by core, each core's by warp), as the
+/// functional run counted them.
 pub(crate) struct Bodies {
     /// Cores per socket: those that share an L1 and its arbiter.
     socket: usize,
+    warps: usize,
     launches: BTreeMap<usize, Body>,
 }
 
 #[derive(Default)]
 struct Body {
     kernel: String,
-    /// (unit, each core's instructions) of its body units, in order.
+    /// (unit, each warp's instructions) of its body units, in order.
     units: Vec<(usize, Vec<u64>)>,
-    /// Each core's instructions in its tail.
-    tail: Vec<u64>,
+    /// Its tail: (unit, each warp's instructions).
+    tail: Option<(usize, Vec<u64>)>,
+}
+
+/// Each core's instructions from each warp's (`warps` a core).
+fn by_core(by_warp: &[u64], warps: usize) -> Vec<u64> {
+    by_warp
+        .chunks(warps.max(1))
+        .map(|c| c.iter().sum())
+        .collect()
 }
 
 impl Body {
     /// Its body units before the first core's last instruction in the launch: those whose
-    /// copies had every core at work to their end, the model's premise (after it the
-    /// functional run's own cores finish, and the units measure that).
-    fn full_units(&self) -> impl Iterator<Item = &(usize, Vec<u64>)> {
+    /// copies had every core at work to their end, the model's premise without a lone
+    /// warp's rate (after it the functional run's own cores finish, and the units measure
+    /// that).
+    fn full_units(&self, warps: usize) -> impl Iterator<Item = &(usize, Vec<u64>)> {
+        let units: Vec<Vec<u64>> = (self.units.iter().map(|(_, n)| n))
+            .chain(self.tail.iter().map(|(_, n)| n))
+            .map(|n| by_core(n, warps))
+            .collect();
         // Per core, the last of the launch's units (the tail = units.len()) it issued in.
-        let cores = self.units.first().map_or(0, |(_, n)| n.len());
+        let cores = units.first().map_or(0, Vec::len);
         let last = (0..cores).map(|c| {
-            (self.units.iter().map(|(_, n)| n[c]))
-                .chain([self.tail.get(c).copied().unwrap_or(0)])
-                .enumerate()
-                .filter(|&(_, n)| n > 0)
-                .last()
+            (units.iter().map(|n| n[c]).enumerate())
+                .rfind(|&(_, n)| n > 0)
                 .map_or(0, |(k, _)| k)
         });
         let first_done = last.min().unwrap_or(0);
         self.units.iter().take(first_done)
     }
+
+    /// Each warp's instructions in its body and tail.
+    fn work(&self) -> Vec<u64> {
+        let mut work: Vec<u64> = Vec::new();
+        for (_, by_warp) in self.units.iter().chain(&self.tail) {
+            work.resize(work.len().max(by_warp.len()), 0);
+            for (w, n) in work.iter_mut().zip(by_warp) {
+                *w += n;
+            }
+        }
+        work
+    }
 }
 
-/// What the model scales: each launch's ratio (with the model's inputs), and the launch
-/// of each full body unit.
+/// What the model scales: each launch's ratio (with the model's inputs), the launch of
+/// each unit it scales, and each such unit's weight.
 #[derive(Default)]
 pub(crate) struct Scaling {
     pub launches: BTreeMap<usize, LaunchProgress>,
     pub units: BTreeMap<usize, usize>,
+    /// Each scaled unit's warp instructions weighted by how much slower than the launch
+    /// with every core at work the model has a copy of the functional run run it: the
+    /// ratio estimator's auxiliary variable for it (a unit with all the warps it had
+    /// at work weighs its instructions; one with a few heavy warps left, many times them).
+    pub weights: BTreeMap<usize, f64>,
     /// The probes, each with its kernel and rates.
     pub probes: Vec<CoreProbe>,
 }
@@ -105,6 +151,14 @@ impl Scaling {
     }
 }
 
+/// A kernel's probes: every core's rate by how many of each socket's cores were at work,
+/// and with one warp of each socket's last core at work.
+#[derive(Default)]
+struct Probed {
+    fewer: BTreeMap<usize, Vec<f64>>,
+    lone_warp: Vec<f64>,
+}
+
 impl Bodies {
     /// The bodies of `machine`'s launches, when its sockets' cores are served in core order
     /// (the model's premise; otherwise nothing is scaled).
@@ -112,51 +166,57 @@ impl Bodies {
         let gpu = &machine.config().gpu;
         (gpu.arbiter == Arbiter::CoreOrder && gpu.cores_per_socket > 1).then(|| Bodies {
             socket: gpu.cores_per_socket as usize,
+            warps: gpu.warps_per_core as usize,
             launches: BTreeMap::new(),
         })
     }
 
-    /// Unit `unit` inside launch `launch` of `kernel`, whose cores issued `by_core`: a body
+    /// Unit `unit` inside launch `launch` of `kernel`, whose warps issued `by_warp`: a body
     /// unit, or with `tail` the launch's last.
-    pub fn add(&mut self, unit: usize, launch: usize, kernel: &str, by_core: Vec<u64>, tail: bool) {
+    pub fn add(&mut self, unit: usize, launch: usize, kernel: &str, by_warp: Vec<u64>, tail: bool) {
         let body = self.launches.entry(launch).or_default();
         body.kernel = kernel.to_string();
         if tail {
-            body.tail = by_core;
+            body.tail = Some((unit, by_warp));
         } else {
-            body.units.push((unit, by_core));
+            body.units.push((unit, by_warp));
         }
     }
 
-    /// Each launch's ratio, by place over alike, and the units it scales, from `measured`
-    /// (the measured units, a warm-up check's left out). A launch of a kernel none of
-    /// whose full units was measured, or with a socket whose first core was measured idle,
-    /// is not scaled.
+    /// Each launch's ratio, by place over lock step, and the units it scales, from
+    /// `measured` (the measured units, a warm-up check's left out). A launch of a kernel
+    /// none of whose full units was measured, or with a socket whose first core was
+    /// measured idle, is not scaled.
     pub fn scaling<'a>(&self, measured: impl IntoIterator<Item = &'a Measured>) -> Scaling {
+        let warps = self.warps;
         // The launch of each full unit, and the kernel of each body unit.
         let full: BTreeMap<usize, usize> = (self.launches.iter())
-            .flat_map(|(&l, body)| body.full_units().map(move |(u, _)| (*u, l)))
+            .flat_map(|(&l, body)| body.full_units(warps).map(move |(u, _)| (*u, l)))
             .collect();
         let kernel_of: BTreeMap<usize, &str> = (self.launches.values())
             .flat_map(|body| body.units.iter().map(|(u, _)| (*u, body.kernel.as_str())))
             .collect();
         // Each kernel's measured full units pooled: cycles, and each core's instructions;
-        // and its probes' rates by how many of each socket's cores were at work.
+        // and its probes' rates.
         let mut by_kernel: BTreeMap<&str, (u64, Vec<u64>)> = BTreeMap::new();
-        let mut fewer: BTreeMap<&str, BTreeMap<usize, Vec<f64>>> = BTreeMap::new();
+        let mut probed: BTreeMap<&str, Probed> = BTreeMap::new();
         let mut probes = Vec::new();
         for m in measured {
             if let Some(&kernel) = kernel_of.get(&m.unit).filter(|_| !m.probes.is_empty()) {
-                let rates = fewer.entry(kernel).or_default();
+                let rates = probed.entry(kernel).or_default();
                 for p in &m.probes {
                     let at: Vec<f64> = (p.by_core.iter())
                         .map(|&n| n as f64 / p.cycles as f64)
                         .collect();
-                    rates.insert(p.active, at.clone());
+                    match p.lone_warp {
+                        true => rates.lone_warp = at.clone(),
+                        false => _ = rates.fewer.insert(p.active, at.clone()),
+                    }
                     probes.push(CoreProbe {
                         kernel: kernel.to_string(),
                         unit: m.unit as u32,
                         active: p.active as u32,
+                        lone_warp: p.lone_warp,
                         cycles: p.cycles,
                         rates: at,
                     });
@@ -176,7 +236,7 @@ impl Bodies {
             probes,
             ..Scaling::default()
         };
-        let none = BTreeMap::new();
+        let none = Probed::default();
         for (&launch, body) in &self.launches {
             let Some((cycles, issued)) = by_kernel.get(body.kernel.as_str()) else {
                 continue;
@@ -184,116 +244,199 @@ impl Bodies {
             let rates: Vec<f64> = (issued.iter())
                 .map(|&n| n as f64 / *cycles as f64)
                 .collect();
-            let fewer = fewer.get(body.kernel.as_str()).unwrap_or(&none);
-            // Each core's work to the launch's end: what decides which core ends it.
-            let mut work = body.tail.clone();
-            work.resize(rates.len(), 0);
-            for (_, by_core) in &body.units {
-                for (w, n) in work.iter_mut().zip(by_core) {
-                    *w += n;
-                }
-            }
-            let Some(ratio) = stretch(&work, &rates, fewer, self.socket) else {
+            let probed = probed.get(body.kernel.as_str()).unwrap_or(&none);
+            // Each socket's lone warp's rate: its last core's in the probe.
+            let lone_warp: Vec<f64> = (probed.lone_warp.chunks(self.socket))
+                .filter_map(|s| s.last().copied())
+                .collect();
+            // Each warp's work to the launch's end: what decides which core ends it.
+            let mut work = body.work();
+            work.resize(rates.len() * warps, 0);
+            let model = Model {
+                rates: &rates,
+                fewer: &probed.fewer,
+                lone_warp: &lone_warp,
+                socket: self.socket,
+                warps,
+            };
+            let units: Vec<&(usize, Vec<u64>)> = body.units.iter().chain(&body.tail).collect();
+            let Some((ratio, times)) = model.ratio(&work, units.iter().map(|(_, n)| &n[..])) else {
                 continue;
             };
+            let all_at_work: f64 = rates.iter().sum();
+            for (&(unit, _), time) in units.iter().zip(times) {
+                scaling.units.insert(*unit, launch);
+                scaling.weights.insert(*unit, time * all_at_work);
+            }
             let record = LaunchProgress {
                 launch: launch as u32,
                 rates,
-                work,
+                work: by_core(&work, warps),
+                lone_warp,
                 ratio,
             };
             scaling.launches.insert(launch, record);
         }
-        // The full units of the launches scaled.
-        scaling.units = (full.into_iter())
-            .filter(|(_, l)| scaling.launches.contains_key(l))
-            .collect();
         scaling
     }
 }
 
-/// How a socket's active cores share it: by place (the k-th active core in core order at
-/// the k-th core's rate, as core order serves them; with fewer at work, at the rate a
-/// probe measured for the k-th of that many) or alike (the first k cores' rates together
-/// split evenly, as lock step's copies have them).
-#[derive(Clone, Copy, PartialEq)]
-enum Share {
-    ByPlace,
-    Alike,
+/// The model's rates: each core's with all at work (`rates`), with fewer at work the
+/// probes' (`fewer`: by how many of each socket's cores were at work, every core's rate,
+/// the parked ones' 0), and each socket's lone warp's (`lone_warp`, empty when not probed:
+/// a warp is then held only by its core).
+struct Model<'a> {
+    rates: &'a [f64],
+    fewer: &'a BTreeMap<usize, Vec<f64>>,
+    lone_warp: &'a [f64],
+    socket: usize,
+    warps: usize,
 }
 
-/// The time the sockets take for `work` (each core's instructions) served by place, over
-/// the time they take shared alike, each core's rate (`rates`, measured with all at work)
-/// being its place's, and with fewer at work the probes' (`fewer`: by how many of each
-/// socket's cores were at work, every core's rate, the parked ones' 0). None when the
-/// model cannot tell (no rate, or a socket left with work and no rate for it).
-fn stretch(
-    work: &[u64],
-    rates: &[f64],
-    fewer: &BTreeMap<usize, Vec<f64>>,
-    socket: usize,
-) -> Option<f64> {
-    if work.len() != rates.len() || work.iter().all(|&w| w == 0) {
-        return None;
-    }
-    let longest = |share| {
-        (work.chunks(socket).zip(rates.chunks(socket)).enumerate())
-            .map(|(s, (work, rates))| {
-                // This socket's probed cores' rates: the last `active` of it.
-                let fewer: BTreeMap<usize, &[f64]> = (fewer.iter())
+/// One socket's rates, from the model's.
+struct Socket<'a> {
+    /// Each core's with all at work, in core order.
+    rates: &'a [f64],
+    /// The probed cores', the last `active` of the socket, by `active`.
+    fewer: BTreeMap<usize, &'a [f64]>,
+    /// A warp alone (infinite when not probed).
+    warp: f64,
+    /// A core alone: the most a core takes of what those before it leave (infinite when
+    /// not probed).
+    core: f64,
+}
+
+impl Model<'_> {
+    fn sockets(&self) -> Vec<Socket<'_>> {
+        (self.rates.chunks(self.socket).enumerate())
+            .map(|(s, rates)| {
+                let fewer: BTreeMap<usize, &[f64]> = (self.fewer.iter())
                     .filter_map(|(&a, r)| {
-                        let mine = r.chunks(socket).nth(s)?;
-                        Some((a, mine.get(socket.checked_sub(a)?..)?))
+                        let mine = r.chunks(self.socket).nth(s)?;
+                        Some((a, mine.get(self.socket.checked_sub(a)?..)?))
                     })
                     .collect();
-                socket_time(work, rates, &fewer, share)
+                Socket {
+                    rates,
+                    core: fewer.get(&1).map_or(f64::INFINITY, |r| r[0]),
+                    fewer,
+                    warp: (self.lone_warp.get(s).copied())
+                        .filter(|&r| r > 0.0)
+                        .unwrap_or(f64::INFINITY),
+                }
             })
-            .try_fold(0.0f64, |a, t| Some(a.max(t?)))
-    };
-    let alike = longest(Share::Alike)?;
-    (alike > 0.0).then_some(longest(Share::ByPlace)? / alike)
-}
+            .collect()
+    }
 
-/// The time one socket's cores take for `work` when its k-th core's rate is `rates[k]`
-/// with all at work, and the k-th of `a` at work `fewer[a][k]` where probed, its active
-/// cores sharing it by `share`.
-fn socket_time(
-    work: &[u64],
-    rates: &[f64],
-    fewer: &BTreeMap<usize, &[f64]>,
-    share: Share,
-) -> Option<f64> {
-    let mut left: Vec<f64> = work.iter().map(|&w| w as f64).collect();
-    let mut time = 0.0;
-    loop {
-        let active: Vec<usize> = (0..left.len()).filter(|&c| left[c] > 0.0).collect();
-        if active.is_empty() {
-            return Some(time);
-        }
-        let at: Vec<f64> = match share {
-            Share::ByPlace => match fewer.get(&active.len()) {
-                Some(probed) if active.len() < rates.len() => probed.to_vec(),
-                _ => rates[..active.len()].to_vec(),
-            },
-            Share::Alike => {
-                let together: f64 = rates[..active.len()].iter().sum();
-                vec![together / active.len() as f64; active.len()]
-            }
-        };
-        // The first active core to finish at its rate.
-        let step = (active.iter().zip(&at))
-            .filter(|(_, &r)| r > 0.0)
-            .map(|(&c, &r)| left[c] / r)
-            .fold(f64::INFINITY, f64::min);
-        if !step.is_finite() {
+    /// For a launch whose warps' work is `work` (each warp's instructions, core by core),
+    /// cut into `units` (each unit's instructions by warp, in order): the time its sockets
+    /// take by place over the time copies of the functional run take for its units, and
+    /// that time of each unit (its instructions at the rate by place with the warps that
+    /// issued in it at work: a copy has every warp at the same point, so which warps are
+    /// left follows the functional run's lock step). None when the model cannot tell (no
+    /// rate, or a socket left with work and no rate for it).
+    fn ratio<'u>(
+        &self,
+        work: &[u64],
+        units: impl Iterator<Item = &'u [u64]>,
+    ) -> Option<(f64, Vec<f64>)> {
+        let per_socket = self.socket * self.warps;
+        if work.len() != self.rates.len() * self.warps || work.iter().all(|&w| w == 0) {
             return None;
         }
-        time += step;
-        for (&c, &r) in active.iter().zip(&at) {
-            left[c] -= r * step;
-            // What rounding leaves of a core that finished in this step.
-            if left[c] <= 1e-9 * work[c] as f64 {
-                left[c] = 0.0;
+        let sockets = self.sockets();
+        let by_place = (work.chunks(per_socket).zip(&sockets))
+            .map(|(work, socket)| socket.time(work, self.warps))
+            .try_fold(0.0f64, |a, t| Some(a.max(t?)))?;
+        let mut times = Vec::new();
+        for unit in units {
+            let rate: f64 = (unit.chunks(per_socket).zip(&sockets))
+                .map(|(unit, socket)| {
+                    let live: Vec<usize> = (unit.chunks(self.warps))
+                        .map(|core| core.iter().filter(|&&n| n > 0).count())
+                        .collect();
+                    socket.core_rates(&live).iter().sum::<f64>()
+                })
+                .sum();
+            let instructions: u64 = unit.iter().sum();
+            times.push(match instructions {
+                0 => 0.0,
+                _ if rate > 0.0 => instructions as f64 / rate,
+                _ => return None,
+            });
+        }
+        let copies: f64 = times.iter().sum();
+        (copies > 0.0).then_some((by_place / copies, times))
+    }
+}
+
+impl Socket<'_> {
+    /// Each core's rate by place with `live[c]` warps of core `c` at work: its active
+    /// cores in core order, the k-th at the k-th core's rate with all at work (with fewer
+    /// at work, the probe's for the k-th of that many, as core order serves them), at
+    /// most a lone warp's rate per warp and a lone core's; what a core cannot take passes
+    /// to the cores after it.
+    fn core_rates(&self, live: &[usize]) -> Vec<f64> {
+        let active: Vec<usize> = (0..live.len()).filter(|&c| live[c] > 0).collect();
+        let places: &[f64] = match self.fewer.get(&active.len()) {
+            Some(probed) if active.len() < self.rates.len() => probed,
+            _ => &self.rates[..active.len().min(self.rates.len())],
+        };
+        let mut rates = vec![0.0; live.len()];
+        let mut passed = 0.0;
+        for (&c, &place) in active.iter().zip(places) {
+            let offered = place + passed;
+            rates[c] = (offered.min(live[c] as f64 * self.warp)).min(self.core.max(place));
+            passed = offered - rates[c];
+        }
+        rates
+    }
+
+    /// The time this socket takes by place for `work` (each of its warps' instructions,
+    /// `warps` a core): within a core its oldest live warps first, each at most a lone
+    /// warp's rate, as greedy-then-oldest issues them.
+    fn time(&self, work: &[u64], warps: usize) -> Option<f64> {
+        let mut left: Vec<f64> = work.iter().map(|&w| w as f64).collect();
+        let mut at = vec![0.0; left.len()];
+        let mut time = 0.0;
+        loop {
+            let live: Vec<Vec<usize>> = (0..self.rates.len())
+                .map(|c| {
+                    (c * warps..(c + 1) * warps)
+                        .filter(|&w| left[w] > 0.0)
+                        .collect()
+                })
+                .collect();
+            if live.iter().all(Vec::is_empty) {
+                return Some(time);
+            }
+            let counts: Vec<usize> = live.iter().map(Vec::len).collect();
+            at.fill(0.0);
+            for (rate, warps) in self.core_rates(&counts).into_iter().zip(&live) {
+                let mut given = rate;
+                for &w in warps {
+                    at[w] = given.min(self.warp);
+                    given -= at[w];
+                    if given <= 0.0 {
+                        break;
+                    }
+                }
+            }
+            // The first live warp to finish at its rate.
+            let step = (left.iter().zip(&at))
+                .filter(|(_, &r)| r > 0.0)
+                .map(|(l, r)| l / r)
+                .fold(f64::INFINITY, f64::min);
+            if !step.is_finite() {
+                return None;
+            }
+            time += step;
+            for (w, (l, r)) in left.iter_mut().zip(&at).enumerate() {
+                *l -= r * step;
+                // What rounding leaves of a warp that finished in this step.
+                if *l <= 1e-9 * work[w] as f64 {
+                    *l = 0.0;
+                }
             }
         }
     }
@@ -303,23 +446,52 @@ fn socket_time(
 mod tests {
     use super::*;
 
+    /// The model's ratio with a warp a core and no lone warp's rate (`units` as copies of
+    /// the functional run measure them; None: the whole work as one unit).
+    fn ratio(
+        work: &[u64],
+        units: Option<&[&[u64]]>,
+        rates: &[f64],
+        fewer: &BTreeMap<usize, Vec<f64>>,
+        socket: usize,
+    ) -> Option<f64> {
+        let model = Model {
+            rates,
+            fewer,
+            lone_warp: &[],
+            socket,
+            warps: 1,
+        };
+        let whole = [work];
+        let units = units.unwrap_or(&whole);
+        model.ratio(work, units.iter().copied()).map(|(r, _)| r)
+    }
+
+    fn socket<'a>(rates: &'a [f64], fewer: BTreeMap<usize, &'a [f64]>) -> Socket<'a> {
+        let (warp, core) = (f64::INFINITY, f64::INFINITY);
+        Socket {
+            rates,
+            fewer,
+            warp,
+            core,
+        }
+    }
+
     /// The trace's GraphSum on one socket: 0.55, 0.45 and 0.00 with all three at work,
     /// 82.4M instructions each. By place the first finishes at 150M cycles, the second (then
-    /// at 0.55) at 177M, the third (at 0.45, then alone at 0.55) at 305M; shared alike all
-    /// three end together at 247M.
+    /// at 0.55) at 177M, the third (at 0.45, then alone at 0.55) at 305M; the copies, all
+    /// three at work, run it at 1.0 a cycle, in 247M.
     #[test]
     fn a_socket_served_in_core_order_ends_with_its_last_core_alone() {
         let work = [82_400_000u64; 3];
         let rates = [0.55, 0.45, 0.0];
-        let t = socket_time(&work, &rates, &BTreeMap::new(), Share::ByPlace).unwrap();
+        let t = socket(&rates, BTreeMap::new()).time(&work, 1).unwrap();
         let first = 82.4e6 / 0.55;
         let second = first + (82.4e6 - 0.45 * first) / 0.55;
         let third = second + (82.4e6 - 0.45 * (second - first)) / 0.55;
         assert!((t - third).abs() < 1.0, "{t} against {third}");
-        let alike = socket_time(&work, &rates, &BTreeMap::new(), Share::Alike).unwrap();
-        assert!((alike - 3.0 * 82.4e6).abs() < 1.0, "{alike}");
-        let r = stretch(&work, &rates, &BTreeMap::new(), 3).unwrap();
-        assert!((r - third / alike).abs() < 1e-9);
+        let r = ratio(&work, None, &rates, &BTreeMap::new(), 3).unwrap();
+        assert!((r - third / (3.0 * 82.4e6)).abs() < 1e-9);
         assert!(r > 1.2 && r < 1.3, "{r}");
     }
 
@@ -327,26 +499,33 @@ mod tests {
     /// 0.03) loses nothing by place: the socket runs at nearly its rate either way.
     #[test]
     fn a_first_core_that_fills_its_socket_alone_costs_little_by_place() {
-        let r = stretch(&[500, 500, 500], &[0.9, 0.06, 0.03], &BTreeMap::new(), 3).unwrap();
+        let r = ratio(&[500; 3], None, &[0.9, 0.06, 0.03], &BTreeMap::new(), 3).unwrap();
         assert!(r > 1.0 && r < 1.06, "{r}");
     }
 
     /// Cores that share a socket alike and have the same work finish together either way;
-    /// the sockets' imbalance is in both times and not in their ratio.
+    /// the sockets' imbalance is in both times and not in their ratio: the copies run the
+    /// second socket's work alongside the first's, then the first's alone, as the
+    /// functional run cut it.
     #[test]
     fn even_rates_and_the_sockets_imbalance_are_not_scaled() {
-        let r = stretch(&[1000; 6], &[0.3; 6], &BTreeMap::new(), 3).unwrap();
+        let r = ratio(&[1000; 6], None, &[0.3; 6], &BTreeMap::new(), 3).unwrap();
         assert!((r - 1.0).abs() < 1e-12, "{r}");
-        let r = stretch(&[2000, 2000, 1000, 1000], &[0.5; 4], &BTreeMap::new(), 2).unwrap();
+        let units: [&[u64]; 2] = [&[1000; 4], &[1000, 1000, 0, 0]];
+        let work = [2000, 2000, 1000, 1000];
+        let r = ratio(&work, Some(&units), &[0.5; 4], &BTreeMap::new(), 2).unwrap();
         assert!((r - 1.0).abs() < 1e-12, "{r}");
     }
 
     /// A socket with work and no rate for any of it cannot be timed.
     #[test]
     fn a_socket_with_no_rate_cannot_be_timed() {
-        assert_eq!(stretch(&[10, 10], &[0.0, 0.0], &BTreeMap::new(), 2), None);
         assert_eq!(
-            socket_time(&[10, 10], &[0.0, 0.5], &BTreeMap::new(), Share::ByPlace),
+            ratio(&[10, 10], None, &[0.0, 0.0], &BTreeMap::new(), 2),
+            None
+        );
+        assert_eq!(
+            socket(&[0.0, 0.5], BTreeMap::new()).time(&[10, 10], 1),
             None
         );
     }
@@ -355,29 +534,76 @@ mod tests {
     /// limits them (SparseWeaver's GCN layer: 0.34, 0.03, 0.01 with all three at work): a
     /// probe finds the last core alone, or the last two, running at the socket's rate, so
     /// the cores finishing one after another cost nothing. Without the probes by place
-    /// gives the last core alone the first's 0.34 and the socket 5% longer.
+    /// gives the last core alone the first's 0.34 and the socket 4% longer.
     #[test]
     fn probed_cores_at_the_sockets_rate_are_not_scaled() {
         let (work, rates) = ([1000u64; 3], [0.34, 0.03, 0.01]);
-        let r = stretch(&work, &rates, &BTreeMap::new(), 3).unwrap();
+        let r = ratio(&work, None, &rates, &BTreeMap::new(), 3).unwrap();
         assert!(r > 1.02, "{r}");
         let fewer = BTreeMap::from([(1, vec![0.0, 0.0, 0.38]), (2, vec![0.0, 0.35, 0.03])]);
-        let r = stretch(&work, &rates, &fewer, 3).unwrap();
+        let r = ratio(&work, None, &rates, &fewer, 3).unwrap();
         assert!((r - 1.0).abs() < 0.01, "{r}");
     }
 
-    /// Each socket takes its own cores' probed rates: a second socket whose lone core
+    /// Each socket takes its own probed rates: a second socket whose lone core
     /// runs slower ends later, and the launch with it.
     #[test]
     fn each_socket_takes_its_own_probed_rates() {
         let (work, rates) = ([1000u64; 4], [0.5, 0.0, 0.5, 0.0]);
         let even = BTreeMap::from([(1, vec![0.0, 0.5, 0.0, 0.5])]);
         let slow = BTreeMap::from([(1, vec![0.0, 0.5, 0.0, 0.25])]);
-        let t = stretch(&work, &rates, &even, 2).unwrap();
-        let s = stretch(&work, &rates, &slow, 2).unwrap();
-        // By place 4,000 cycles (each core 2,000 alone); alike 4,000: the cores share 0.5.
+        let t = ratio(&work, None, &rates, &even, 2).unwrap();
+        let s = ratio(&work, None, &rates, &slow, 2).unwrap();
+        // By place 4,000 cycles (each core 2,000 alone); the copies 4,000 at 1.0.
         assert!((t - 1.0).abs() < 1e-9, "{t}");
         // The second socket's last core at 0.25: 2,000 + 4,000 cycles.
         assert!((s - 1.5).abs() < 1e-9, "{s}");
+    }
+
+    /// A socket of two cores of two warps, the first core taking all of it with both at
+    /// work (1.0, 0.0), either core alone 1.0, a warp alone 0.5. Core 0's warps have 1,000
+    /// and 200 instructions, core 1's 300 each. By place core 0's heavy (oldest) warp runs
+    /// at its own 0.5 from the start, and what its core cannot take passes to core 1: it
+    /// ends the socket at 2,000 cycles. The functional run's lock step cuts it into 200 of
+    /// each warp's (the copies: 1.0 a cycle, 800 cycles), 100 of three (core 0's one warp
+    /// 0.5, core 1 the rest: 300 cycles), and the heavy warp's last 700 alone at 0.5 (1,400
+    /// cycles, twice its instructions' weight).
+    #[test]
+    fn a_heavy_warp_runs_at_its_own_pace_by_place_and_drains_alone_in_the_copies() {
+        let rates = [1.0, 0.0];
+        let alone = Socket {
+            rates: &rates,
+            fewer: BTreeMap::from([(1, &[1.0][..])]),
+            warp: 0.5,
+            core: 1.0,
+        };
+        let work = [1000, 200, 300, 300];
+        let by_place = alone.time(&work, 2).unwrap();
+        assert!((by_place - 2000.0).abs() < 1e-6, "{by_place}");
+        let fewer = BTreeMap::from([(1, vec![0.0, 1.0])]);
+        let model = Model {
+            rates: &rates,
+            fewer: &fewer,
+            lone_warp: &[0.5],
+            socket: 2,
+            warps: 2,
+        };
+        let units: [&[u64]; 3] = [&[200; 4], &[100, 0, 100, 100], &[700, 0, 0, 0]];
+        let (r, times) = model.ratio(&work, units.into_iter()).unwrap();
+        assert_eq!(times, vec![800.0, 300.0, 1400.0]);
+        assert!((r - 0.8).abs() < 1e-9, "{r}");
+    }
+
+    /// Without a lone warp's rate a core's warps take what it is given in any split: by
+    /// place the socket's time is the cores', as with a warp a core.
+    #[test]
+    fn unprobed_warps_leave_the_cores_model_as_it_was() {
+        let alone = socket(&[0.55, 0.45, 0.0], BTreeMap::new());
+        let by_warps = alone.time(&[50, 30, 2, 40, 20, 20, 0, 60, 20], 3).unwrap();
+        let by_cores = alone.time(&[82, 80, 80], 1).unwrap();
+        assert!(
+            (by_warps - by_cores).abs() < 1e-9,
+            "{by_warps} against {by_cores}"
+        );
     }
 }

@@ -409,16 +409,17 @@ pub struct Sampling {
     /// corrected by it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub check: Option<WarmupCheck>,
-    /// The plan scales launch bodies (units inside a launch, with a `period`) by the cores'
-    /// progress through them: under core order a socket's cores finish one after another,
-    /// where the functional run's copies have them all at work (the sampler's
-    /// `progress.rs`; `launch_progress` says which launches it scaled).
+    /// The plan weighs and scales the units inside launches (with a `period`) by the
+    /// cores' progress through them: under core order a socket's cores finish one after
+    /// another, and a core's heavy warps drain alone, where the functional run's copies
+    /// have them all at work in lock step (the sampler's `progress.rs`; `launch_progress`
+    /// says which launches it scaled).
     #[serde(default)]
     pub progress: bool,
-    /// Each launch whose body was scaled, and by how much.
+    /// Each launch whose units were scaled, and by how much.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub launch_progress: Vec<LaunchProgress>,
-    /// The probes of each scaled kernel's sockets with fewer cores at work.
+    /// The probes of each scaled kernel's sockets with fewer cores, or one warp, at work.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub probes: Vec<CoreProbe>,
 }
@@ -426,12 +427,16 @@ pub struct Sampling {
 /// A probe (`Sampling::probes`): from the start of a kernel's first measured body unit, a
 /// copy with only the last `active` cores of each socket at work, the others parked, as
 /// a socket is once its first cores have finished their share of the launch under core
-/// order; a scaled launch of the kernel gives that many cores at work these rates.
+/// order; a scaled launch of the kernel gives that many cores at work these rates. With
+/// `lone_warp`, one warp of each socket's last core at work, the others parked, as a core
+/// is at the end of its drain: a warp's own rate.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CoreProbe {
     pub kernel: String,
     pub unit: u32,
     pub active: u32,
+    #[serde(default)]
+    pub lone_warp: bool,
     pub cycles: u64,
     /// Each core's warp instructions a cycle, in core order (0 for those parked).
     pub rates: Vec<f64>,
@@ -447,7 +452,12 @@ pub struct LaunchProgress {
     pub rates: Vec<f64>,
     /// Each core's warp instructions in its body and tail.
     pub work: Vec<u64>,
-    /// Its sockets' time served by place over shared alike: its body units' scale.
+    /// Each socket's lone warp's warp instructions a cycle, its probe's (none: the warps
+    /// were not timed, and only the units before the first core's end were scaled).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lone_warp: Vec<f64>,
+    /// Its sockets' time by place over the copies' time for its units (the cores'
+    /// progress model): its body's and tail's scale.
     pub ratio: f64,
 }
 
@@ -485,6 +495,11 @@ pub struct MeasuredUnit {
     /// Its cycles after the warm-up check's longer warm-up, when it was checked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub check_cycles: Option<u64>,
+    /// Its weight in its stratum's estimate where the cores' progress model weighs it (its
+    /// instructions times how much slower than with every core at work the model has a
+    /// copy run it; `Sampling::progress`), not its instructions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<f64>,
 }
 
 /// One stratum of a sampled run: its units, those measured, its estimate.
@@ -503,8 +518,13 @@ pub struct Stratum {
     /// run's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub check_ratio: Option<f64>,
-    /// The cores' progress ratio its units' cycles were scaled by (a launch body's, the
-    /// mean of its launches' by their warp instructions; `Sampling::progress`).
+    /// The cores' progress ratio its units' cycles were scaled by (a launch body's or
+    /// tail's, the mean of its launches' by their units' weights; `Sampling::progress`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub progress_ratio: Option<f64>,
+    /// Its units' weights together, where the cores' progress model weighs some of them
+    /// (`MeasuredUnit::weight`): its estimate before the progress ratio is its measured
+    /// units' cycles over their weights, times this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<f64>,
 }

@@ -131,10 +131,11 @@ pub struct RunArgs {
           num_args = 0..=1, require_equals = true, default_missing_value = "true",
           action = clap::ArgAction::Set, requires = "sample")]
     sample_exact_fallback: bool,
-    /// With --sample and --sample-period: scale each launch body's units by the cores'
-    /// progress through it, whose socket's cores finish one after another under core order,
-    /// their rates with fewer at work probed in detail once per kernel (`=false`: not;
-    /// docs/ARCHITECTURE.md, "Sampled simulation").
+    /// With --sample and --sample-period: weigh and scale each launch's units by the
+    /// cores' progress through it, whose socket's cores finish one after another under
+    /// core order and whose heavy warps drain alone, their rates with fewer cores and one
+    /// warp at work probed in detail once per kernel (`=false`: not; docs/ARCHITECTURE.md,
+    /// "Sampled simulation").
     #[arg(long, value_name = "BOOL", default_value_t = Plan::default().progress,
           num_args = 0..=1, require_equals = true, default_missing_value = "true",
           action = clap::ArgAction::Set, requires = "sample")]

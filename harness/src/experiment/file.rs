@@ -70,7 +70,7 @@ struct SamplingSpec {
     /// `--sample-exact-fallback`: a run whose plan would simulate three quarters of it in
     /// detail or more is simulated whole.
     exact_fallback: Option<bool>,
-    /// `--sample-progress`: launch bodies scaled by the cores' progress (with a period).
+    /// `--sample-progress`: launches' units weighed and scaled by the cores' progress (with a period).
     progress: Option<bool>,
 }
 

@@ -169,6 +169,28 @@ impl Core {
         self.parked = true;
     }
 
+    /// Park warp `w` if it is live and ready: from now on it issues nothing (a warp at a
+    /// barrier keeps waiting there, as its release would make it ready again).
+    pub fn park_warp(&mut self, w: usize) {
+        if let Some(warp) = self.warps.get_mut(w) {
+            if warp.is_live() && warp.wait == WarpWait::Ready {
+                warp.wait = WarpWait::Parked;
+            }
+        }
+    }
+
+    /// Its live warps that are ready to issue, by index.
+    pub fn ready_warps(&self) -> impl Iterator<Item = usize> + '_ {
+        (self.warps.iter().enumerate())
+            .filter(|(_, warp)| warp.is_live() && warp.wait == WarpWait::Ready)
+            .map(|(w, _)| w)
+    }
+
+    /// Each warp's instructions retired so far, by index.
+    pub fn instructions_by_warp(&self) -> impl Iterator<Item = u64> + '_ {
+        self.warps.iter().map(|warp| warp.instret)
+    }
+
     /// Warp `w` is released at `now` from the global barrier it waited on: it may issue
     /// again, and its core wakes.
     pub fn release_from_global_barrier(&mut self, w: usize, now: u64) {
@@ -450,7 +472,7 @@ impl Core {
             // A warp at a barrier has executed it: name the barrier, not the PC after it.
             let pc = match warp.wait {
                 WarpWait::Barrier { .. } => warp.stack.pc().wrapping_sub(4),
-                WarpWait::Ready => warp.stack.pc(),
+                WarpWait::Ready | WarpWait::Parked => warp.stack.pc(),
             };
             let place = place(pc).map(|p| format!(" in {p}")).unwrap_or_default();
             let state = match warp.wait {
@@ -468,6 +490,7 @@ impl Core {
                 WarpWait::Ready => self
                     .refused_wait(w)
                     .unwrap_or_else(|| "nothing (ready to issue)".into()),
+                WarpWait::Parked => "nothing: it is parked".into(),
             };
             lines.push(format!(
                 "core {} warp {w} (pc {pc:#010x}{place}, lanes {:#x}): waits on {state}",

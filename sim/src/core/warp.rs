@@ -39,6 +39,8 @@ pub enum WarpWait {
     Barrier {
         id: u32,
     },
+    /// Parked (`Machine::park_warp`): it issues nothing more; nothing releases it.
+    Parked,
 }
 
 #[derive(Clone, Debug)]

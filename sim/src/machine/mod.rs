@@ -740,6 +740,26 @@ impl Machine {
         }
     }
 
+    /// Park warp `w` of core `c` if it is live and ready (`Core::park_warp`): it issues
+    /// nothing more, and like a parked core it holds its launch open. A sampler parks
+    /// all warps of a copy but one to measure one warp alone.
+    pub fn park_warp(&mut self, c: usize, w: usize) {
+        if let Some(core) = self.cores.get_mut(c) {
+            core.park_warp(w);
+        }
+    }
+
+    /// Core `c`'s live warps that are ready to issue, by index (none for no such core).
+    pub fn ready_warps(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
+        self.cores.get(c).into_iter().flat_map(Core::ready_warps)
+    }
+
+    /// Every warp's instructions retired so far, core by core and each core's by warp
+    /// (a sampler weighs the warps' progress through a launch by them).
+    pub fn instructions_by_warp(&self) -> impl Iterator<Item = u64> + '_ {
+        self.cores.iter().flat_map(Core::instructions_by_warp)
+    }
+
     /// Each core's warp instructions issued so far, in core order (a sampler weighs the
     /// cores' progress through a launch by them).
     pub fn instructions_by_core(&self) -> impl Iterator<Item = u64> + '_ {
