@@ -642,17 +642,36 @@ fn a_copy_fast_forwarded_is_the_machine_the_run_had() -> Result<(), String> {
     Ok(())
 }
 
+/// Run `m` functionally to its second launch's start, then `instructions` warp
+/// instructions into it in detail.
+fn into_the_second_launch(m: &mut Machine, instructions: u64) {
+    let over = m
+        .run_functional_until(|m| m.cuts().launches == 2 && m.cuts().launch_open)
+        .unwrap();
+    assert!(!over, "the program makes a second launch");
+    let start = m.progress().instructions;
+    m.run_until(|m| m.progress().instructions >= start + instructions)
+        .unwrap();
+}
+
+/// A copy with parked cores or warps cannot end its launch: its run ends in a deadlock.
+fn held_open(copy: &mut Machine) {
+    let end = copy
+        .run_until(|_| false)
+        .expect_err("what is parked holds its launch open");
+    assert!(
+        matches!(end.kind, wsim_sim::error::ErrorKind::Deadlock { .. }),
+        "{end}"
+    );
+}
+
 /// The sampler's probes park cores in a copy (`Machine::park`, sampler/src/detail.rs): a
 /// parked core issues nothing while the others go on, and its warps hold their launch
 /// open, so the copy's run ends in a deadlock naming them; the machine it was copied
 /// from runs to its end as before.
 fn a_parked_core_issues_nothing_and_holds_its_launch_open() -> Result<(), String> {
     let report = pagerank_taking_over(|m| {
-        let over = m
-            .run_functional_until(|m| m.cuts().launches == 2 && m.cuts().launch_open)
-            .unwrap();
-        assert!(!over, "the program makes a second launch");
-        m.run_until(|m| m.progress().instructions > 0).unwrap();
+        into_the_second_launch(m, 1);
         let mut copy = m.clone();
         copy.park(0);
         let before: Vec<u64> = copy.instructions_by_core().collect();
@@ -664,13 +683,7 @@ fn a_parked_core_issues_nothing_and_holds_its_launch_open() -> Result<(), String
         let after: Vec<u64> = copy.instructions_by_core().collect();
         assert_eq!(after[0], before[0], "core 0 parked issued");
         assert!(after[1..].iter().zip(&before[1..]).any(|(a, b)| a > b));
-        let end = copy
-            .run_until(|_| false)
-            .expect_err("a parked core's launch cannot end");
-        assert!(
-            matches!(end.kind, wsim_sim::error::ErrorKind::Deadlock { .. }),
-            "{end}"
-        );
+        held_open(&mut copy);
     });
     match report.graph.map(|g| g.result) {
         Some(Checked::Verified) => Ok(()),
@@ -686,14 +699,8 @@ fn a_parked_core_issues_nothing_and_holds_its_launch_open() -> Result<(), String
 /// warp's instructions retired add up to its core's instructions.
 fn a_parked_warp_issues_nothing_and_one_warp_runs_alone() -> Result<(), String> {
     let report = pagerank_taking_over(|m| {
-        let over = m
-            .run_functional_until(|m| m.cuts().launches == 2 && m.cuts().launch_open)
-            .unwrap();
-        assert!(!over, "the program makes a second launch");
         // Into the launch's body, past its warps' start at the spawn's barrier.
-        let start = m.progress().instructions;
-        m.run_until(|m| m.progress().instructions > start + 10_000)
-            .unwrap();
+        into_the_second_launch(m, 10_000);
         let warps = m.config().gpu.warps_per_core as usize;
         let cores = m.instructions_by_core().count();
         let by_warp: Vec<u64> = m.instructions_by_warp().collect();
@@ -727,15 +734,7 @@ fn a_parked_warp_issues_nothing_and_one_warp_runs_alone() -> Result<(), String> 
             vec![keep_core * warps + keep],
             "only the warp left issued"
         );
-        let cycles = copy.cycle();
-        let end = copy
-            .run_until(|_| false)
-            .expect_err("parked warps hold their launch open");
-        assert!(
-            matches!(end.kind, wsim_sim::error::ErrorKind::Deadlock { .. }),
-            "{end}"
-        );
-        assert!(copy.cycle() > cycles);
+        held_open(&mut copy);
     });
     match report.graph.map(|g| g.result) {
         Some(Checked::Verified) => Ok(()),
