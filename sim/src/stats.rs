@@ -388,9 +388,12 @@ pub struct Sampling {
     /// Warp instructions simulated in detail (warm-up included), and in the whole run.
     pub detailed_instructions: u64,
     pub instructions: u64,
-    /// The estimate of the run's cycles and its 95% confidence interval.
+    /// The estimate of the run's cycles and its 95% confidence interval (unbounded when a
+    /// stratum was measured once of several).
     pub cycles: f64,
+    #[serde(deserialize_with = "unbounded::below")]
     pub cycles_low: f64,
+    #[serde(deserialize_with = "unbounded::above")]
     pub cycles_high: f64,
     /// The degrees of freedom of the interval's t quantile (0: every unit was measured).
     pub degrees_of_freedom: u32,
@@ -422,6 +425,20 @@ pub struct Sampling {
     /// The probes of each scaled kernel's sockets with fewer cores, or one warp, at work.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub probes: Vec<CoreProbe>,
+}
+
+/// An interval's bound or half width, which can be unbounded: JSON has no infinity, so an
+/// infinite one is written as null and read back as infinite.
+mod unbounded {
+    use serde::{Deserialize, Deserializer};
+
+    pub fn above<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::INFINITY))
+    }
+
+    pub fn below<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NEG_INFINITY))
+    }
 }
 
 /// A probe (`Sampling::probes`): from the start of a kernel's first measured body unit, a
@@ -474,6 +491,7 @@ pub struct WarmupCheck {
     /// Their cycles after the longer warm-up over those after the run's, and the half
     /// width of that ratio's 95% interval (infinite with one unit).
     pub ratio: f64,
+    #[serde(deserialize_with = "unbounded::above")]
     pub ratio_half_width: f64,
 }
 
@@ -512,6 +530,7 @@ pub struct Stratum {
     pub instructions: u64,
     /// The estimate of its cycles, and the half-width of its 95% interval.
     pub cycles: f64,
+    #[serde(deserialize_with = "unbounded::above")]
     pub half_width: f64,
     /// The warm-up check's ratio that corrected its measured units, when one did: its own
     /// when four or more of its units were checked (the sampler's `OWN_CHECK`), else the
@@ -527,4 +546,36 @@ pub struct Stratum {
     /// units' cycles over their weights, times this.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weight: Option<f64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sampled run's unbounded interval (a stratum measured once of several, a warm-up
+    /// check of one unit) is written as null and read back as unbounded, so that a cached
+    /// run with one stays readable.
+    #[test]
+    fn an_unbounded_interval_survives_json() {
+        let sampling = Sampling {
+            cycles: 100.0,
+            cycles_low: f64::NEG_INFINITY,
+            cycles_high: f64::INFINITY,
+            strata: vec![Stratum {
+                half_width: f64::INFINITY,
+                ..Stratum::default()
+            }],
+            check: Some(WarmupCheck {
+                units: 1,
+                ratio: 1.0,
+                ratio_half_width: f64::INFINITY,
+                ..WarmupCheck::default()
+            }),
+            ..Sampling::default()
+        };
+        let json = serde_json::to_string(&sampling).unwrap();
+        assert!(json.contains("\"cycles_high\":null"), "{json}");
+        let back: Sampling = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, sampling);
+    }
 }
