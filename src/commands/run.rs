@@ -91,8 +91,8 @@ pub struct RunArgs {
     sample_every: u32,
     /// With --sample: end a unit inside a launch once it has N warp instructions, so that
     /// long launches are sampled too (0: units end only where launches end). Measured at
-    /// the paper's size: within 1.2% of full detail on Table 4.5's PageRank (units of a
-    /// million), a GCN layer's four runs +0.3% to +3.1% with --sample-progress
+    /// the paper's size with --sample-progress (units of a million): a GCN layer's four
+    /// runs +0.3% to +3.1% of full detail, Table 4.5's PageRank VM +5.0% and +5.6%
     /// (docs/ARCHITECTURE.md, "Sampled simulation", items 4 and 8).
     #[arg(long, value_name = "N", default_value_t = 0, requires = "sample")]
     sample_period: u64,
