@@ -97,9 +97,9 @@ fn by_core(by_warp: &[u64], warps: usize) -> Vec<u64> {
 
 impl Body {
     /// Its body units before the first core's last instruction in the launch: those whose
-    /// copies had every core at work to their end, the model's premise without a lone
-    /// warp's rate (after it the functional run's own cores finish, and the units measure
-    /// that).
+    /// copies had every core at work to their end, so that their measured rates are each
+    /// core's with all at work (after it the functional run's own cores finish, and the
+    /// units measure that).
     fn full_units(&self, warps: usize) -> impl Iterator<Item = &(usize, Vec<u64>)> {
         let units: Vec<Vec<u64>> = (self.units.iter().map(|(_, n)| n))
             .chain(self.tail.iter().map(|(_, n)| n))
@@ -183,7 +183,8 @@ impl Bodies {
         }
     }
 
-    /// Each launch's ratio, by place over lock step, and the units it scales, from
+    /// Each launch's ratio, by place over its units' times in the copies, the units it
+    /// scales and their weights, from
     /// `measured` (the measured units, a warm-up check's left out). A launch of a kernel
     /// none of whose full units was measured, or with a socket whose first core was
     /// measured idle, is not scaled.
