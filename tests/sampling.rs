@@ -190,10 +190,12 @@ fn units_inside_launches_end_at_their_instruction_counts() {
 }
 
 /// Units inside launches on the dissertation's machine (sockets of three cores served in
-/// core order): each launch's units are weighed and scaled by the cores' progress through
-/// it (sampler/src/progress.rs), every stratum's estimate being its measured units'
-/// cycles (the warm-up check's correction on those the model leaves alone) over their
-/// weights, times its weight and the progress ratio it reports; with
+/// core order): each launch's units are timed by the cores' progress through it
+/// (sampler/src/progress.rs). A stratum's timed units are their kernel's calibration (its
+/// measured full units' cycles over their weights) times their weight and the progress
+/// ratio it reports, and its others (the detailed stretch from the run's start) their
+/// cycles; an untimed stratum is its measured units' cycles (the warm-up check's
+/// correction on them) over their instructions times its instructions. With
 /// `--sample-progress=false`, or round robin (the cores share a socket alike, as the
 /// copies have them), nothing is weighed or scaled.
 #[test]
@@ -208,26 +210,39 @@ fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
         let r = l["ratio"].as_f64().unwrap();
         assert!(r.is_finite() && r > 0.5 && r < 3.0, "{l}");
     }
+    let timed: Vec<u64> = launches
+        .iter()
+        .map(|l| l["launch"].as_u64().unwrap())
+        .collect();
     let unscaled = pagerank(&[&period[..], &["--sample-progress=false"]].concat());
     assert!(unscaled["sampling"].get("launch_progress").is_none());
     let (a, b) = (
         s["strata"].as_array().unwrap(),
         &unscaled["sampling"]["strata"],
     );
-    // The stretch from the run's start (the detailed run itself) is neither corrected nor
-    // scaled.
+    // The stretch from the run's start (the detailed run itself) is not corrected, and
+    // not timed but in a launch the model times.
     let measured = s["measured"].as_array().unwrap();
     let exact = (measured.iter().enumerate())
         .take_while(|(k, m)| m["unit"].as_u64() == Some(*k as u64))
         .count() as u64;
+    let kernel = |stratum: &Value| {
+        stratum
+            .as_str()
+            .unwrap()
+            .split(" (")
+            .next()
+            .unwrap()
+            .to_string()
+    };
     let mut bodies = 0;
     for (a, b) in a.iter().zip(b.as_array().unwrap()) {
         assert_eq!(a["name"], b["name"]);
-        assert!(
-            b.get("progress_ratio").is_none() && b.get("weight").is_none(),
-            "{b}"
-        );
-        let r = match a["progress_ratio"].as_f64() {
+        for key in ["progress_ratio", "weight", "calibration"] {
+            assert!(b.get(key).is_none(), "{b}");
+        }
+        let of_it = || measured.iter().filter(|m| m["stratum"] == a["name"]);
+        let expected = match a["progress_ratio"].as_f64() {
             Some(r) => {
                 bodies += 1;
                 let name = a["name"].as_str().unwrap();
@@ -235,34 +250,45 @@ fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
                     name.ends_with("(launch body)") || name.ends_with("(launch tail)"),
                     "{a}"
                 );
-                r
+                // The calibration: the kernel's measured full units' cycles over weights.
+                let (mut cycles, mut weights) = (0.0, 0.0);
+                for m in measured.iter().filter(|m| m["calibrates"] == true) {
+                    if kernel(&m["stratum"]) == kernel(&a["name"]) {
+                        cycles += m["cycles"].as_f64().unwrap();
+                        weights += m["weight"].as_f64().unwrap();
+                    }
+                }
+                let calibration = a["calibration"].as_f64().unwrap();
+                assert!(
+                    (calibration - cycles / weights).abs() <= 1e-9 * calibration,
+                    "{a}"
+                );
+                let exact_part: f64 = (of_it())
+                    .filter(|m| m["unit"].as_u64().unwrap() < exact)
+                    .filter(|m| !timed.contains(&m["launches_from"].as_u64().unwrap()))
+                    .map(|m| m["cycles"].as_f64().unwrap())
+                    .sum();
+                exact_part + calibration * a["weight"].as_f64().unwrap() * r
             }
             None => {
                 // The model weighs and scales only the strata of the launches it times.
-                assert!(a.get("weight").is_none(), "{a}");
-                1.0
+                assert!(
+                    a.get("weight").is_none() && a.get("calibration").is_none(),
+                    "{a}"
+                );
+                let check = a["check_ratio"].as_f64().unwrap_or(1.0);
+                let (mut cycles, mut instructions) = (0.0, 0.0);
+                for m in of_it() {
+                    let unit = m["unit"].as_u64().unwrap();
+                    cycles +=
+                        m["cycles"].as_f64().unwrap() * if unit < exact { 1.0 } else { check };
+                    instructions += m["instructions"].as_f64().unwrap();
+                }
+                match a["units"] == a["sampled_units"] {
+                    true => cycles,
+                    false => cycles / instructions * a["instructions"].as_f64().unwrap(),
+                }
             }
-        };
-        // Its estimate: the ratio of its measured units' cycles (corrected by the warm-up
-        // check but in the exact stretch) to their weights, times its units' weight, times
-        // the progress ratio; or all measured, their cycles.
-        let check = a["check_ratio"].as_f64().unwrap_or(1.0);
-        let (mut cycles, mut weights) = (0.0, 0.0);
-        for m in measured.iter().filter(|m| m["stratum"] == a["name"]) {
-            let unit = m["unit"].as_u64().unwrap();
-            let c = m["cycles"].as_f64().unwrap() * if unit < exact { 1.0 } else { check };
-            cycles += c;
-            let instructions = m["instructions"].as_f64().unwrap();
-            weights += m["weight"].as_f64().unwrap_or(instructions);
-        }
-        let whole = a["units"] == a["sampled_units"];
-        let weight = a["weight"]
-            .as_f64()
-            .unwrap_or(a["instructions"].as_f64().unwrap());
-        let expected = r * if whole {
-            cycles
-        } else {
-            cycles / weights * weight
         };
         let ca = a["cycles"].as_f64().unwrap();
         assert!((ca - expected).abs() <= 1e-9 * ca, "{a}: {expected}");

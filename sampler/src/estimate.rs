@@ -2,21 +2,22 @@
 //! estimator of a finite population with warp instructions as the auxiliary variable
 //! (Cochran, "Sampling Techniques", 3rd ed., sections 6.2-6.4): a stratum's cycles are its
 //! instructions times the measured units' cycles per instruction, with the variance of that
-//! ratio. Strata whose every unit was measured add their cycles exactly. A unit the cores'
-//! progress model times weighs its instructions by how slow the model has it
-//! (`progress.rs`): the estimator's ratio is then the measured cycles over the model's.
+//! ratio. Strata whose every unit was measured add their cycles exactly. The units of a
+//! launch the cores' progress model times (`progress.rs`) are its share of the model's
+//! time instead, turned into cycles by the ratio of its kernel's measured full units'
+//! cycles to their weights (`calibration`).
 
 use wsim_sim::stats::Stratum;
 
 /// One unit of the run: its warp instructions (known for every unit from the functional
-/// pass), its weight (the auxiliary variable: its instructions, or as the cores' progress
-/// model weighs them, `progress.rs`) and, when it was simulated in detail, its cycles
-/// (corrected by a warm-up check).
+/// pass), when it was simulated in detail its cycles (corrected by a warm-up check), and
+/// whether the cores' progress model times it (`progress.rs`): such a unit is counted in
+/// its stratum and left out of its ratio estimate.
 #[derive(Clone, Debug, Default)]
 pub struct Unit {
     pub instructions: u64,
-    pub weight: f64,
     pub cycles: Option<f64>,
+    pub timed: bool,
 }
 
 /// A stratum's estimate: its record, its variance and its degrees of freedom (the measured
@@ -29,25 +30,23 @@ pub struct Estimated {
 
 /// The estimate of one stratum's cycles from `units` (every unit of it).
 pub fn stratum(name: &str, units: &[Unit]) -> Estimated {
-    let population = units.len() as f64;
-    let instructions: u64 = units.iter().map(|u| u.instructions).sum();
-    let weight: f64 = units.iter().map(|u| u.weight).sum();
-    let measured: Vec<(f64, f64)> = (units.iter())
-        .filter_map(|u| u.cycles.map(|c| (u.weight, c)))
-        .collect();
-    let n = measured.len();
     let record = |cycles: f64, half_width: f64| Stratum {
         name: name.to_string(),
         units: units.len() as u32,
-        sampled_units: n as u32,
-        instructions,
+        sampled_units: units.iter().filter(|u| u.cycles.is_some()).count() as u32,
+        instructions: units.iter().map(|u| u.instructions).sum(),
         cycles,
         half_width,
-        check_ratio: None,
-        progress_ratio: None,
-        weight: (weight != instructions as f64).then_some(weight),
+        ..Stratum::default()
     };
-    if n == units.len() {
+    let estimated: Vec<&Unit> = units.iter().filter(|u| !u.timed).collect();
+    let population = estimated.len() as f64;
+    let weight: f64 = estimated.iter().map(|u| u.instructions as f64).sum();
+    let measured: Vec<(f64, f64)> = (estimated.iter())
+        .filter_map(|u| u.cycles.map(|c| (u.instructions as f64, c)))
+        .collect();
+    let n = measured.len();
+    if n == estimated.len() {
         let cycles = measured.iter().map(|(_, y)| y).sum();
         return Estimated {
             stratum: record(cycles, 0.0),
@@ -87,6 +86,43 @@ pub fn stratum(name: &str, units: &[Unit]) -> Estimated {
         stratum: record(cycles, half_width),
         variance,
         degrees_of_freedom: df,
+    }
+}
+
+/// The ratio that turns the cores' progress model's weights into cycles (`progress.rs`),
+/// with its variance relative to its square and its degrees of freedom.
+#[derive(Clone, Copy, Debug)]
+pub struct Calibration {
+    pub ratio: f64,
+    pub relative_variance: f64,
+    pub df: u32,
+}
+
+/// A kernel's calibration from its measured full units' (weight, cycles) of `population`
+/// such units whose weights average `mean_weight`: the ratio estimator (Cochran 6.2, the
+/// population's mean of the auxiliary variable known) and its variance, none when every
+/// full unit was measured, NaN with one of several.
+pub fn calibration(pairs: &[(f64, f64)], population: usize, mean_weight: f64) -> Calibration {
+    let n = pairs.len() as f64;
+    let (sx, sy) = (pairs.iter()).fold((0.0, 0.0), |(a, b), (x, y)| (a + x, b + y));
+    let ratio = sy / sx;
+    let (relative_variance, df) = match pairs.len() {
+        k if k >= population => (0.0, 0),
+        0 | 1 => (f64::NAN, 0),
+        k => {
+            let residuals: f64 = (pairs.iter())
+                .map(|&(x, y)| (y - ratio * x).powi(2))
+                .sum::<f64>()
+                / (n - 1.0);
+            let fpc = 1.0 - n / population as f64;
+            let variance = fpc * residuals / (n * mean_weight * mean_weight);
+            (variance / (ratio * ratio), k as u32 - 1)
+        }
+    };
+    Calibration {
+        ratio,
+        relative_variance,
+        df,
     }
 }
 
@@ -140,8 +176,8 @@ mod tests {
     fn unit(instructions: u64, cycles: Option<u64>) -> Unit {
         Unit {
             instructions,
-            weight: instructions as f64,
             cycles: cycles.map(|c| c as f64),
+            timed: false,
         }
     }
 
@@ -186,6 +222,24 @@ mod tests {
         let e = stratum("k", &[unit(10, Some(30)), unit(10, None)]);
         assert_eq!(e.stratum.cycles, 60.0);
         assert!(e.stratum.half_width.is_infinite());
+    }
+
+    #[test]
+    fn a_calibration_is_the_ratio_of_cycles_to_weights_with_its_variance() {
+        // 300 / 200 = 1.5; residuals 100 - 75 = 25 and 200 - 225 = -25: S^2 = 1250;
+        // (1 - 2/4) 1250 / (2 * 100^2) = 0.03125.
+        let c = calibration(&[(50.0, 100.0), (150.0, 200.0)], 4, 100.0);
+        assert!((c.ratio - 1.5).abs() < 1e-12, "{c:?}");
+        assert!(
+            (c.relative_variance - 0.03125 / 2.25).abs() < 1e-12,
+            "{c:?}"
+        );
+        assert_eq!(c.df, 1);
+        let all = calibration(&[(50.0, 100.0), (150.0, 200.0)], 2, 100.0);
+        assert_eq!((all.relative_variance, all.df), (0.0, 0));
+        assert!(calibration(&[(50.0, 100.0)], 3, 50.0)
+            .relative_variance
+            .is_nan());
     }
 
     #[test]

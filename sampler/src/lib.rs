@@ -41,6 +41,7 @@ mod workers;
 use std::collections::{BTreeMap, BTreeSet};
 
 use detail::{ended, Done, Job, Mark, Measured, Span};
+use estimate::Calibration;
 pub use estimate::{t975, Unit};
 use features::{Clusters, Counter};
 pub use plan::Plan;
@@ -398,15 +399,56 @@ fn estimate(
     for m in &measured {
         cycles[m.unit] = Some(m.cycles);
     }
+    // The stretch from the run's start is the detailed run itself: exact, not corrected.
+    let exact = cycles.iter().take_while(|c| c.is_some()).count();
+    // Each unit's weight: the cores' progress model's for it, or its instructions.
+    let weight =
+        |k: usize| (progress.weights.get(&k).copied()).unwrap_or(units[k].instructions as f64);
+    // Each kernel's calibration: its measured full units' cycles over their weights, with
+    // the ratio's variance (`estimate::calibration`).
+    let mut full: BTreeMap<&str, (Vec<(f64, f64)>, usize, f64)> = BTreeMap::new();
+    for (&k, kernel) in &progress.full {
+        let kernel = full.entry(kernel).or_default();
+        kernel.1 += 1;
+        kernel.2 += weight(k);
+        if let Some(c) = cycles[k] {
+            kernel.0.push((weight(k), c as f64));
+        }
+    }
+    let calibrations: BTreeMap<&str, Calibration> = (full.into_iter())
+        .filter(|(_, (pairs, ..))| !pairs.is_empty())
+        .map(|(kernel, (pairs, population, weights))| {
+            let mean = weights / population as f64;
+            (kernel, estimate::calibration(&pairs, population, mean))
+        })
+        .collect();
+    // The launches the cores' progress model times: those it scales that do not end in
+    // the exact stretch, whose kernel is calibrated. Their strata's units are timed, but
+    // those in the exact stretch of launches it does not time (their cycles are known).
+    let launches: BTreeSet<usize> = (progress.units.range(exact..).map(|(_, &l)| l))
+        .filter(|l| calibrations.contains_key(progress.kernels[l].as_str()))
+        .collect();
+    let in_timed_launch = |k: usize| (progress.units.get(&k)).is_some_and(|l| launches.contains(l));
+    let timed_strata: BTreeMap<&str, &str> = (0..units.len())
+        .filter(|&k| in_timed_launch(k))
+        .map(|k| {
+            (
+                units[k].stratum.as_str(),
+                progress.kernel(k).unwrap_or_default(),
+            )
+        })
+        .collect();
+    let timed = |k: usize| {
+        in_timed_launch(k) || (k >= exact && timed_strata.contains_key(units[k].stratum.as_str()))
+    };
     // Each checked unit's cycles after the run's warm-up and after the check's, in unit
-    // order and by stratum. The units the cores' progress model weighs are left out, and
-    // not corrected: a longer detailed warm-up also carries a copy part of the way from
-    // the functional run's lock step to the order detail runs the cores and warps in,
-    // which the model accounts for (`progress.rs`), so that the two would count it twice.
-    let modelled = |k: usize| progress.ratio(k).is_some();
+    // order and by stratum. The units the model times are left out, and not corrected: a
+    // longer detailed warm-up also carries a copy part of the way from the functional
+    // run's lock step to the order detail runs the cores and warps in, which the model
+    // accounts for (`progress.rs`), so that the two would count it twice.
     let mut pairs = Vec::new();
     let mut by_stratum: BTreeMap<&str, Vec<(f64, f64)>> = BTreeMap::new();
-    for c in checks.iter().filter(|c| !modelled(c.unit)) {
+    for c in checks.iter().filter(|c| !timed(c.unit)) {
         if let Some(short) = cycles[c.unit] {
             let pair = (short as f64, c.cycles as f64);
             pairs.push(pair);
@@ -434,18 +476,29 @@ fn estimate(
         })
         .collect();
     let correction = |stratum: &str| own.get(stratum).copied().or(run);
-    // The stretch from the run's start is the detailed run itself: exact, not corrected.
-    let exact = cycles.iter().take_while(|c| c.is_some()).count();
-    // Each unit's auxiliary variable: its instructions, or the cores' progress model's
-    // weight for it.
-    let weight =
-        |k: usize| (progress.weights.get(&k).copied()).unwrap_or(units[k].instructions as f64);
+    // The units the model times are left out of their strata's ratio estimates and are
+    // their launches' time by place, shared by their weights, in cycles: per stratum its
+    // kernel, its units' weights, and their weights times their launches' ratios.
+    let mut timed_in: BTreeMap<&str, (&str, f64, f64)> = BTreeMap::new();
     let mut strata: BTreeMap<&str, Vec<Unit>> = BTreeMap::new();
     // The strata whose measured units a correction scaled, and each stratum's exact cycles.
     let mut corrected: BTreeMap<&str, Correction> = BTreeMap::new();
     let mut exact_in: BTreeMap<&str, u64> = BTreeMap::new();
     for (k, (u, c)) in units.iter().zip(&cycles).enumerate() {
-        let correction = correction(&u.stratum).filter(|_| k >= exact && !modelled(k));
+        let stratum = strata.entry(&u.stratum).or_default();
+        stratum.push(Unit {
+            instructions: u.instructions,
+            cycles: c.map(|c| c as f64),
+            timed: timed(k),
+        });
+        if timed(k) {
+            let kernel = timed_strata[u.stratum.as_str()];
+            let part = timed_in.entry(&u.stratum).or_insert((kernel, 0.0, 0.0));
+            part.1 += weight(k);
+            part.2 += weight(k) * progress.ratio(k).unwrap_or(1.0);
+            continue;
+        }
+        let correction = correction(&u.stratum).filter(|_| k >= exact);
         match (correction, c) {
             (Some(r), Some(_)) => {
                 corrected.insert(&u.stratum, r);
@@ -453,45 +506,13 @@ fn estimate(
             (None, Some(c)) if k < exact => *exact_in.entry(&u.stratum).or_default() += c,
             _ => {}
         }
-        strata.entry(&u.stratum).or_default().push(Unit {
-            instructions: u.instructions,
-            weight: weight(k),
-            cycles: c.map(|c| c as f64 * correction.map_or(1.0, |r| r.ratio)),
-        });
+        if let (Some(r), Some(unit)) = (correction, stratum.last_mut()) {
+            unit.cycles = unit.cycles.map(|c| c * r.ratio);
+        }
     }
     let mut estimated: Vec<_> = (strata.iter())
         .map(|(name, units)| estimate::stratum(name, units))
         .collect();
-    // A launch body's stratum is scaled by its units' progress ratios (1 for those not
-    // scaled), weighed by their weights (the ratio estimate is its weight times the
-    // measured cycles per weight): a model's correction, whose own error the
-    // interval does not hold. The units of the stretch from the run's start are the
-    // detailed run's own: exact, not scaled.
-    let ratio = |k: usize| progress.ratio(k).filter(|_| k >= exact);
-    let mut scaled: BTreeMap<&str, (f64, f64)> = (0..units.len())
-        .filter(|&k| ratio(k).is_some())
-        .map(|k| (units[k].stratum.as_str(), (0.0, 0.0)))
-        .collect();
-    for (k, u) in units.iter().enumerate() {
-        if let Some(s) = scaled.get_mut(u.stratum.as_str()) {
-            s.0 += ratio(k).unwrap_or(1.0) * weight(k);
-            s.1 += weight(k);
-        }
-    }
-    for e in &mut estimated {
-        if let Some(&(weighed, weights)) = scaled.get(e.stratum.name.as_str()) {
-            let r = if weights > 0.0 {
-                weighed / weights
-            } else {
-                1.0
-            };
-            e.stratum.cycles *= r;
-            e.stratum.half_width *= r;
-            e.variance *= r * r;
-            e.stratum.progress_ratio = Some(r);
-        }
-    }
-    let total: f64 = estimated.iter().map(|e| e.stratum.cycles).sum();
     let mut variance: f64 = estimated.iter().map(|e| e.variance).sum();
     let mut df: u32 = estimated.iter().map(|e| e.degrees_of_freedom).sum();
     // A corrected part of the estimate is its ratio times what its strata give from the
@@ -509,8 +530,36 @@ fn estimate(
     }
     for (r, part) in parts.values() {
         variance += part * part * r.variance / (r.ratio * r.ratio);
-        df = if df == 0 { r.df } else { df.min(r.df) };
+        df = fewest(df, r.df);
     }
+    // A stratum's units the model times add their part: the calibration times their
+    // weights times their launches' ratios, whose variance is the calibration's (the
+    // model's own error is not in the interval). A kernel's strata share its calibration,
+    // so its variance is added once, for their parts together.
+    let mut by_kernel: BTreeMap<&str, f64> = BTreeMap::new();
+    for e in &mut estimated {
+        let Some(&(kernel, weights, weighed)) = timed_in.get(e.stratum.name.as_str()) else {
+            continue;
+        };
+        let c = calibrations[kernel];
+        let part = c.ratio * weighed;
+        *by_kernel.entry(kernel).or_default() += part;
+        let own = e.variance + part * part * c.relative_variance;
+        let df = fewest(e.degrees_of_freedom, c.df);
+        if own != 0.0 {
+            e.stratum.half_width = unbounded_if_nan(t975(df) * own.sqrt());
+        }
+        e.stratum.cycles += part;
+        e.stratum.calibration = Some(c.ratio);
+        e.stratum.weight = Some(weights);
+        e.stratum.progress_ratio = Some(weighed / weights);
+    }
+    for (kernel, part) in by_kernel {
+        let c = calibrations[kernel];
+        variance += part * part * c.relative_variance;
+        df = fewest(df, c.df);
+    }
+    let total: f64 = estimated.iter().map(|e| e.stratum.cycles).sum();
     let half_width = if variance == 0.0 {
         0.0
     } else {
@@ -526,10 +575,7 @@ fn estimate(
         cluster: plan.cluster,
         check_warmup: plan.check_warmup,
         progress: plan.progress,
-        // The launches whose units were scaled (not all exact).
-        launch_progress: (progress.units.range(exact..).map(|(_, l)| l))
-            .collect::<BTreeSet<_>>()
-            .into_iter()
+        launch_progress: (launches.iter())
             .map(|l| progress.launches[l].clone())
             .collect(),
         probes: progress.probes.clone(),
@@ -566,6 +612,7 @@ fn estimate(
                     cycles: m.cycles,
                     check_cycles: check_cycles(m.unit),
                     weight: progress.weights.get(&m.unit).copied(),
+                    calibrates: progress.full.contains_key(&m.unit),
                 }
             })
             .collect(),
@@ -593,6 +640,14 @@ impl<'a> Correction<'a> {
     }
 }
 
+/// The degrees of freedom of a sum of two estimates' (none: 0): the fewer.
+fn fewest(a: u32, b: u32) -> u32 {
+    match (a, b) {
+        (0, d) | (d, 0) => d,
+        _ => a.min(b),
+    }
+}
+
 /// A half width whose variance could not be estimated (NaN) is unbounded.
 fn unbounded_if_nan(half_width: f64) -> f64 {
     if half_width.is_nan() {
@@ -605,6 +660,7 @@ fn unbounded_if_nan(half_width: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wsim_sim::stats::LaunchProgress;
 
     fn seen(stratum: &str, instructions: u64) -> Seen {
         Seen {
@@ -625,6 +681,49 @@ mod tests {
             by_core: Vec::new(),
             probes: Vec::new(),
         }
+    }
+
+    /// A launch the cores' progress model times is its time by place (the units' weights
+    /// times its ratio) in cycles, by its kernel's measured full units' cycles over their
+    /// weights: its drain's and its tail's copies, measured, calibrate nothing. Units 1-4
+    /// are its body (1-3 full), 5 its tail, its ratio 1.2; full units 2 and 3 measured at
+    /// 110 and 90 cycles for weights of 100: calibration 1.0, the body (100 + 100 + 100 +
+    /// 300) x 1.2 = 720, the tail 200 x 1.2 = 240.
+    #[test]
+    fn a_timed_launch_is_its_time_by_place_calibrated_by_its_full_units() {
+        let mut units = vec![seen("first", 100)];
+        units.extend((0..4).map(|_| seen("k (launch body)", 100)));
+        units.push(seen("k (launch tail)", 100));
+        let mut progress = Scaling::default();
+        progress.launches.insert(
+            1,
+            LaunchProgress {
+                launch: 1,
+                ratio: 1.2,
+                ..LaunchProgress::default()
+            },
+        );
+        progress.kernels.insert(1, "k".to_string());
+        for (unit, weight) in [(1, 100.0), (2, 100.0), (3, 100.0), (4, 300.0), (5, 200.0)] {
+            progress.units.insert(unit, 1);
+            progress.weights.insert(unit, weight);
+        }
+        progress.full = (1..=3).map(|u| (u, "k".to_string())).collect();
+        let all =
+            [(0, 50), (2, 110), (3, 90), (4, 999), (5, 888)].map(|(u, c)| measured(u, c, false));
+        let s = estimate(&units, &all, &progress, &Plan::default(), false);
+        let stratum = |name: &str| (s.strata.iter()).find(|h| h.name == name).unwrap();
+        let body = stratum("k (launch body)");
+        assert!((body.cycles - 720.0).abs() < 1e-9, "{body:?}");
+        assert_eq!((body.calibration, body.weight), (Some(1.0), Some(600.0)));
+        assert!((body.progress_ratio.unwrap() - 1.2).abs() < 1e-12);
+        assert!((stratum("k (launch tail)").cycles - 240.0).abs() < 1e-9);
+        assert!((s.cycles - 1010.0).abs() < 1e-9, "{}", s.cycles);
+        // The calibration's variance: residuals 10 and -10, S^2 = 200, (1 - 2/3) 200 /
+        // (2 x 100^2), for the 960 cycles it turns; Student's t with one degree of freedom.
+        let half = 12.706 * (960.0f64.powi(2) * 200.0 / 3.0 / 20_000.0).sqrt();
+        assert!((s.cycles_high - s.cycles - half).abs() < 1e-6, "{s:?}");
+        assert_eq!(s.launch_progress.len(), 1);
     }
 
     /// Bodies whose check says their warm-up was enough and tails whose check says it was

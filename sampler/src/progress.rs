@@ -42,10 +42,12 @@
 //! first, each at most a lone warp's rate. The same rates time each unit as a copy runs
 //! it: its instructions at the rate by place with the warps that issued in it at work (a
 //! unit with a few heavy warps left takes many times its instructions' share). The launch's
-//! units (body and tail) are weighed by those times (the ratio estimator's auxiliary
-//! variable, `estimate.rs`: the measured cycles calibrate the model) and scaled by the
-//! time by place over the units' times together. Without a lone warp's rate (its warp ran
-//! out of work first) a warp takes what its core is given, the cores' model of before.
+//! units (body and tail) are weighed by those times and scaled by the time by place over
+//! the units' times together, so that together they are the time by place; the kernel's
+//! measured full units' cycles over their weights turn that into cycles (`estimate.rs`,
+//! `Scaling::full`: a later unit's copy drains as lock step does, not as detail does, so
+//! it does not calibrate). Without a lone warp's rate (its warp ran out of work first) a
+//! warp takes what its core is given, the cores' model of before.
 //! The probes tell a core at its own limit from one a shared resource held: on the GCN
 //! layer's SparseWeaver at the paper's size SpMM's first core ran at 0.34 of its socket's
 //! 0.39 with all at work, and the last core alone at 0.43 (the L1 and its MSHRs its own);
@@ -129,17 +131,30 @@ impl Body {
     }
 }
 
-/// What the model scales: each launch's ratio (with the model's inputs), the launch of
-/// each unit it scales, and each such unit's weight.
+/// What the model scales: each launch's ratio (with the model's inputs) and kernel, the
+/// launch of each unit it scales, each such unit's weight, and the units that calibrate
+/// it.
 #[derive(Default)]
 pub(crate) struct Scaling {
     pub launches: BTreeMap<usize, LaunchProgress>,
+    pub kernels: BTreeMap<usize, String>,
     pub units: BTreeMap<usize, usize>,
     /// Each scaled unit's warp instructions weighted by how much slower than the launch
-    /// with every core at work the model has a copy of the functional run run it: the
-    /// ratio estimator's auxiliary variable for it (a unit with all the warps it had
-    /// at work weighs its instructions; one with a few heavy warps left, many times them).
+    /// with every core at work the model has a copy of the functional run run it (a unit
+    /// with all the warps it had at work weighs its instructions; one with a few heavy
+    /// warps left, many times them): with the launch's ratio, its share of the launch's
+    /// time by place in cycles at every core's rate with all at work.
     pub weights: BTreeMap<usize, f64>,
+    /// The units whose copies had every core at work to their end (`full_units`), each
+    /// with its kernel: the model's rates are theirs, and their measured cycles over their
+    /// weights turn the model's time into cycles. A later unit's copy drains in the functional run's
+    /// lock step, which detail does not: measured on PageRank VM on UK at the paper's
+    /// size (one iteration), the launch's last body unit's copy ran at 0.95 instructions
+    /// a cycle where the model had it at 1.68 and the tail's at 0.39 where it had 2.0,
+    /// while the time by place ended its 256 warps 0.54M cycles from an instruction
+    /// trace's ends for them on average (at most 3.4M) and the launch at 89.12M cycles
+    /// against 89.11M.
+    pub full: BTreeMap<usize, String>,
     /// The probes, each with its kernel and rates.
     pub probes: Vec<CoreProbe>,
 }
@@ -148,6 +163,11 @@ impl Scaling {
     /// Unit `unit`'s ratio, if it is scaled.
     pub fn ratio(&self, unit: usize) -> Option<f64> {
         self.units.get(&unit).map(|l| self.launches[l].ratio)
+    }
+
+    /// The kernel of scaled unit `unit`'s launch: its full units calibrate it.
+    pub fn kernel(&self, unit: usize) -> Option<&str> {
+        self.units.get(&unit).map(|l| self.kernels[l].as_str())
     }
 }
 
@@ -235,6 +255,9 @@ impl Bodies {
         }
         let mut scaling = Scaling {
             probes,
+            full: (full.iter())
+                .map(|(&u, l)| (u, self.launches[l].kernel.clone()))
+                .collect(),
             ..Scaling::default()
         };
         let none = Probed::default();
@@ -269,6 +292,7 @@ impl Bodies {
                 scaling.units.insert(*unit, launch);
                 scaling.weights.insert(*unit, time * all_at_work);
             }
+            (scaling.kernels).insert(launch, body.kernel.clone());
             let record = LaunchProgress {
                 launch: launch as u32,
                 rates,

@@ -419,7 +419,8 @@ pub struct Sampling {
     /// says which launches it scaled).
     #[serde(default)]
     pub progress: bool,
-    /// Each launch whose units were scaled, and by how much.
+    /// Each launch the model timed (its units' part of the estimate is its time by place
+    /// in cycles, `Stratum::calibration`), with the model's inputs and ratio.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub launch_progress: Vec<LaunchProgress>,
     /// The probes of each scaled kernel's sockets with fewer cores, or one warp, at work.
@@ -518,6 +519,10 @@ pub struct MeasuredUnit {
     /// copy run it; `Sampling::progress`), not its instructions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weight: Option<f64>,
+    /// Its copy had every core at work to its end (a full unit): its kernel's units that
+    /// the cores' progress model times are calibrated by these alone (`Stratum::calibration`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub calibrates: bool,
 }
 
 /// One stratum of a sampled run: its units, those measured, its estimate.
@@ -541,11 +546,16 @@ pub struct Stratum {
     /// tail's, the mean of its launches' by their units' weights; `Sampling::progress`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub progress_ratio: Option<f64>,
-    /// Its units' weights together, where the cores' progress model weighs some of them
-    /// (`MeasuredUnit::weight`): its estimate before the progress ratio is its measured
-    /// units' cycles over their weights, times this.
+    /// Where the cores' progress model times some of its units: their weights together
+    /// (`MeasuredUnit::weight`), and its kernel's calibration, the cycles a weight is
+    /// (its measured full units' cycles over their weights, `MeasuredUnit::calibrates`).
+    /// Those units' part of its estimate is the calibration times the weight times the
+    /// progress ratio; its other units' (those of the detailed stretch from the run's
+    /// start) is their cycles.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weight: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<f64>,
 }
 
 #[cfg(test)]
