@@ -406,20 +406,22 @@ fn estimate(
         |k: usize| (progress.weights.get(&k).copied()).unwrap_or(units[k].instructions as f64);
     // Each kernel's calibration: its measured full units' cycles over their weights, with
     // the ratio's variance (`estimate::calibration`).
-    let mut full: BTreeMap<&str, (Vec<(f64, f64)>, usize, f64)> = BTreeMap::new();
+    // Per kernel its full units' (weight, cycles) where measured, and how many they are
+    // and their weights together.
+    let mut pairs: BTreeMap<&str, Vec<(f64, f64)>> = BTreeMap::new();
+    let mut population: BTreeMap<&str, (usize, f64)> = BTreeMap::new();
     for (&k, kernel) in &progress.full {
-        let kernel = full.entry(kernel).or_default();
-        kernel.1 += 1;
-        kernel.2 += weight(k);
+        let all = population.entry(kernel).or_default();
+        *all = (all.0 + 1, all.1 + weight(k));
         if let Some(c) = cycles[k] {
-            kernel.0.push((weight(k), c as f64));
+            pairs.entry(kernel).or_default().push((weight(k), c as f64));
         }
     }
-    let calibrations: BTreeMap<&str, Calibration> = (full.into_iter())
-        .filter(|(_, (pairs, ..))| !pairs.is_empty())
-        .map(|(kernel, (pairs, population, weights))| {
-            let mean = weights / population as f64;
-            (kernel, estimate::calibration(&pairs, population, mean))
+    let calibrations: BTreeMap<&str, Calibration> = (pairs.iter())
+        .map(|(&kernel, pairs)| {
+            let (units, weights) = population[kernel];
+            let mean = weights / units as f64;
+            (kernel, estimate::calibration(pairs, units, mean))
         })
         .collect();
     // The launches the cores' progress model times: those it scales that do not end in
