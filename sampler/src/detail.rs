@@ -65,9 +65,9 @@ pub(crate) struct Measured {
     pub detailed_instructions: u64,
     /// Measured by a warm-up check (after the check's longer warm-up).
     pub check: bool,
-    /// Each core's warp instructions in the unit, in core order: the cores' rates
-    /// (`progress.rs`).
-    pub by_core: Vec<u64>,
+    /// Each warp's warp instructions in the unit, core by core: the cores' and the warps'
+    /// rates (`progress.rs`).
+    pub by_warp: Vec<u64>,
     /// The probes from its start, when it had them.
     pub probes: Vec<Probe>,
 }
@@ -110,7 +110,7 @@ pub(crate) fn measure(job: Job) -> SimResult<Done> {
             false => Vec::new(),
         };
         let start = m.cycle();
-        let at_start: Vec<u64> = m.instructions_by_core().collect();
+        let at_start: Vec<u64> = m.instructions_by_warp().collect();
         m.run_until(|m| span.end.reached(m))?;
         let instructions = m.progress().instructions;
         measured.push(Measured {
@@ -119,7 +119,7 @@ pub(crate) fn measure(job: Job) -> SimResult<Done> {
             // The warm-up is the first unit's.
             detailed_instructions: instructions - first,
             check: job.check,
-            by_core: (m.instructions_by_core().zip(at_start))
+            by_warp: (m.instructions_by_warp().zip(at_start))
                 .map(|(now, then)| now - then)
                 .collect(),
             probes,

@@ -680,7 +680,7 @@ mod tests {
             cycles,
             detailed_instructions: 0,
             check,
-            by_core: Vec::new(),
+            by_warp: Vec::new(),
             probes: Vec::new(),
         }
     }
