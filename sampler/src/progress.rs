@@ -39,7 +39,9 @@
 //! active core in core order is offered its k-th core's rate (with fewer at work, the
 //! probe's for the k-th of that many) and what the cores before it left, and takes at most
 //! a lone core's rate and a lone warp's per live warp; within a core its oldest live warps
-//! first, each at most a lone warp's rate. The same rates time each unit as a copy runs
+//! first, each at most a lone warp's rate, or where the kernel's measured units' fastest
+//! warp ran slower than that (warps that wait on the memory they share, not on the issue
+//! slots), at most that rate or its even share of the core. The same rates time each unit as a copy runs
 //! it: its instructions at the rate by place with the warps that issued in it at work (a
 //! unit with a few heavy warps left takes many times its instructions' share). The launch's
 //! units (body and tail) are weighed by those times and scaled by the time by place over
