@@ -182,13 +182,12 @@ struct Probed {
 }
 
 /// A kernel's measured full units pooled: their cycles, each core's instructions, and per
-/// socket the rate of its fastest warp in each unit, added up over the units.
+/// socket the rate of its fastest warp in each unit.
 #[derive(Default)]
 struct Pooled {
     cycles: u64,
     by_core: Vec<u64>,
-    fastest: Vec<f64>,
-    units: usize,
+    fastest: Vec<Vec<f64>>,
 }
 
 impl Pooled {
@@ -198,22 +197,35 @@ impl Pooled {
         for (p, n) in self.by_core.iter_mut().zip(by_core) {
             *p += n;
         }
-        let fastest = (m.by_warp.chunks(warps * socket)).map(|s| {
-            s.iter()
-                .max()
-                .map_or(0.0, |&n| n as f64 / m.cycles.max(1) as f64)
-        });
-        self.fastest.resize(
-            self.fastest
-                .len()
-                .max(m.by_warp.len().div_ceil(warps * socket)),
-            0.0,
-        );
+        let fastest: Vec<f64> = (m.by_warp.chunks(warps * socket))
+            .map(|s| {
+                s.iter()
+                    .max()
+                    .map_or(0.0, |&n| n as f64 / m.cycles.max(1) as f64)
+            })
+            .collect();
+        self.fastest.resize(fastest.len(), Vec::new());
         for (f, r) in self.fastest.iter_mut().zip(fastest) {
-            *f += r;
+            f.push(r);
         }
         self.cycles += m.cycles;
-        self.units += 1;
+    }
+
+    /// Each socket's fastest warp's rate, the median over the units: a launch's first
+    /// units in detail ramp up from cold (a small PageRank's first two fastest warps at
+    /// 0.028 and 0.045 a cycle, its later ones at 0.092-0.102).
+    fn loaded_warp(&self) -> Vec<f64> {
+        (self.fastest.iter())
+            .map(|rates| {
+                let mut rates = rates.clone();
+                rates.sort_by(f64::total_cmp);
+                let mid = rates.len() / 2;
+                match rates.len() % 2 {
+                    1 => rates[mid],
+                    _ => (rates[mid - 1] + rates[mid]) / 2.0,
+                }
+            })
+            .collect()
     }
 }
 
@@ -301,9 +313,7 @@ impl Bodies {
             let rates: Vec<f64> = (pooled.by_core.iter())
                 .map(|&n| n as f64 / pooled.cycles as f64)
                 .collect();
-            let loaded_warp: Vec<f64> = (pooled.fastest.iter())
-                .map(|f| f / pooled.units as f64)
-                .collect();
+            let loaded_warp = pooled.loaded_warp();
             let probed = probed.get(body.kernel.as_str()).unwrap_or(&none);
             // Each socket's lone warp's rate: its last core's in the probe.
             let lone_warp: Vec<f64> = (probed.lone_warp.chunks(self.socket))
