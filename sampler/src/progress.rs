@@ -41,9 +41,10 @@
 //! a lone core's rate and a lone warp's per live warp; within a core its oldest live warps
 //! first, each at most a lone warp's rate, or where the kernel's measured units' fastest
 //! warp ran slower than that (warps that wait on the memory they share, not on the issue
-//! slots), at most that rate or its even share of the core. The same rates time each unit as a copy runs
-//! it: its instructions at the rate by place with the warps that issued in it at work (a
-//! unit with a few heavy warps left takes many times its instructions' share). The launch's
+//! slots), at most that rate or its even share of the core. The same rates time each
+//! unit as a copy runs it: its instructions at the rate by place with the warps that
+//! issued in it at work (a unit with a few heavy warps left takes many times its
+//! instructions' share). The launch's
 //! units (body and tail) are weighed by those times and scaled by the time by place over
 //! the units' times together, so that together they are the time by place; the kernel's
 //! measured full units' cycles over their weights turn that into cycles (`estimate.rs`,
@@ -139,6 +140,7 @@ impl Body {
 #[derive(Default)]
 pub(crate) struct Scaling {
     pub launches: BTreeMap<usize, LaunchProgress>,
+    /// Each scaled launch's kernel.
     pub kernels: BTreeMap<usize, String>,
     pub units: BTreeMap<usize, usize>,
     /// Each scaled unit's warp instructions weighted by how much slower than the launch
@@ -149,8 +151,8 @@ pub(crate) struct Scaling {
     pub weights: BTreeMap<usize, f64>,
     /// The units whose copies had every core at work to their end (`full_units`), each
     /// with its kernel: the model's rates are theirs, and their measured cycles over their
-    /// weights turn the model's time into cycles. A later unit's copy drains in the functional run's
-    /// lock step, which detail does not: measured on PageRank VM on UK at the paper's
+    /// weights turn the model's time into cycles. A later unit's copy drains in the
+    /// functional run's lock step, which detail does not: measured on PageRank VM on UK at the paper's
     /// size (one iteration), the launch's last body unit's copy ran at 0.95 instructions
     /// a cycle where the model had it at 1.68 and the tail's at 0.39 where it had 2.0,
     /// while the time by place ended its 256 warps 0.54M cycles from an instruction
