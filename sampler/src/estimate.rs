@@ -65,13 +65,10 @@ pub fn stratum(name: &str, units: &[Unit]) -> Estimated {
     let by = |x: f64| if sx > 0.0 { x } else { 1.0 };
     let cycles = ratio * total;
     let (variance, df) = if n >= 2 {
-        let residuals: f64 = (measured.iter())
-            .map(|&(x, y)| (y - ratio * by(x)).powi(2))
-            .sum::<f64>()
-            / (n as f64 - 1.0);
+        let about: Vec<(f64, f64)> = measured.iter().map(|&(x, y)| (by(x), y)).collect();
         let fpc = 1.0 - n as f64 / population;
         (
-            population * population * fpc * residuals / n as f64,
+            population * population * fpc * residuals(&about, ratio) / n as f64,
             n as u32 - 1,
         )
     } else {
@@ -110,12 +107,8 @@ pub fn calibration(pairs: &[(f64, f64)], population: usize, mean_weight: f64) ->
         k if k >= population => (0.0, 0),
         0 | 1 => (f64::NAN, 0),
         k => {
-            let residuals: f64 = (pairs.iter())
-                .map(|&(x, y)| (y - ratio * x).powi(2))
-                .sum::<f64>()
-                / (n - 1.0);
             let fpc = 1.0 - n / population as f64;
-            let variance = fpc * residuals / (n * mean_weight * mean_weight);
+            let variance = fpc * residuals(pairs, ratio) / (n * mean_weight * mean_weight);
             (variance / (ratio * ratio), k as u32 - 1)
         }
     };
@@ -141,12 +134,15 @@ pub fn check_ratio(pairs: &[(f64, f64)]) -> (f64, f64) {
     if pairs.len() < 2 {
         return (ratio, f64::NAN);
     }
-    let residuals: f64 = (pairs.iter())
-        .map(|&(x, y)| (y - ratio * x).powi(2))
-        .sum::<f64>()
-        / (n - 1.0);
     let mean = short / n;
-    (ratio, residuals / (n * mean * mean))
+    (ratio, residuals(pairs, ratio) / (n * mean * mean))
+}
+
+/// The variance of (x, y) pairs about the line y = `ratio` x (Cochran's S^2 of a ratio
+/// estimator's residuals, over n - 1).
+fn residuals(pairs: &[(f64, f64)], ratio: f64) -> f64 {
+    let squares: f64 = pairs.iter().map(|&(x, y)| (y - ratio * x).powi(2)).sum();
+    squares / (pairs.len() as f64 - 1.0)
 }
 
 /// The 97.5% quantile of Student's t with `df` degrees of freedom (a two-sided 95%

@@ -404,10 +404,8 @@ fn estimate(
     // Each unit's weight: the cores' progress model's for it, or its instructions.
     let weight =
         |k: usize| (progress.weights.get(&k).copied()).unwrap_or(units[k].instructions as f64);
-    // Each kernel's calibration: its measured full units' cycles over their weights, with
-    // the ratio's variance (`estimate::calibration`).
-    // Per kernel its full units' (weight, cycles) where measured, and how many they are
-    // and their weights together.
+    // Each kernel's calibration (`estimate::calibration`): per kernel its full units'
+    // (weight, cycles) where measured, and how many they are and their weights together.
     let mut pairs: BTreeMap<&str, Vec<(f64, f64)>> = BTreeMap::new();
     let mut population: BTreeMap<&str, (usize, f64)> = BTreeMap::new();
     for (&k, kernel) in &progress.full {
@@ -488,12 +486,13 @@ fn estimate(
     let mut exact_in: BTreeMap<&str, u64> = BTreeMap::new();
     for (k, (u, c)) in units.iter().zip(&cycles).enumerate() {
         let stratum = strata.entry(&u.stratum).or_default();
+        let timed = timed(k);
         stratum.push(Unit {
             instructions: u.instructions,
             cycles: c.map(|c| c as f64),
-            timed: timed(k),
+            timed,
         });
-        if timed(k) {
+        if timed {
             let kernel = timed_strata[u.stratum.as_str()];
             let part = timed_in.entry(&u.stratum).or_insert((kernel, 0.0, 0.0));
             part.1 += weight(k);
