@@ -184,12 +184,13 @@ struct Probed {
 }
 
 /// A kernel's measured full units pooled: their cycles, each core's instructions, and per
-/// socket the rate of its fastest warp in each unit.
+/// socket each warp's instructions by its place in its core (those of cores whose warps
+/// all issued in the unit).
 #[derive(Default)]
 struct Pooled {
     cycles: u64,
     by_core: Vec<u64>,
-    fastest: Vec<Vec<f64>>,
+    by_place: Vec<Vec<u64>>,
 }
 
 impl Pooled {
@@ -199,33 +200,34 @@ impl Pooled {
         for (p, n) in self.by_core.iter_mut().zip(by_core) {
             *p += n;
         }
-        let fastest: Vec<f64> = (m.by_warp.chunks(warps * socket))
-            .map(|s| {
-                s.iter()
-                    .max()
-                    .map_or(0.0, |&n| n as f64 / m.cycles.max(1) as f64)
-            })
-            .collect();
-        self.fastest.resize(fastest.len(), Vec::new());
-        for (f, r) in self.fastest.iter_mut().zip(fastest) {
-            f.push(r);
+        let sockets = m.by_warp.chunks(warps * socket).count();
+        self.by_place.resize(sockets, vec![0; warps]);
+        for (s, cores) in m.by_warp.chunks(warps * socket).enumerate() {
+            for core in cores.chunks(warps).filter(|c| c.iter().all(|&n| n > 0)) {
+                for (p, n) in self.by_place[s].iter_mut().zip(core) {
+                    *p += n;
+                }
+            }
         }
         self.cycles += m.cycles;
     }
 
-    /// Each socket's fastest warp's rate, the median over the units: a launch's first
-    /// units in detail ramp up from cold (a small PageRank's first two fastest warps at
-    /// 0.028 and 0.045 a cycle, its later ones at 0.092-0.102).
-    fn loaded_warp(&self) -> Vec<f64> {
-        (self.fastest.iter())
-            .map(|rates| {
-                let mut rates = rates.clone();
-                rates.sort_by(f64::total_cmp);
-                let mid = rates.len() / 2;
-                match rates.len() % 2 {
-                    1 => rates[mid],
-                    _ => (rates[mid - 1] + rates[mid]) / 2.0,
-                }
+    /// Each socket's shares of a core's rate, the largest first: its cores' warps'
+    /// instructions pooled by place over their total, sorted (empty where no core had
+    /// every warp at work). Sorted, since greedy-then-oldest gives the older warps more
+    /// and a warp's own work varies: on PageRank VM on HW at the paper's size a loaded
+    /// core's oldest nineteen warps ran at 0.030-0.045 a cycle and its youngest thirteen
+    /// at 0.009-0.030, each ordered by age about so.
+    fn warp_shares(&self) -> Vec<Vec<f64>> {
+        (self.by_place.iter())
+            .map(|by_place| {
+                let total: u64 = by_place.iter().sum();
+                let mut shares: Vec<f64> = match total {
+                    0 => Vec::new(),
+                    _ => by_place.iter().map(|&n| n as f64 / total as f64).collect(),
+                };
+                shares.sort_by(|a, b| b.total_cmp(a));
+                shares
             })
             .collect()
     }
@@ -315,7 +317,7 @@ impl Bodies {
             let rates: Vec<f64> = (pooled.by_core.iter())
                 .map(|&n| n as f64 / pooled.cycles as f64)
                 .collect();
-            let loaded_warp = pooled.loaded_warp();
+            let warp_shares = pooled.warp_shares();
             let probed = probed.get(body.kernel.as_str()).unwrap_or(&none);
             // Each socket's lone warp's rate: its last core's in the probe.
             let lone_warp: Vec<f64> = (probed.lone_warp.chunks(self.socket))
@@ -328,7 +330,7 @@ impl Bodies {
                 rates: &rates,
                 fewer: &probed.fewer,
                 lone_warp: &lone_warp,
-                loaded_warp: &loaded_warp,
+                warp_shares: &warp_shares,
                 socket: self.socket,
                 warps,
             };
@@ -347,7 +349,7 @@ impl Bodies {
                 rates,
                 work: by_core(&work, warps),
                 lone_warp,
-                loaded_warp,
+                warp_shares,
                 ratio,
             };
             scaling.launches.insert(launch, record);
@@ -359,13 +361,13 @@ impl Bodies {
 /// The model's rates: each core's with all at work (`rates`), with fewer at work the
 /// probes' (`fewer`: by how many of each socket's cores were at work, every core's rate,
 /// the parked ones' 0), each socket's lone warp's (`lone_warp`, empty when not probed:
-/// a warp is then held only by its core) and its fastest warp's with all at work
-/// (`loaded_warp`, empty: as fast as alone).
+/// a warp is then held only by its core) and how a core's warps share it with all at work
+/// (`warp_shares`: each socket's shares, the largest first; empty: oldest first).
 struct Model<'a> {
     rates: &'a [f64],
     fewer: &'a BTreeMap<usize, Vec<f64>>,
     lone_warp: &'a [f64],
-    loaded_warp: &'a [f64],
+    warp_shares: &'a [Vec<f64>],
     socket: usize,
     warps: usize,
 }
@@ -378,8 +380,9 @@ struct Socket<'a> {
     fewer: BTreeMap<usize, &'a [f64]>,
     /// A warp alone (infinite when not probed).
     warp: f64,
-    /// The fastest warp of a loaded core (infinite when not measured).
-    loaded: f64,
+    /// A core's shares of its rate, by its live warps' age, the oldest first (empty when
+    /// not measured: the oldest takes what it can first).
+    shares: &'a [f64],
     /// A core alone: the most a core takes of what those before it leave (infinite when
     /// not probed).
     core: f64,
@@ -402,7 +405,7 @@ impl Model<'_> {
                     warp: (self.lone_warp.get(s).copied())
                         .filter(|&r| r > 0.0)
                         .unwrap_or(f64::INFINITY),
-                    loaded: (self.loaded_warp.get(s).copied()).unwrap_or(f64::INFINITY),
+                    shares: self.warp_shares.get(s).map_or(&[], Vec::as_slice),
                 }
             })
             .collect()
@@ -472,20 +475,56 @@ impl Socket<'_> {
         rates
     }
 
+    /// Each of a core's `live` warps' rates, the oldest first, when it runs at `rate`: by
+    /// the measured shares of the oldest `live` places, each at most a lone warp's rate,
+    /// what one cannot take going to the others by their shares; without shares, the
+    /// oldest first, each at most a lone warp's rate.
+    fn split(&self, rate: f64, live: usize) -> Vec<f64> {
+        let mut at = vec![0.0; live];
+        if self.shares.len() < live {
+            let mut given = rate;
+            for a in &mut at {
+                *a = given.min(self.warp);
+                given -= *a;
+            }
+            return at;
+        }
+        let shares = &self.shares[..live];
+        // Shares fall with age, so those held at a lone warp's rate are the oldest.
+        let (mut held, mut given) = (0, rate);
+        loop {
+            let rest: f64 = shares[held..].iter().sum();
+            if rest <= 0.0 {
+                return at;
+            }
+            if held < live && given * shares[held] / rest > self.warp {
+                at[held] = self.warp;
+                given -= self.warp;
+                held += 1;
+                continue;
+            }
+            for (a, s) in at[held..].iter_mut().zip(&shares[held..]) {
+                *a = given * s / rest;
+            }
+            return at;
+        }
+    }
+
     /// The time this socket takes by place for `work` (each of its warps' instructions,
-    /// `warps` a core): within a core its oldest live warps first, as greedy-then-oldest
-    /// issues them, each at most a lone warp's rate; but where a loaded core's fastest
-    /// warp runs slower than that, its warps wait on what they share (the memory), so
-    /// each takes at most that, or its even share of the core where more.
+    /// `warps` a core): within a core its live warps share its rate as the kernel's
+    /// measured full units' warps shared theirs (`split`).
     ///
     /// Measured on Table 4.5's PageRank VM on HW at the paper's size (one iteration,
-    /// `--trace-instructions` on the outer loop's branch, each warp's last): a core's 32
-    /// warps ended within about 100M cycles of each other (core 0's between 187M and
-    /// 300M), where oldest first at a lone warp's 0.055 a cycle ended its oldest sixteen by
-    /// 163M and the others from 233M; the fastest warp of the measured units ran at 0.036
-    /// (UK's at 0.090, above its lone warp's 0.076, and there oldest first matched the
-    /// trace warp by warp). The socket's end by place: 1,079M cycles with oldest first,
-    /// 1,052M so, against the full run's 1,024M; UK's and a small PageRank's unchanged.
+    /// `--trace-instructions` on the outer loop's branch, each warp's last, to the run's
+    /// first 1.0G cycles): a socket's cores' warps ended at 189-301M, 445-555M, 697-803M and
+    /// 917M to the launch's end at 1,024M. Oldest first, each warp at most a lone warp's
+    /// 0.055 a cycle, ended them at 167-317M, 204-555M, 572-823M and 811-1,047M: the young
+    /// warps starved until the old ones ended, where in detail they ran all along, slower
+    /// (a loaded core's youngest at 0.009-0.015 a cycle). By the measured shares: 161-285M,
+    /// 433-542M, 694-799M, 901-1,031M. The sockets' ends: 1,031M and 1,032M (oldest first
+    /// 1,079M; each warp held at the fastest one's rate or its even share, 1,047M and
+    /// 1,060M). On UK, issue-bound, 88.4M (oldest first and the full run 89.1M); on a
+    /// small PageRank (R-MAT 14) 1.95M (oldest first 2.02M, the full run's launch 1.97M).
     fn time(&self, work: &[u64], warps: usize) -> Option<f64> {
         let mut left: Vec<f64> = work.iter().map(|&w| w as f64).collect();
         let mut at = vec![0.0; left.len()];
@@ -504,14 +543,8 @@ impl Socket<'_> {
             let counts: Vec<usize> = live.iter().map(Vec::len).collect();
             at.fill(0.0);
             for (rate, warps) in self.core_rates(&counts).into_iter().zip(&live) {
-                let most = (self.loaded.max(rate / warps.len() as f64)).min(self.warp);
-                let mut given = rate;
-                for &w in warps {
-                    at[w] = given.min(most);
-                    given -= at[w];
-                    if given <= 0.0 {
-                        break;
-                    }
+                for (&w, r) in warps.iter().zip(self.split(rate, warps.len())) {
+                    at[w] = r;
                 }
             }
             // The first live warp to finish at its rate.
@@ -551,7 +584,7 @@ mod tests {
             rates,
             fewer,
             lone_warp: &[],
-            loaded_warp: &[],
+            warp_shares: &[],
             socket,
             warps: 1,
         };
@@ -561,12 +594,12 @@ mod tests {
     }
 
     fn socket<'a>(rates: &'a [f64], fewer: BTreeMap<usize, &'a [f64]>) -> Socket<'a> {
-        let (warp, loaded, core) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
+        let (warp, core) = (f64::INFINITY, f64::INFINITY);
         Socket {
             rates,
             fewer,
             warp,
-            loaded,
+            shares: &[],
             core,
         }
     }
@@ -669,7 +702,7 @@ mod tests {
             rates: &rates,
             fewer: BTreeMap::from([(1, &[1.0][..])]),
             warp: 0.5,
-            loaded: 0.6,
+            shares: &[],
             core: 1.0,
         };
         let work = [1000, 200, 300, 300];
@@ -680,7 +713,7 @@ mod tests {
             rates: &rates,
             fewer: &fewer,
             lone_warp: &[0.5],
-            loaded_warp: &[],
+            warp_shares: &[],
             socket: 2,
             warps: 2,
         };
@@ -703,24 +736,33 @@ mod tests {
         );
     }
 
-    /// A core whose warps wait on what they share: one core at 1.0 a cycle, a warp alone
-    /// at 0.8, its fastest warp with all at work at 0.5, two warps of 1,000 instructions.
-    /// Oldest first the old warp takes 0.8 and ends at 1,250 cycles, the young one (at
-    /// 0.2 until then) at 1,250 + 750 / 0.8 = 2,187.5; loaded, each takes its even 0.5 and
-    /// both end at 2,000.
+    /// A core's warps share it as the measured units' did: one core at 1.0 a cycle, a
+    /// warp alone at 0.8, two warps of 1,000 instructions. Unmeasured, oldest first: the old
+    /// warp takes 0.8 and ends at 1,250 cycles, the young one (at 0.2 until then) at 1,250 +
+    /// 750 / 0.8 = 2,187.5. Shared alike, both end at 2,000. By shares of 0.7 and 0.3 the
+    /// old one ends at 1,000 / 0.7, the young one then alone (its 0.7 of 0.7: 1.0, held at
+    /// 0.8) at 1,000 / 0.7 + (1,000 - 300 / 0.7) / 0.8; by 0.9 and 0.1 the old one is held
+    /// at 0.8 and the young takes the rest, as oldest first.
     #[test]
-    fn warps_of_a_loaded_core_share_it() {
-        let (rates, fewer) = ([1.0], BTreeMap::new());
-        let core = |loaded| Socket {
+    fn a_cores_warps_share_it_as_the_measured_units_did() {
+        let rates = [1.0];
+        let core = |shares| Socket {
             rates: &rates,
-            fewer: fewer.clone(),
+            fewer: BTreeMap::new(),
             warp: 0.8,
-            loaded,
+            shares,
             core: 1.0,
         };
-        let oldest = core(0.9).time(&[1000, 1000], 2).unwrap();
-        assert!((oldest - 2187.5).abs() < 1e-6, "{oldest}");
-        let shared = core(0.5).time(&[1000, 1000], 2).unwrap();
-        assert!((shared - 2000.0).abs() < 1e-6, "{shared}");
+        let time = |shares| core(shares).time(&[1000, 1000], 2).unwrap();
+        let expect = [
+            (&[][..], 2187.5),
+            (&[0.5, 0.5][..], 2000.0),
+            (&[0.7, 0.3][..], 1000.0 / 0.7 + (1000.0 - 300.0 / 0.7) / 0.8),
+            (&[0.9, 0.1][..], 2187.5),
+        ];
+        for (shares, end) in expect {
+            let t = time(shares);
+            assert!((t - end).abs() < 1e-6, "{shares:?}: {t} against {end}");
+        }
     }
 }

@@ -474,11 +474,11 @@ pub struct LaunchProgress {
     /// were not timed, and only the units before the first core's end were scaled).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lone_warp: Vec<f64>,
-    /// Each socket's fastest warp's warp instructions a cycle in its kernel's measured
-    /// body units (all at work; the mean over the units): what a warp takes of a loaded
-    /// core at most, where that is below the lone warp's rate.
+    /// Each socket's shares of a core's rate, the largest first: its cores' warps'
+    /// instructions by place in its kernel's measured full units (cores with every warp
+    /// at work), sorted; a core's live warps take them oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub loaded_warp: Vec<f64>,
+    pub warp_shares: Vec<Vec<f64>>,
     /// Its sockets' time by place over the copies' time for its units (the cores'
     /// progress model): its body's and tail's scale.
     pub ratio: f64,
