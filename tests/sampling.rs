@@ -357,6 +357,54 @@ fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
 /// core at work, the others parked), which issues less than its core alone; each launch
 /// timed with it carries each socket's rate, and its tail is weighed and scaled as well as
 /// its body (sampler/src/progress.rs).
+/// The terminal report says which part of the estimate the cores' progress model timed
+/// (its strata's calibration times weight times ratio, over the estimate), since the
+/// interval holds only that calibration's spread.
+#[test]
+fn the_report_says_how_much_of_the_estimate_the_model_timed() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("stats.json");
+    let (config, elf) = (
+        root().join("configs/sparseweaver.toml"),
+        program("graph/pr_vm_pull"),
+    );
+    let out = wsim_ok(&[
+        "run",
+        "--config",
+        config.to_str().unwrap(),
+        "--graph",
+        "gen:rmat:scale=9,ef=8",
+        "--symmetrize",
+        "--iterations",
+        "8",
+        "--sample",
+        "--sample-exact-fallback=false",
+        "--sample-every",
+        "4",
+        "--sample-period",
+        "3000",
+        "--json",
+        json.to_str().unwrap(),
+        elf.to_str().unwrap(),
+    ]);
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    let s = &report["sampling"];
+    let timed: f64 = (s["strata"].as_array().unwrap().iter())
+        .filter_map(|h| {
+            let part = |key: &str| h[key].as_f64();
+            Some(part("calibration")? * part("weight")? * part("progress_ratio")?)
+        })
+        .sum();
+    assert!(timed > 0.0, "{s}");
+    let launches = s["launch_progress"].as_array().unwrap().len();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = format!(
+        "{:.1}% of the estimate is {launches} launch(es) the cores' progress model timed",
+        100.0 * timed / s["cycles"].as_f64().unwrap()
+    );
+    assert!(stdout.contains(&line), "{line}\n{stdout}");
+}
+
 #[test]
 fn a_lone_warp_is_probed_and_times_the_launch_to_its_end() {
     let graph = [

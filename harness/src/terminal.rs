@@ -358,6 +358,21 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
         )
     };
     let _ = writeln!(s, "{:<22}{:.0} {how}", "cycles", p.cycles);
+    // The launches the cores' progress model timed: their part of the estimate.
+    let timed: f64 = (p.strata.iter())
+        .filter_map(|h| Some(h.calibration? * h.weight? * h.progress_ratio?))
+        .sum();
+    if timed > 0.0 {
+        let _ = writeln!(
+            s,
+            "{:<22}{:.1}% of the estimate is {} launch(es) the cores' progress model timed: the \
+             interval holds its calibration's spread, not the model's own error (measured \
+             against full detail in docs/ARCHITECTURE.md, \"Sampled simulation\", item 8)",
+            "  timed by the model",
+            100.0 * timed / p.cycles.max(1.0),
+            p.launch_progress.len()
+        );
+    }
     if let Some(c) = &p.check {
         let _ = writeln!(
             s,

@@ -38,10 +38,9 @@
 //! last core at work, the others parked, `Machine::park_warp`). By place, a socket's k-th
 //! active core in core order is offered its k-th core's rate (with fewer at work, the
 //! probe's for the k-th of that many) and what the cores before it left, and takes at most
-//! a lone core's rate and a lone warp's per live warp; within a core its oldest live warps
-//! first, each at most a lone warp's rate, or where the kernel's measured units' fastest
-//! warp ran slower than that (warps that wait on the memory they share, not on the issue
-//! slots), at most that rate or its even share of the core. The same rates time each
+//! a lone core's rate and a lone warp's per live warp; within a core its live warps share
+//! its rate as the kernel's measured full units' warps shared theirs, the oldest the
+//! largest share (greedy-then-oldest), each at most a lone warp's rate. The same rates time each
 //! unit as a copy runs it: its instructions at the rate by place with the warps that
 //! issued in it at work (a unit with a few heavy warps left takes many times its
 //! instructions' share). The launch's
@@ -59,7 +58,8 @@
 //! with its slowest socket. Assumptions: a core's rate depends only on its place among
 //! its socket's active cores, how many they are and its live warps (the sockets are
 //! independent, the L2 and DRAM they share not modelled; one probe, early in the kernel's
-//! first launch, stands for all its launches, and one warp for all its warps), and a
+//! first launch, stands for all its launches, one warp for all its warps, and the shares
+//! of a core with all its warps at work for one with fewer, the oldest keeping theirs), and a
 //! warp's work is the functional run's (where warps take work from a shared counter,
 //! detail gives the faster cores more of it). With round robin the cores share a socket
 //! alike, as lock step has them, and nothing is scaled (the warps' own drain under round
