@@ -26,6 +26,11 @@ fn pagerank(options: &[&str]) -> Value {
 /// `elf` on the dissertation's machine with `graph` (the `--graph` option's value and the
 /// graph options after it) and `options`: the JSON report.
 fn report(elf: &str, graph: &[&str], options: &[&str]) -> Value {
+    report_and_terminal(elf, graph, options).0
+}
+
+/// The same run's JSON report and its terminal report.
+fn report_and_terminal(elf: &str, graph: &[&str], options: &[&str]) -> (Value, String) {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("stats.json");
     let config = root().join("configs/sparseweaver.toml");
@@ -35,10 +40,10 @@ fn report(elf: &str, graph: &[&str], options: &[&str]) -> Value {
     args.extend_from_slice(&["--json", json.to_str().unwrap()]);
     args.extend_from_slice(options);
     args.push(elf.to_str().unwrap());
-    wsim_ok(&args);
+    let out = wsim_ok(&args);
     let mut report: Value = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
     report.as_object_mut().unwrap().remove("host");
-    report
+    (report, String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 fn verified(r: &Value) -> bool {
@@ -362,32 +367,16 @@ fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
 /// interval holds only that calibration's spread.
 #[test]
 fn the_report_says_how_much_of_the_estimate_the_model_timed() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("stats.json");
-    let (config, elf) = (
-        root().join("configs/sparseweaver.toml"),
-        program("graph/pr_vm_pull"),
-    );
-    let out = wsim_ok(&[
-        "run",
-        "--config",
-        config.to_str().unwrap(),
-        "--graph",
-        "gen:rmat:scale=9,ef=8",
-        "--symmetrize",
-        "--iterations",
-        "8",
+    let graph = ["gen:rmat:scale=9,ef=8", "--symmetrize", "--iterations", "8"];
+    let options = [
         "--sample",
         "--sample-exact-fallback=false",
         "--sample-every",
         "4",
         "--sample-period",
         "3000",
-        "--json",
-        json.to_str().unwrap(),
-        elf.to_str().unwrap(),
-    ]);
-    let report: Value = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    ];
+    let (report, stdout) = report_and_terminal("graph/pr_vm_pull", &graph, &options);
     let s = &report["sampling"];
     let timed: f64 = (s["strata"].as_array().unwrap().iter())
         .filter_map(|h| {
@@ -397,7 +386,6 @@ fn the_report_says_how_much_of_the_estimate_the_model_timed() {
         .sum();
     assert!(timed > 0.0, "{s}");
     let launches = s["launch_progress"].as_array().unwrap().len();
-    let stdout = String::from_utf8_lossy(&out.stdout);
     let line = format!(
         "{:.1}% of the estimate is {launches} launch(es) the cores' progress model timed",
         100.0 * timed / s["cycles"].as_f64().unwrap()
