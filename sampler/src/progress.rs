@@ -491,23 +491,22 @@ impl Socket<'_> {
         }
         let shares = &self.shares[..live];
         // Shares fall with age, so those held at a lone warp's rate are the oldest.
-        let (mut held, mut given) = (0, rate);
-        loop {
+        let mut given = rate;
+        for held in 0..live {
             let rest: f64 = shares[held..].iter().sum();
             if rest <= 0.0 {
-                return at;
+                break;
             }
-            if held < live && given * shares[held] / rest > self.warp {
-                at[held] = self.warp;
-                given -= self.warp;
-                held += 1;
-                continue;
+            if given * shares[held] / rest <= self.warp {
+                for (a, s) in at[held..].iter_mut().zip(&shares[held..]) {
+                    *a = given * s / rest;
+                }
+                break;
             }
-            for (a, s) in at[held..].iter_mut().zip(&shares[held..]) {
-                *a = given * s / rest;
-            }
-            return at;
+            at[held] = self.warp;
+            given -= self.warp;
         }
+        at
     }
 
     /// The time this socket takes by place for `work` (each of its warps' instructions,
