@@ -9,7 +9,9 @@ use wsim_sim::mem::cache::WritePolicy;
 use wsim_sim::mem::dram::DramConfig;
 use wsim_sim::mem::hierarchy::{CacheLevel, HierarchyStats};
 use wsim_sim::report::{Report, Status};
-use wsim_sim::stats::{CoreCounters, FsmState, Iteration, LaunchRecord, Merge, SlotReason, Slots};
+use wsim_sim::stats::{
+    CoreCounters, FsmState, Iteration, LaunchRecord, Merge, SlotReason, Slots, Stratum,
+};
 use wsim_sim::Mode;
 
 /// The summary of a run: its exit status, or how it failed (the first line of the error)
@@ -358,10 +360,7 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
         )
     };
     let _ = writeln!(s, "{:<22}{:.0} {how}", "cycles", p.cycles);
-    // The launches the cores' progress model timed: their part of the estimate.
-    let timed: f64 = (p.strata.iter())
-        .filter_map(|h| Some(h.calibration? * h.weight? * h.progress_ratio?))
-        .sum();
+    let timed: f64 = p.strata.iter().filter_map(Stratum::timed_cycles).sum();
     if timed > 0.0 {
         let _ = writeln!(
             s,

@@ -563,6 +563,14 @@ pub struct Stratum {
     pub calibration: Option<f64>,
 }
 
+impl Stratum {
+    /// The part of its estimate the cores' progress model timed: the calibration times
+    /// the weight times the progress ratio (none where the model times none of its units).
+    pub fn timed_cycles(&self) -> Option<f64> {
+        Some(self.calibration? * self.weight? * self.progress_ratio?)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
