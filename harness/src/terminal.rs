@@ -365,11 +365,13 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
         let _ = writeln!(
             s,
             "{:<22}{:.1}% of the estimate is {} launch(es) the cores' progress model timed: the \
-             interval holds its calibration's spread, not the model's own error (measured \
-             against full detail in docs/ARCHITECTURE.md, \"Sampled simulation\", item 8)",
+             interval holds its calibration's spread and its lone warps' (+-{:.2}%), not the \
+             rest of the model's error (measured against full detail in \
+             docs/ARCHITECTURE.md, \"Sampled simulation\", item 8)",
             "  timed by the model",
             100.0 * timed / p.cycles.max(1.0),
-            p.launch_progress.len()
+            p.launch_progress.len(),
+            100.0 * p.lone_warp_half_width / p.cycles.max(1.0)
         );
     }
     if let Some(c) = &p.check {

@@ -138,18 +138,25 @@ pub(crate) fn measure(job: Job) -> SimResult<Done> {
 /// PageRank's drains, `progress.rs`).
 const LONE_WARP_INSTRUCTIONS: u64 = 1024;
 
-/// How many of a core's ready warps the lone warp's probe tries in turn.
-const LONE_WARP_TRIES: usize = 4;
+/// How many lone warps a kernel's probe measures, each in a copy of its own: a warp's
+/// rate alone varies with its work, and the model's lone warp is their mean, the spread
+/// of the estimate over them part of its interval (`progress.rs`). Measured on PageRank VM
+/// (R-MAT 14, units of 20k): the k-th ready warp of each socket's last core, for twelve k
+/// from 0 to 24, ran alone at 0.073-0.102 a cycle, and the estimate with each came out
+/// -0.24% to +4.73% of full detail.
+const LONE_WARPS: usize = 8;
 
 /// The probes from `m`, at `span`'s start: for each count of cores short of a socket's,
 /// a copy with only that many at work in each socket, simulated until they have issued
 /// as many warp instructions as the unit has, measured over the second half: the cores
 /// that were starved with all at work take a while to reach their pace alone (measured on
 /// a GCN layer's GraphSum on facebook, units of 20k: 0.59 a cycle for the first 10k
-/// cycles, then 1.00). Then a copy with each socket's last core at work with only one
-/// ready warp, for `LONE_WARP_INSTRUCTIONS` per socket. A probe whose cores run out
-/// of work first (the parked ones hold the launch open: a deadlock) or that meets the
-/// cycle limit is left out.
+/// cycles, then 1.00). Then copies with each socket's last core at work with only one
+/// ready warp, for `LONE_WARP_INSTRUCTIONS` per socket: `LONE_WARPS` warps spread over
+/// the core's ready ones (`lone_order`), a warp that runs out of work (or meets a
+/// barrier) first giving way to the next, for at most twice as many tries. A probe whose
+/// cores run out of work first (the parked ones hold the launch open: a deadlock) or
+/// that meets the cycle limit is left out.
 fn probe(m: &Machine, span: &Span) -> SimResult<Vec<Probe>> {
     let (Mark::Instructions(from), Mark::Instructions(to)) = (span.start, span.end) else {
         return Ok(Vec::new());
@@ -160,11 +167,11 @@ fn probe(m: &Machine, span: &Span) -> SimResult<Vec<Probe>> {
     let sockets = cores.div_ceil(socket) as u64;
     let mut probes = Vec::new();
     let counts = (1..socket).map(|active| (active, None, length));
-    // The lone warp: each socket's last core's first ready warp, or if that one runs out of
-    // work (or meets a barrier) first, its next.
-    let lone = (0..LONE_WARP_TRIES).map(|k| (1, Some(k), LONE_WARP_INSTRUCTIONS * sockets));
+    let lone = (0..2 * LONE_WARPS).map(|k| (1, Some(k), LONE_WARP_INSTRUCTIONS * sockets));
     for (active, lone_warp, length) in counts.chain(lone) {
-        if lone_warp.is_some() && probes.iter().any(|p: &Probe| p.lone_warp) {
+        if lone_warp.is_some()
+            && probes.iter().filter(|p: &&Probe| p.lone_warp).count() == LONE_WARPS
+        {
             break;
         }
         let mut p = m.clone();
@@ -175,7 +182,7 @@ fn probe(m: &Machine, span: &Span) -> SimResult<Vec<Probe>> {
                 p.park(c);
             } else if let Some(k) = lone_warp {
                 let ready: Vec<usize> = p.ready_warps(c).collect();
-                let Some(&keep) = ready.get(k) else {
+                let Some(keep) = lone_order(ready.len()).nth(k).map(|i| ready[i]) else {
                     return Ok(probes);
                 };
                 for &w in ready.iter().filter(|&&w| w != keep) {
@@ -195,6 +202,14 @@ fn probe(m: &Machine, span: &Span) -> SimResult<Vec<Probe>> {
         }
     }
     Ok(probes)
+}
+
+/// The order in which the lone warp's probes take a core's `ready` ready warps (by their
+/// place among them): spread over them, every `LONE_WARPS`-th share first (of 32: 0, 4,
+/// ..., 28, then 1, 5, ...), so that old and young warps are measured alike.
+fn lone_order(ready: usize) -> impl Iterator<Item = usize> {
+    let stride = ready.div_ceil(LONE_WARPS).max(1);
+    (0..stride).flat_map(move |offset| (offset..ready).step_by(stride))
 }
 
 /// Run a probe's copy for `length` warp instructions, while `at_work` holds, and measure
@@ -243,5 +258,22 @@ fn run_to(
             Ok(false)
         }
         Err(e) => Err(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lone_warps_are_spread_over_a_cores_ready_ones() {
+        let of_32: Vec<usize> = lone_order(32).collect();
+        assert_eq!(of_32[..9], [0, 4, 8, 12, 16, 20, 24, 28, 1]);
+        let mut all = of_32.clone();
+        all.sort_unstable();
+        assert_eq!(all, (0..32).collect::<Vec<_>>());
+        assert_eq!(lone_order(3).collect::<Vec<_>>(), [0, 1, 2]);
+        assert_eq!(lone_order(10).take(5).collect::<Vec<_>>(), [0, 2, 4, 6, 8]);
+        assert_eq!(lone_order(0).count(), 0);
     }
 }

@@ -119,6 +119,53 @@ pub fn calibration(pairs: &[(f64, f64)], population: usize, mean_weight: f64) ->
     }
 }
 
+/// A variance and its degrees of freedom (none: 0).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Spread {
+    pub variance: f64,
+    pub df: u32,
+}
+
+impl Spread {
+    /// The sum of two independent estimates' spreads, at the fewer degrees of freedom.
+    pub fn and(self, other: Spread) -> Spread {
+        Spread {
+            variance: self.variance + other.variance,
+            df: crate::fewest(self.df, other.df),
+        }
+    }
+
+    /// Its 95% interval's half width (0 for no variance).
+    pub fn half_width(&self) -> f64 {
+        if self.variance == 0.0 {
+            0.0
+        } else {
+            t975(self.df) * self.variance.sqrt()
+        }
+    }
+}
+
+/// The lone warps' variance of a part the cores' progress model times, from that part
+/// with each probed lone warp's rates in turn (`parts`): a prediction's, s^2 (1 + 1/n),
+/// since a launch's drain is timed by the warps it leaves alone, each a draw from the
+/// warps the probes sampled, not their mean. None (0, 0 degrees of freedom) with fewer
+/// than two.
+pub fn lone_warps(parts: &[f64]) -> Spread {
+    let n = parts.len();
+    if n < 2 {
+        return Spread {
+            variance: 0.0,
+            df: 0,
+        };
+    }
+    let mean = parts.iter().sum::<f64>() / n as f64;
+    let s2 = parts.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    Spread {
+        variance: s2 * (1.0 + 1.0 / n as f64),
+        df: n as u32 - 1,
+    }
+}
+
 /// A warm-up check's ratio (`Plan::check_warmup`): from units measured after the run's
 /// warm-up (`short`) and after the check's (`long`), the ratio estimator of the long
 /// cycles to the short ones (Cochran 6.2) and its variance, or NaN with one unit.
@@ -236,6 +283,20 @@ mod tests {
         assert!(calibration(&[(50.0, 100.0)], 3, 50.0)
             .relative_variance
             .is_nan());
+    }
+
+    #[test]
+    fn the_lone_warps_spread_is_a_predictions() {
+        // Mean 100, squares 100 + 0 + 100 = 200, s^2 = 100, times 1 + 1/3.
+        let s = lone_warps(&[90.0, 100.0, 110.0]);
+        assert!((s.variance - 400.0 / 3.0).abs() < 1e-9, "{s:?}");
+        assert_eq!(s.df, 2);
+        let none = Spread {
+            variance: 0.0,
+            df: 0,
+        };
+        assert_eq!(lone_warps(&[90.0]), none);
+        assert_eq!(lone_warps(&[]), none);
     }
 
     #[test]

@@ -41,8 +41,8 @@ mod workers;
 use std::collections::{BTreeMap, BTreeSet};
 
 use detail::{ended, Done, Job, Mark, Measured, Span};
-use estimate::Calibration;
 pub use estimate::{t975, Unit};
+use estimate::{Calibration, Spread};
 use features::{Clusters, Counter};
 pub use plan::Plan;
 use progress::{Bodies, Scaling};
@@ -477,9 +477,8 @@ fn estimate(
         .collect();
     let correction = |stratum: &str| own.get(stratum).copied().or(run);
     // The units the model times are left out of their strata's ratio estimates and are
-    // their launches' time by place, shared by their weights, in cycles: per stratum its
-    // kernel, its units' weights, and their weights times their launches' ratios.
-    let mut timed_in: BTreeMap<&str, (&str, f64, f64)> = BTreeMap::new();
+    // their launches' time by place, shared by their weights, in cycles.
+    let mut timed_in: BTreeMap<&str, Timed> = BTreeMap::new();
     let mut strata: BTreeMap<&str, Vec<Unit>> = BTreeMap::new();
     // The strata whose measured units a correction scaled, and each stratum's exact cycles.
     let mut corrected: BTreeMap<&str, Correction> = BTreeMap::new();
@@ -494,9 +493,14 @@ fn estimate(
         });
         if timed {
             let kernel = timed_strata[u.stratum.as_str()];
-            let part = timed_in.entry(&u.stratum).or_insert((kernel, 0.0, 0.0));
-            part.1 += weight(k);
-            part.2 += weight(k) * progress.ratio(k).unwrap_or(1.0);
+            (timed_in
+                .entry(&u.stratum)
+                .or_insert_with(|| Timed::new(kernel)))
+            .add(
+                weight(k),
+                progress.ratio(k).unwrap_or(1.0),
+                progress.lone_warp_ratios(k),
+            );
             continue;
         }
         let correction = correction(&u.stratum).filter(|_| k >= exact);
@@ -534,31 +538,41 @@ fn estimate(
         df = fewest(df, r.df);
     }
     // A stratum's units the model times add their part: the calibration times their
-    // weights times their launches' ratios, whose variance is the calibration's (the
-    // model's own error is not in the interval). A kernel's strata share its calibration,
-    // so its variance is added once, for their parts together.
-    let mut by_kernel: BTreeMap<&str, f64> = BTreeMap::new();
+    // weights times their launches' ratios, whose variance is the calibration's, and the
+    // lone warps' spread (`estimate::lone_warps`) widens the interval by its own half
+    // width in quadrature (the rest of the model's error is not in it). A kernel's strata
+    // share its calibration and its probes, so their variances are added once, for their
+    // parts together.
+    let mut by_kernel: BTreeMap<&str, Timed> = BTreeMap::new();
     for e in &mut estimated {
-        let Some(&(kernel, weights, weighed)) = timed_in.get(e.stratum.name.as_str()) else {
+        let Some(timed) = timed_in.get(e.stratum.name.as_str()) else {
             continue;
         };
-        let c = calibrations[kernel];
-        let part = c.ratio * weighed;
-        *by_kernel.entry(kernel).or_default() += part;
+        let c = calibrations[timed.kernel];
+        let part = c.ratio * timed.weighed;
+        (by_kernel
+            .entry(timed.kernel)
+            .or_insert_with(|| Timed::new(timed.kernel)))
+        .merge(timed);
         let own = e.variance + part * part * c.relative_variance;
         let df = fewest(e.degrees_of_freedom, c.df);
         if own != 0.0 {
             e.stratum.half_width = unbounded_if_nan(t975(df) * own.sqrt());
         }
+        let lone = timed.lone_warps(c.ratio).half_width();
+        e.stratum.half_width = e.stratum.half_width.hypot(lone);
         e.stratum.cycles += part;
         e.stratum.calibration = Some(c.ratio);
-        e.stratum.weight = Some(weights);
-        e.stratum.progress_ratio = Some(weighed / weights);
+        e.stratum.weight = Some(timed.weights);
+        e.stratum.progress_ratio = Some(timed.weighed / timed.weights);
     }
-    for (kernel, part) in by_kernel {
+    let mut lone = Spread::default();
+    for (kernel, timed) in by_kernel {
         let c = calibrations[kernel];
+        let part = c.ratio * timed.weighed;
         variance += part * part * c.relative_variance;
         df = fewest(df, c.df);
+        lone = lone.and(timed.lone_warps(c.ratio));
     }
     let total: f64 = estimated.iter().map(|e| e.stratum.cycles).sum();
     let half_width = if variance == 0.0 {
@@ -567,6 +581,7 @@ fn estimate(
         // NaN (a stratum measured once of several) gives an unbounded interval.
         unbounded_if_nan(t975(df) * variance.sqrt())
     };
+    let half_width = half_width.hypot(lone.half_width());
     let check_cycles = |unit: usize| (checks.iter()).find(|c| c.unit == unit).map(|c| c.cycles);
     Sampling {
         every: plan.every,
@@ -598,6 +613,7 @@ fn estimate(
         cycles_low: total - half_width,
         cycles_high: total + half_width,
         degrees_of_freedom: df,
+        lone_warp_half_width: lone.half_width(),
         whole_run,
         strata: estimated.into_iter().map(|e| e.stratum).collect(),
         measured: (measured.iter())
@@ -649,6 +665,53 @@ fn fewest(a: u32, b: u32) -> u32 {
     }
 }
 
+/// A stratum's units the cores' progress model times (`progress.rs`), or a kernel's: their
+/// kernel, their weights, their weights times their launches' ratios, and the same with
+/// each probed lone warp's ratios in turn.
+struct Timed<'a> {
+    kernel: &'a str,
+    weights: f64,
+    weighed: f64,
+    by_lone_warp: Vec<f64>,
+}
+
+impl<'a> Timed<'a> {
+    fn new(kernel: &'a str) -> Self {
+        Timed {
+            kernel,
+            weights: 0.0,
+            weighed: 0.0,
+            by_lone_warp: Vec::new(),
+        }
+    }
+
+    /// A unit of weight `weight` in a launch of ratio `ratio`, `lone_warp_ratios` with each
+    /// probed lone warp (a kernel's launches share its probes: as many for each).
+    fn add(&mut self, weight: f64, ratio: f64, lone_warp_ratios: &[f64]) {
+        self.weights += weight;
+        self.weighed += weight * ratio;
+        self.by_lone_warp.resize(lone_warp_ratios.len(), 0.0);
+        for (sum, r) in self.by_lone_warp.iter_mut().zip(lone_warp_ratios) {
+            *sum += weight * r;
+        }
+    }
+
+    fn merge(&mut self, other: &Timed) {
+        self.weights += other.weights;
+        self.weighed += other.weighed;
+        self.by_lone_warp.resize(other.by_lone_warp.len(), 0.0);
+        for (sum, w) in self.by_lone_warp.iter_mut().zip(&other.by_lone_warp) {
+            *sum += w;
+        }
+    }
+
+    /// The lone warps' variance of their part in cycles at calibration `calibration`.
+    fn lone_warps(&self, calibration: f64) -> Spread {
+        let parts: Vec<f64> = self.by_lone_warp.iter().map(|w| calibration * w).collect();
+        estimate::lone_warps(&parts)
+    }
+}
+
 /// A half width whose variance could not be estimated (NaN) is unbounded.
 fn unbounded_if_nan(half_width: f64) -> f64 {
     if half_width.is_nan() {
@@ -692,27 +755,7 @@ mod tests {
     /// 300) x 1.2 = 720, the tail 200 x 1.2 = 240.
     #[test]
     fn a_timed_launch_is_its_time_by_place_calibrated_by_its_full_units() {
-        let mut units = vec![seen("first", 100)];
-        units.extend((0..4).map(|_| seen("k (launch body)", 100)));
-        units.push(seen("k (launch tail)", 100));
-        let mut progress = Scaling::default();
-        progress.launches.insert(
-            1,
-            LaunchProgress {
-                launch: 1,
-                ratio: 1.2,
-                ..LaunchProgress::default()
-            },
-        );
-        progress.kernels.insert(1, "k".to_string());
-        for (unit, weight) in [(1, 100.0), (2, 100.0), (3, 100.0), (4, 300.0), (5, 200.0)] {
-            progress.units.insert(unit, 1);
-            progress.weights.insert(unit, weight);
-        }
-        progress.full = (1..=3).map(|u| (u, "k".to_string())).collect();
-        let all =
-            [(0, 50), (2, 110), (3, 90), (4, 999), (5, 888)].map(|(u, c)| measured(u, c, false));
-        let s = estimate(&units, &all, &progress, &Plan::default(), false);
+        let s = timed_launch(Vec::new());
         let stratum = |name: &str| (s.strata.iter()).find(|h| h.name == name).unwrap();
         let body = stratum("k (launch body)");
         assert!((body.cycles - 720.0).abs() < 1e-9, "{body:?}");
@@ -725,6 +768,58 @@ mod tests {
         let half = 12.706 * (960.0f64.powi(2) * 200.0 / 3.0 / 20_000.0).sqrt();
         assert!((s.cycles_high - s.cycles - half).abs() < 1e-6, "{s:?}");
         assert_eq!(s.launch_progress.len(), 1);
+    }
+
+    /// The launch above with units 1-5 and a launch of ratio 1.2, its full units 2 and 3
+    /// measured, and two lone warps probed (`lone_warp_ratios`).
+    fn timed_launch(lone_warp_ratios: Vec<f64>) -> Sampling {
+        let mut units = vec![seen("first", 100)];
+        units.extend((0..4).map(|_| seen("k (launch body)", 100)));
+        units.push(seen("k (launch tail)", 100));
+        let mut progress = Scaling::default();
+        progress.launches.insert(
+            1,
+            LaunchProgress {
+                launch: 1,
+                ratio: 1.2,
+                lone_warp_ratios,
+                ..LaunchProgress::default()
+            },
+        );
+        progress.kernels.insert(1, "k".to_string());
+        for (unit, weight) in [(1, 100.0), (2, 100.0), (3, 100.0), (4, 300.0), (5, 200.0)] {
+            progress.units.insert(unit, 1);
+            progress.weights.insert(unit, weight);
+        }
+        progress.full = (1..=3).map(|u| (u, "k".to_string())).collect();
+        let all =
+            [(0, 50), (2, 110), (3, 90), (4, 999), (5, 888)].map(|(u, c)| measured(u, c, false));
+        estimate(&units, &all, &progress, &Plan::default(), false)
+    }
+
+    /// With each lone warp's ratio the launch's 800 of weight at calibration 1.0 is 880 or
+    /// 1,040 cycles: s^2 = 12,800, a prediction's variance 12,800 (1 + 1/2), at t with one
+    /// degree of freedom; the interval is the calibration's and that in quadrature, and
+    /// the body stratum's (600 of weight: 660 or 780) likewise.
+    #[test]
+    fn the_lone_warps_spread_widens_the_interval_in_quadrature() {
+        let without = timed_launch(Vec::new());
+        let with = timed_launch(vec![1.1, 1.3]);
+        assert_eq!(with.cycles, without.cycles);
+        let lone = 12.706 * (12_800.0f64 * 1.5).sqrt();
+        assert!((with.lone_warp_half_width - lone).abs() < 1e-6, "{with:?}");
+        let sampling = without.cycles_high - without.cycles;
+        let half = with.cycles_high - with.cycles;
+        assert!((half - sampling.hypot(lone)).abs() < 1e-6, "{half}");
+        let body = |s: &Sampling| {
+            (s.strata.iter())
+                .find(|h| h.name == "k (launch body)")
+                .unwrap()
+                .half_width
+        };
+        let body_lone = 12.706 * (7_200.0f64 * 1.5).sqrt();
+        let expected = body(&without).hypot(body_lone);
+        assert!((body(&with) - expected).abs() < 1e-6, "{with:?}");
     }
 
     /// Bodies whose check says their warm-up was enough and tails whose check says it was

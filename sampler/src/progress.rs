@@ -173,14 +173,42 @@ impl Scaling {
     pub fn kernel(&self, unit: usize) -> Option<&str> {
         self.units.get(&unit).map(|l| self.kernels[l].as_str())
     }
+
+    /// Scaled unit `unit`'s launch's ratio with each probed lone warp's rates in turn
+    /// (`LaunchProgress::lone_warp_ratios`; empty when not scaled or fewer than two were
+    /// probed).
+    pub fn lone_warp_ratios(&self, unit: usize) -> &[f64] {
+        (self.units.get(&unit)).map_or(&[], |l| &self.launches[l].lone_warp_ratios)
+    }
 }
 
 /// A kernel's probes: every core's rate by how many of each socket's cores were at work,
-/// and with one warp of each socket's last core at work.
+/// and with one warp of each socket's last core at work, per lone warp probed.
 #[derive(Default)]
 struct Probed {
     fewer: BTreeMap<usize, Vec<f64>>,
-    lone_warp: Vec<f64>,
+    lone_warps: Vec<Vec<f64>>,
+}
+
+impl Probed {
+    /// Each lone warp probe's rate per socket (its last core's).
+    fn lone_warps(&self, socket: usize) -> Vec<Vec<f64>> {
+        (self.lone_warps.iter())
+            .map(|rates| {
+                (rates.chunks(socket))
+                    .filter_map(|s| s.last().copied())
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// Each socket's mean over `probed` (each probe's rate per socket).
+fn mean_by_socket(probed: &[Vec<f64>]) -> Vec<f64> {
+    let sockets = probed.iter().map(Vec::len).min().unwrap_or(0);
+    (0..sockets)
+        .map(|s| probed.iter().map(|p| p[s]).sum::<f64>() / probed.len() as f64)
+        .collect()
 }
 
 /// A kernel's measured full units pooled: their cycles, each core's instructions, and per
@@ -283,7 +311,7 @@ impl Bodies {
                         .map(|&n| n as f64 / p.cycles as f64)
                         .collect();
                     match p.lone_warp {
-                        true => rates.lone_warp = at.clone(),
+                        true => rates.lone_warps.push(at.clone()),
                         false => _ = rates.fewer.insert(p.active, at.clone()),
                     }
                     probes.push(CoreProbe {
@@ -309,20 +337,31 @@ impl Bodies {
                 .collect(),
             ..Scaling::default()
         };
-        let none = Probed::default();
         for (&launch, body) in &self.launches {
             let Some(pooled) = by_kernel.get(body.kernel.as_str()) else {
+                continue;
+            };
+            // A kernel whose sockets were not probed with every count of cores short of
+            // theirs is not timed: the model would give a socket's first cores left at
+            // work their rates with all at work, the contention gone. Measured on Table
+            // 4.5's quick PageRank VM on UK (units of 5k): its hub vertex's two cores,
+            // the first of their socket, ran on for most of each launch after the last
+            // cores, with 1.7k instructions each, had ended, so the probe of the last core
+            // alone ran out of work and was dropped; the model had the two at their rates
+            // with all at work (0.125 a cycle), scaled the launches by 4.9 and the
+            // estimate came out +331% (+-2%).
+            let Some(probed) = (probed.get(body.kernel.as_str()))
+                .filter(|p| (1..self.socket).all(|a| p.fewer.contains_key(&a)))
+            else {
                 continue;
             };
             let rates: Vec<f64> = (pooled.by_core.iter())
                 .map(|&n| n as f64 / pooled.cycles as f64)
                 .collect();
             let warp_shares = pooled.warp_shares();
-            let probed = probed.get(body.kernel.as_str()).unwrap_or(&none);
-            // Each socket's lone warp's rate: its last core's in the probe.
-            let lone_warp: Vec<f64> = (probed.lone_warp.chunks(self.socket))
-                .filter_map(|s| s.last().copied())
-                .collect();
+            // Each socket's lone warp's rate: its last core's in the probes, their mean.
+            let lone_warps = probed.lone_warps(self.socket);
+            let lone_warp = mean_by_socket(&lone_warps);
             // Each warp's work to the launch's end: what decides which core ends it.
             let mut work = body.work();
             work.resize(rates.len() * warps, 0);
@@ -338,6 +377,17 @@ impl Bodies {
             let Some((ratio, times)) = model.ratio(&work, units.iter().map(|(_, n)| &n[..])) else {
                 continue;
             };
+            // The same copies' time under each probed lone warp's rates instead of their
+            // mean: the launch's time by place with its sockets' draining warps as slow or
+            // fast as that warp.
+            let copies: f64 = times.iter().sum();
+            let lone_warp_ratios = match lone_warps.len() {
+                0 | 1 => Vec::new(),
+                _ => (lone_warps.iter())
+                    .filter_map(|lone_warp| Model { lone_warp, ..model }.by_place(&work))
+                    .map(|by_place| by_place / copies)
+                    .collect(),
+            };
             let all_at_work: f64 = rates.iter().sum();
             for (&(unit, _), time) in units.iter().zip(times) {
                 scaling.units.insert(*unit, launch);
@@ -351,6 +401,7 @@ impl Bodies {
                 lone_warp,
                 warp_shares,
                 ratio,
+                lone_warp_ratios,
             };
             scaling.launches.insert(launch, record);
         }
@@ -363,6 +414,7 @@ impl Bodies {
 /// the parked ones' 0), each socket's lone warp's (`lone_warp`, empty when not probed:
 /// a warp is then held only by its core) and how a core's warps share it with all at work
 /// (`warp_shares`: each socket's shares, the largest first; empty: oldest first).
+#[derive(Clone, Copy)]
 struct Model<'a> {
     rates: &'a [f64],
     fewer: &'a BTreeMap<usize, Vec<f64>>,
@@ -389,6 +441,17 @@ struct Socket<'a> {
 }
 
 impl Model<'_> {
+    /// The time by place of a launch whose warps' work is `work` (each warp's
+    /// instructions, core by core): its slowest socket's. None when the model cannot tell.
+    fn by_place(&self, work: &[u64]) -> Option<f64> {
+        if work.len() != self.rates.len() * self.warps || work.iter().all(|&w| w == 0) {
+            return None;
+        }
+        (work.chunks(self.socket * self.warps).zip(&self.sockets()))
+            .map(|(work, socket)| socket.time(work, self.warps))
+            .try_fold(0.0f64, |a, t| Some(a.max(t?)))
+    }
+
     fn sockets(&self) -> Vec<Socket<'_>> {
         (self.rates.chunks(self.socket).enumerate())
             .map(|(s, rates)| {
@@ -424,13 +487,8 @@ impl Model<'_> {
         units: impl Iterator<Item = &'u [u64]>,
     ) -> Option<(f64, Vec<f64>)> {
         let per_socket = self.socket * self.warps;
-        if work.len() != self.rates.len() * self.warps || work.iter().all(|&w| w == 0) {
-            return None;
-        }
+        let by_place = self.by_place(work)?;
         let sockets = self.sockets();
-        let by_place = (work.chunks(per_socket).zip(&sockets))
-            .map(|(work, socket)| socket.time(work, self.warps))
-            .try_fold(0.0f64, |a, t| Some(a.max(t?)))?;
         let mut times = Vec::new();
         for unit in units {
             let rate: f64 = (unit.chunks(per_socket).zip(&sockets))
@@ -569,6 +627,7 @@ impl Socket<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::detail::Probe;
 
     /// The model's ratio with a warp a core and no lone warp's rate (`units` as copies of
     /// the functional run measure them; None: the whole work as one unit).
@@ -763,5 +822,40 @@ mod tests {
             let t = time(shares);
             assert!((t - end).abs() < 1e-6, "{shares:?}: {t} against {end}");
         }
+    }
+
+    /// A kernel is timed only with its sockets probed at every count of cores short of
+    /// theirs: one socket of two cores, a warp each, the second core ending in the second
+    /// body unit; its full unit (the first) measured, with the probe of the last core
+    /// alone, and without it (dropped: its core ran out of work).
+    #[test]
+    fn a_kernel_probed_short_of_a_count_of_cores_is_not_timed() {
+        let mut bodies = Bodies {
+            socket: 2,
+            warps: 1,
+            launches: BTreeMap::new(),
+        };
+        for (unit, by_warp) in [(1, [100, 100]), (2, [100, 50]), (3, [100, 0])] {
+            bodies.add(unit, 1, "k", by_warp.to_vec(), false);
+        }
+        bodies.add(4, 1, "k", vec![50, 0], true);
+        let alone = Probe {
+            active: 1,
+            lone_warp: false,
+            cycles: 100,
+            by_core: vec![0, 80],
+        };
+        let measured = |probes: Vec<Probe>| Measured {
+            unit: 1,
+            cycles: 200,
+            detailed_instructions: 200,
+            check: false,
+            by_warp: vec![100, 100],
+            probes,
+        };
+        let probed = bodies.scaling([&measured(vec![alone])]);
+        assert!(probed.launches.contains_key(&1) && probed.ratio(1).is_some());
+        let dropped = bodies.scaling([&measured(Vec::new())]);
+        assert!(dropped.launches.is_empty() && dropped.ratio(1).is_none());
     }
 }

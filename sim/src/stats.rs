@@ -397,6 +397,12 @@ pub struct Sampling {
     pub cycles_high: f64,
     /// The degrees of freedom of the interval's t quantile (0: every unit was measured).
     pub degrees_of_freedom: u32,
+    /// The half width of the lone warps' spread (the estimate with each probed lone
+    /// warp's rates in turn, `LaunchProgress::lone_warp_ratios`, a prediction's), which
+    /// widens the sampling's in quadrature to the interval's (0: no launch timed with two
+    /// or more probed).
+    #[serde(default)]
+    pub lone_warp_half_width: f64,
     /// The plan would have simulated three quarters of the run's warp instructions in
     /// detail or more, so the run was simulated whole from its start: its cycles are exact,
     /// and the report is the detailed run's (mode detailed, every statistic).
@@ -470,8 +476,9 @@ pub struct LaunchProgress {
     pub rates: Vec<f64>,
     /// Each core's warp instructions in its body and tail.
     pub work: Vec<u64>,
-    /// Each socket's lone warp's warp instructions a cycle, its probe's (none: the warps
-    /// were not timed, and only the units before the first core's end were scaled).
+    /// Each socket's lone warp's warp instructions a cycle, the mean of its probed warps'
+    /// (none: the warps were not timed, and only the units before the first core's end
+    /// were scaled).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lone_warp: Vec<f64>,
     /// Each socket's shares of a core's rate, the largest first: its cores' warps'
@@ -482,6 +489,10 @@ pub struct LaunchProgress {
     /// Its sockets' time by place over the copies' time for its units (the cores'
     /// progress model): its body's and tail's scale.
     pub ratio: f64,
+    /// The ratio with each probed lone warp's rates instead of their mean (none with fewer
+    /// than two probed): their spread is the lone warps' part of the interval.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lone_warp_ratios: Vec<f64>,
 }
 
 /// A sampled run's warm-up check: units measured after the run's warm-up and again after a
