@@ -770,8 +770,8 @@ mod tests {
         assert_eq!(s.launch_progress.len(), 1);
     }
 
-    /// The launch above with units 1-5 and a launch of ratio 1.2, its full units 2 and 3
-    /// measured, and two lone warps probed (`lone_warp_ratios`).
+    /// The run above: units 1-5 a launch of ratio 1.2, its full units 2 and 3 measured,
+    /// with the launch's ratio under each probed lone warp `lone_warp_ratios`.
     fn timed_launch(lone_warp_ratios: Vec<f64>) -> Sampling {
         let mut units = vec![seen("first", 100)];
         units.extend((0..4).map(|_| seen("k (launch body)", 100)));

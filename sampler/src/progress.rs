@@ -37,7 +37,8 @@
 //! (the probe with one at work) and a lone warp's (eight copies, each with one warp of
 //! each socket's last core at work, the others parked, `Machine::park_warp`: their mean,
 //! and the estimate with each in turn gives the interval their spread, `estimate.rs`).
-//! A kernel not probed at every count of cores short of a socket's is not timed. By place, a socket's k-th
+//! A kernel not probed at every count of cores short of a socket's is not timed. By
+//! place, a socket's k-th
 //! active core in core order is offered its k-th core's rate (with fewer at work, the
 //! probe's for the k-th of that many) and what the cores before it left, and takes at most
 //! a lone core's rate and a lone warp's per live warp; within a core its live warps share
@@ -60,8 +61,9 @@
 //! with its slowest socket. Assumptions: a core's rate depends only on its place among
 //! its socket's active cores, how many they are and its live warps (the sockets are
 //! independent, the L2 and DRAM they share not modelled; one probe, early in the kernel's
-//! first launch, stands for all its launches, eight warps' mean for all its warps, and the shares
-//! of a core with all its warps at work for one with fewer, the oldest keeping theirs), and a
+//! first launch, stands for all its launches, eight warps' mean for all its warps, and
+//! the shares of a core with all its warps at work for one with fewer, the oldest keeping
+//! theirs), and a
 //! warp's work is the functional run's (where warps take work from a shared counter,
 //! detail gives the faster cores more of it). With round robin the cores share a socket
 //! alike, as lock step has them, and nothing is scaled (the warps' own drain under round

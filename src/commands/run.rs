@@ -92,7 +92,7 @@ pub struct RunArgs {
     /// With --sample: end a unit inside a launch once it has N warp instructions, so that
     /// long launches are sampled too (0: units end only where launches end). Measured at
     /// the paper's size with --sample-progress (units of a million): a GCN layer's four
-    /// runs -2.9% to +2.2% of full detail, Table 4.5's PageRank VM +0.8% on UK and +0.35%
+    /// runs -2.8% to +2.2% of full detail, Table 4.5's PageRank VM +0.96% on UK and +0.80%
     /// on HW (docs/ARCHITECTURE.md, "Sampled simulation", items 4 and 8).
     #[arg(long, value_name = "N", default_value_t = 0, requires = "sample")]
     sample_period: u64,
