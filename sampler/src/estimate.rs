@@ -153,10 +153,7 @@ impl Spread {
 pub fn lone_warps(parts: &[f64]) -> Spread {
     let n = parts.len();
     if n < 2 {
-        return Spread {
-            variance: 0.0,
-            df: 0,
-        };
+        return Spread::default();
     }
     let mean = parts.iter().sum::<f64>() / n as f64;
     let s2 = parts.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (n - 1) as f64;

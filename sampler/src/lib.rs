@@ -688,12 +688,12 @@ impl<'a> Timed<'a> {
     /// A unit of weight `weight` in a launch of ratio `ratio`, `lone_warp_ratios` with each
     /// probed lone warp (a kernel's launches share its probes: as many for each).
     fn add(&mut self, weight: f64, ratio: f64, lone_warp_ratios: &[f64]) {
-        self.weights += weight;
-        self.weighed += weight * ratio;
-        self.by_lone_warp.resize(lone_warp_ratios.len(), 0.0);
-        for (sum, r) in self.by_lone_warp.iter_mut().zip(lone_warp_ratios) {
-            *sum += weight * r;
-        }
+        self.merge(&Timed {
+            kernel: self.kernel,
+            weights: weight,
+            weighed: weight * ratio,
+            by_lone_warp: lone_warp_ratios.iter().map(|r| weight * r).collect(),
+        });
     }
 
     fn merge(&mut self, other: &Timed) {
