@@ -372,8 +372,7 @@ impl Bodies {
             let probes = by_unit.into_iter().flatten().filter(|(_, p)| complete(p));
             // The latest complete probes from a full unit, else the earliest complete.
             let Some((&probe_unit, probed)) = (probes.clone())
-                .filter(|(u, _)| full.contains_key(u))
-                .last()
+                .rfind(|(u, _)| full.contains_key(u))
                 .or_else(|| probes.clone().next())
             else {
                 continue;
