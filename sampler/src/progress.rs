@@ -900,7 +900,8 @@ mod tests {
             bodies.add(unit, 1, "k", by_warp.to_vec(), false);
         }
         bodies.add(5, 1, "k", vec![50, 0], true);
-        // The last core alone at 0.8 a cycle in unit `unit`'s probe.
+        // Unit `unit` measured, its probe (with `alone`) having the last core alone issue
+        // that many instructions in 100 cycles.
         let measured = |unit: usize, alone: Option<u64>| Measured {
             unit,
             cycles: 200,
@@ -926,7 +927,8 @@ mod tests {
         let (head, head_ratio) = timed_by(&[(1, Some(80)), (2, None)]);
         let (later, later_ratio) = timed_by(&[(1, Some(80)), (2, Some(40))]);
         assert_eq!((head, later), (1, 2));
-        // The second core's 250 left alone at 0.4 a cycle, not 0.8: the launch is longer.
+        // The second core's work once the first's has ended at 0.4 a cycle, not 0.8: the
+        // launch is longer.
         assert!(later_ratio > head_ratio, "{later_ratio} {head_ratio}");
         // Probes from a unit after a core's end do not time it; without a full unit's,
         // the earliest do.
