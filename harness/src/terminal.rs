@@ -409,21 +409,15 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
             ))
         );
     }
-    // The units whose probes the model took (a kernel may have probed two).
-    let timing: Vec<u32> = p.launch_progress.iter().map(|l| l.probe_unit).collect();
     for probe in &p.probes {
         let rates: Vec<String> = probe.rates.iter().map(|r| format!("{r:.3}")).collect();
-        let used = match timing.contains(&probe.unit) {
-            true => ", the model's",
-            false => "",
-        };
         let at_work = match probe.lone_warp {
             true => "one warp of the last core of each socket".to_string(),
             false => format!("the last {} core(s) of each socket", probe.active),
         };
         let _ = writeln!(
             s,
-            "{:<22}{} (unit {}{used}): {at_work} at work, the others parked: {} warp \
+            "{:<22}{} (unit {}): {at_work} at work, the others parked: {} warp \
              instructions a cycle by core in {} cycles",
             "  probe",
             probe.kernel,

@@ -90,9 +90,8 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         .then(|| Bodies::new(machine))
         .flatten();
     let mut by_warp_before: Vec<u64> = machine.instructions_by_warp().collect();
-    // Per kernel, how many of its measured body units have had their probes
-    // (`progress.rs`): its first, then its body stratum's first sampled one in `every`.
-    let mut probed: BTreeMap<String, usize> = BTreeMap::new();
+    // The kernels whose first measured body unit has had its probes (`progress.rs`).
+    let mut probed: BTreeSet<String> = BTreeSet::new();
     // After warming and counting are on: a job fast-forwarding from a copy does both as
     // the run did (neither changes what a detailed run does).
     let reach = if warmup > 0 { warmup.max(REACH) } else { 0 };
@@ -127,11 +126,10 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         let features = features
             .as_mut()
             .map(|(counter, clusters)| (counter.unit(m), clusters));
-        // And whether it is sampled, and as one in `every` (not as its stratum's first two).
-        let (stratum, sampled, systematic) = match (unit, end, inside) {
-            (0, ..) => ("first".to_string(), true, false),
+        let (stratum, sampled) = match (unit, end, inside) {
+            (0, ..) => ("first".to_string(), true),
             (_, Mark::Launches(_), false) if !last_of.contains_key(&kernel) => {
-                (format!("{kernel} (first launch)"), true, false)
+                (format!("{kernel} (first launch)"), true)
             }
             (_, end, inside) => {
                 let stratum = match (end, inside, features) {
@@ -148,8 +146,8 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
                 };
                 let count = counts.entry(stratum.clone()).or_default();
                 *count += 1;
-                let systematic = *count > 2 && (*count - 1).is_multiple_of(every);
-                (stratum, *count <= 2 || systematic, systematic)
+                let sampled = *count <= 2 || (*count - 1).is_multiple_of(every);
+                (stratum, sampled)
             }
         };
         if let Some(bodies) = &mut bodies {
@@ -163,15 +161,11 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         }
         if sampled {
             // A kernel's first measured body unit probes its sockets with fewer cores at
-            // work, where they have most of the launch ahead, and so does its first one
-            // sampled one in `every`, further into the launch, where its work is the
-            // launch's (a launch's head is not: `progress.rs`).
-            let times = probed.entry(kernel.clone()).or_default();
+            // work, where they have most of the launch ahead.
             let probe = bodies.is_some()
                 && inside
                 && matches!(end, Mark::Instructions(_))
-                && (*times == 0 || (*times == 1 && systematic));
-            *times += usize::from(probe);
+                && probed.insert(kernel.clone());
             // The warm-up: `warmup` units, and back to the kernel's previous unit (what it
             // touched is what this one touches) when that is within reach.
             let from = unit.saturating_sub(warmup);

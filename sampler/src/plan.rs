@@ -43,8 +43,8 @@ pub struct Plan {
     /// With a `period`, each launch body's units are scaled by the cores' progress through
     /// it (`progress.rs`): under core order a socket's cores finish one after another and
     /// the last runs alone, where every copy the functional run made has them all at work;
-    /// each kernel's first measured body unit (and its first sampled one in `every`) probes
-    /// its sockets with fewer cores at work for their rates then.
+    /// each kernel's first measured body unit probes its sockets with fewer cores at work
+    /// for their rates then.
     pub progress: bool,
 }
 

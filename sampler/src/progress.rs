@@ -37,16 +37,6 @@
 //! (the probe with one at work) and a lone warp's (eight copies, each with one warp of
 //! each socket's last core at work, the others parked, `Machine::park_warp`: their mean,
 //! and the estimate with each in turn gives the interval their spread, `estimate.rs`).
-//! A kernel probes twice, at its first measured body unit and at its body's first unit
-//! sampled one in `every`, and the model takes the later probes when their unit is a
-//! full one (before the functional run's first core finished): at a launch's head a
-//! warp's work is not the launch's. Measured on Table 4.5's medium PageRank VM on UK
-//! (units of 100k; `wsim run --trace` in full detail): a socket's cores ran one after
-//! another at about 1.0 a cycle each, its last alone at 0.9-1.0; probed at the launch's
-//! third unit the last core alone ran at 0.67 and a lone warp at 0.07, at its 23rd at
-//! 1.00 and 0.10. With the head's probes the model ended the socket's cores at 3.8M,
-//! 6.4M, 8.3M and 13.3M cycles into the launch against the trace's 3.2M, 5.6M, 6.7M and
-//! 10.1M (the estimate +27.4%); with the 23rd's at 3.2M, 5.5M, 6.5M and 10.0M (-2.5%).
 //! A kernel not probed at every count of cores short of a socket's is not timed. By
 //! place, a socket's k-th
 //! active core in core order is offered its k-th core's rate (with fewer at work, the
@@ -196,9 +186,8 @@ impl Scaling {
     }
 }
 
-/// A kernel's probes at one unit: every core's rate by how many of each socket's cores
-/// were at work, and with one warp of each socket's last core at work, per lone warp
-/// probed.
+/// A kernel's probes: every core's rate by how many of each socket's cores were at work,
+/// and with one warp of each socket's last core at work, per lone warp probed.
 #[derive(Default)]
 struct Probed {
     fewer: BTreeMap<usize, Vec<f64>>,
@@ -314,15 +303,13 @@ impl Bodies {
         let kernel_of: BTreeMap<usize, &str> = (self.launches.values())
             .flat_map(|body| body.units.iter().map(|(u, _)| (*u, body.kernel.as_str())))
             .collect();
-        // Each kernel's measured full units pooled, and its probes' rates by unit.
+        // Each kernel's measured full units pooled, and its probes' rates.
         let mut by_kernel: BTreeMap<&str, Pooled> = BTreeMap::new();
-        let mut probed: BTreeMap<&str, BTreeMap<usize, Probed>> = BTreeMap::new();
+        let mut probed: BTreeMap<&str, Probed> = BTreeMap::new();
         let mut probes = Vec::new();
         for m in measured {
             if let Some(&kernel) = kernel_of.get(&m.unit).filter(|_| !m.probes.is_empty()) {
-                let rates = (probed.entry(kernel).or_default())
-                    .entry(m.unit)
-                    .or_default();
+                let rates = probed.entry(kernel).or_default();
                 for p in &m.probes {
                     let at: Vec<f64> = (p.by_core.iter())
                         .map(|&n| n as f64 / p.cycles as f64)
@@ -367,13 +354,8 @@ impl Bodies {
             // alone ran out of work and was dropped; the model had the two at their rates
             // with all at work (0.125 a cycle), scaled the launches by 4.9 and the
             // estimate came out +331% (+-2%).
-            let complete = |p: &&Probed| (1..self.socket).all(|a| p.fewer.contains_key(&a));
-            let by_unit = probed.get(body.kernel.as_str());
-            let probes = by_unit.into_iter().flatten().filter(|(_, p)| complete(p));
-            // The latest complete probes from a full unit, else the earliest complete.
-            let Some((&probe_unit, probed)) = (probes.clone())
-                .rfind(|(u, _)| full.contains_key(u))
-                .or_else(|| probes.clone().next())
+            let Some(probed) = (probed.get(body.kernel.as_str()))
+                .filter(|p| (1..self.socket).all(|a| p.fewer.contains_key(&a)))
             else {
                 continue;
             };
@@ -418,7 +400,6 @@ impl Bodies {
             (scaling.kernels).insert(launch, body.kernel.clone());
             let record = LaunchProgress {
                 launch: launch as u32,
-                probe_unit: probe_unit as u32,
                 rates,
                 work: by_core(&work, warps),
                 lone_warp,
@@ -880,59 +861,5 @@ mod tests {
         assert!(probed.launches.contains_key(&1) && probed.ratio(1).is_some());
         let dropped = bodies.scaling([&measured(Vec::new())]);
         assert!(dropped.launches.is_empty() && dropped.ratio(1).is_none());
-    }
-
-    #[test]
-    fn a_kernel_is_timed_by_its_latest_probes_from_a_full_unit() {
-        let mut bodies = Bodies {
-            socket: 2,
-            warps: 1,
-            launches: BTreeMap::new(),
-        };
-        // Units 1 and 2 are full (the second core ends in unit 3), unit 4 is not.
-        let units = [
-            (1, [100, 100]),
-            (2, [100, 100]),
-            (3, [100, 50]),
-            (4, [100, 0]),
-        ];
-        for (unit, by_warp) in units {
-            bodies.add(unit, 1, "k", by_warp.to_vec(), false);
-        }
-        bodies.add(5, 1, "k", vec![50, 0], true);
-        // Unit `unit` measured, its probe (with `alone`) having the last core alone issue
-        // that many instructions in 100 cycles.
-        let measured = |unit: usize, alone: Option<u64>| Measured {
-            unit,
-            cycles: 200,
-            detailed_instructions: 200,
-            check: false,
-            by_warp: units[unit - 1].1.to_vec(),
-            probes: (alone.iter())
-                .map(|&n| Probe {
-                    active: 1,
-                    lone_warp: false,
-                    cycles: 100,
-                    by_core: vec![0, n],
-                })
-                .collect(),
-        };
-        let timed_by = |probed: &[(usize, Option<u64>)]| {
-            let measured: Vec<Measured> = (probed.iter())
-                .map(|&(u, alone)| measured(u, alone))
-                .collect();
-            let scaling = bodies.scaling(&measured);
-            (scaling.launches[&1].probe_unit, scaling.launches[&1].ratio)
-        };
-        let (head, head_ratio) = timed_by(&[(1, Some(80)), (2, None)]);
-        let (later, later_ratio) = timed_by(&[(1, Some(80)), (2, Some(40))]);
-        assert_eq!((head, later), (1, 2));
-        // The second core's work once the first's has ended at 0.4 a cycle, not 0.8: the
-        // launch is longer.
-        assert!(later_ratio > head_ratio, "{later_ratio} {head_ratio}");
-        // Probes from a unit after a core's end do not time it; without a full unit's,
-        // the earliest do.
-        assert_eq!(timed_by(&[(1, Some(80)), (4, Some(40))]).0, 1);
-        assert_eq!(timed_by(&[(2, None), (4, Some(40))]).0, 4);
     }
 }

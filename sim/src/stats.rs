@@ -448,11 +448,10 @@ mod unbounded {
     }
 }
 
-/// A probe (`Sampling::probes`): from the start of a kernel's first measured body unit
-/// (and again of its body's first unit sampled one in `every`), a copy with only the last
-/// `active` cores of each socket at work, the others parked, as a socket is once its
-/// first cores have finished their share of the launch under core order; a scaled launch
-/// of the kernel gives that many cores at work these rates (its `probe_unit`'s). With
+/// A probe (`Sampling::probes`): from the start of a kernel's first measured body unit, a
+/// copy with only the last `active` cores of each socket at work, the others parked, as
+/// a socket is once its first cores have finished their share of the launch under core
+/// order; a scaled launch of the kernel gives that many cores at work these rates. With
 /// `lone_warp`, one warp of each socket's last core at work, the others parked, as a core
 /// is at the end of its drain: a warp's own rate.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -472,10 +471,6 @@ pub struct CoreProbe {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LaunchProgress {
     pub launch: u32,
-    /// The unit whose probes gave its rates with fewer cores at work and its lone warp's
-    /// (`Sampling::probes`).
-    #[serde(default)]
-    pub probe_unit: u32,
     /// Each core's warp instructions a cycle in its kernel's measured body units (all at
     /// work), in core order.
     pub rates: Vec<f64>,

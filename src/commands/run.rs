@@ -134,8 +134,7 @@ pub struct RunArgs {
     /// With --sample and --sample-period: weigh and scale each launch's units by the
     /// cores' progress through it, whose socket's cores finish one after another under
     /// core order and whose heavy warps drain alone, their rates with fewer cores and one
-    /// warp at work probed in detail per kernel at its first measured body unit and at a
-    /// later one, whose probes it takes from a full unit (eight warps, whose spread the
+    /// warp at work probed in detail once per kernel (eight warps, whose spread the
     /// interval holds; a kernel short of a probe is not scaled) (`=false`: not;
     /// docs/ARCHITECTURE.md, "Sampled simulation").
     #[arg(long, value_name = "BOOL", default_value_t = Plan::default().progress,
