@@ -30,44 +30,41 @@
 //! from the launch's head to its end (its body and tail units' warp instructions, the
 //! functional run's: exact where the work is the warps' own, as a vertex's is in a
 //! grid-stride loop), each core's rate measured with all at work (the kernel's measured
-//! body units before the functional run's first core finished, core by core), with fewer
-//! of the socket's cores at work the probes' (the kernel's first measured body unit runs a
+//! body units before the functional run's first core finished, core by core), with fewer of
+//! the socket's cores at work the probes' (the kernel's first measured body unit runs a
 //! copy of the detailed machine per k short of the socket's cores with only each socket's
 //! last k at work, the others parked, `detail.rs`, `Machine::park`), a lone core's rate
-//! (the probe with one at work) and a lone warp's (eight copies, each with one warp of
-//! each socket's last core at work, the others parked, `Machine::park_warp`: their mean,
-//! and the estimate with each in turn gives the interval their spread, `estimate.rs`).
-//! A kernel not probed at every count of cores short of a socket's is not timed. By
-//! place, a socket's k-th
-//! active core in core order is offered its k-th core's rate (with fewer at work, the
+//! (the probe with one at work) and a lone warp's (eight copies, each with one warp of each
+//! socket's last core at work, the others parked, `Machine::park_warp`: their mean, and the
+//! estimate with each in turn gives the interval their spread, `estimate.rs`). A kernel not
+//! probed at every count of cores short of a socket's is not timed. By place, a socket's
+//! k-th active core in core order is offered its k-th core's rate (with fewer at work, the
 //! probe's for the k-th of that many) and what the cores before it left, and takes at most
 //! a lone core's rate and a lone warp's per live warp; within a core its live warps share
 //! its rate as the kernel's measured full units' warps shared theirs, the oldest the
-//! largest share (greedy-then-oldest), each at most a lone warp's rate. The same rates time each
-//! unit as a copy runs it: its instructions at the rate by place with the warps that
+//! largest share (greedy-then-oldest), each at most a lone warp's rate. The same rates time
+//! each unit as a copy runs it: its instructions at the rate by place with the warps that
 //! issued in it at work (a unit with a few heavy warps left takes many times its
-//! instructions' share). The launch's
-//! units (body and tail) are weighed by those times and scaled by the time by place over
-//! the units' times together, so that together they are the time by place; the kernel's
-//! measured full units' cycles over their weights turn that into cycles (`estimate.rs`,
-//! `Scaling::full`: a later unit's copy drains as lock step does, not as detail does, so
-//! it does not calibrate). Without a lone warp's rate (every probed warp ran out of work
-//! first) a warp takes what its core is given, the cores' model of before.
-//! The probes tell a core at its own limit from one a shared resource held: on the GCN
-//! layer's SparseWeaver at the paper's size SpMM's first core ran at 0.34 of its socket's
-//! 0.39 with all at work, and the last core alone at 0.43 (the L1 and its MSHRs its own);
-//! VM by weight's GraphSum first core ran at 0.55 with all at work and its last core alone
-//! at 0.55, its own limit. The sockets' imbalance is in both times, and the launch ends
-//! with its slowest socket. Assumptions: a core's rate depends only on its place among
-//! its socket's active cores, how many they are and its live warps (the sockets are
-//! independent, the L2 and DRAM they share not modelled; one probe, early in the kernel's
-//! first launch, stands for all its launches, eight warps' mean for all its warps, and
-//! the shares of a core with all its warps at work for one with fewer, the oldest keeping
-//! theirs), and a
-//! warp's work is the functional run's (where warps take work from a shared counter,
-//! detail gives the faster cores more of it). With round robin the cores share a socket
-//! alike, as lock step has them, and nothing is scaled (the warps' own drain under round
-//! robin is not modelled).
+//! instructions' share). The launch's units (body and tail) are weighed by those times and
+//! scaled by the time by place over the units' times together, so that together they are
+//! the time by place; the kernel's measured full units' cycles over their weights turn that
+//! into cycles (`estimate.rs`, `Scaling::full`: a later unit's copy drains as lock step
+//! does, not as detail does, so it does not calibrate). Without a lone warp's rate (every
+//! probed warp ran out of work first) a warp takes what its core is given, the cores' model
+//! of before. The probes tell a core at its own limit from one a shared resource held: on
+//! the GCN layer's SparseWeaver at the paper's size SpMM's first core ran at 0.34 of its
+//! socket's 0.39 with all at work, and the last core alone at 0.43 (the L1 and its MSHRs
+//! its own); VM by weight's GraphSum first core ran at 0.55 with all at work and its last
+//! core alone at 0.55, its own limit. The sockets' imbalance is in both times, and the
+//! launch ends with its slowest socket. Assumptions: a core's rate depends only on its
+//! place among its socket's active cores, how many they are and its live warps (the sockets
+//! are independent, the L2 and DRAM they share not modelled; one probe, early in the
+//! kernel's first launch, stands for all its launches, eight warps' mean for all its warps,
+//! and the shares of a core with all its warps at work for one with fewer, the oldest
+//! keeping theirs), and a warp's work is the functional run's (where warps take work from a
+//! shared counter, detail gives the faster cores more of it). With round robin the cores
+//! share a socket alike, as lock step has them, and nothing is scaled (the warps' own drain
+//! under round robin is not modelled).
 
 use std::collections::BTreeMap;
 
