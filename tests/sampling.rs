@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use common::{program, root, wsim, wsim_ok};
 use serde_json::Value;
@@ -300,30 +300,39 @@ fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
     }
     assert!(bodies > 0);
     assert_ne!(scaled["cycles"], unscaled["cycles"]);
-    // Each scaled kernel's sockets probed with 1 to all but one of their cores at work,
-    // then with one warp of the last core: those parked issued nothing, and the last
-    // `active` of each socket something; a warp alone issues less than its core alone.
+    // Each scaled kernel's sockets probed at its first measured body unit with 1 to all but
+    // one of their cores at work, then lone warps; at its first measured launch tails lone
+    // warps alone. Those parked issued nothing, and the last `active` of each socket
+    // something; a lone warp is one core's of one socket.
     let socket = scaled["config"]["gpu"]["cores_per_socket"]
         .as_u64()
         .unwrap() as usize;
     let probes = s["probes"].as_array().unwrap();
-    let mut by_kernel: BTreeMap<&str, Vec<(usize, bool)>> = BTreeMap::new();
+    let mut by_unit: BTreeMap<(&str, u64), Vec<(usize, bool)>> = BTreeMap::new();
     for p in probes {
-        let kernel = by_kernel.entry(p["kernel"].as_str().unwrap()).or_default();
+        let unit = (p["kernel"].as_str().unwrap(), p["unit"].as_u64().unwrap());
         let lone = p["lone_warp"].as_bool().unwrap();
-        kernel.push((p["active"].as_u64().unwrap() as usize, lone));
+        (by_unit.entry(unit).or_default()).push((p["active"].as_u64().unwrap() as usize, lone));
     }
-    assert!(!by_kernel.is_empty());
-    // Then up to eight lone warps: one that runs out of work first (this small graph's)
+    assert!(!by_unit.is_empty());
+    // Up to eight lone warps a socket: one that runs out of work first (this small graph's)
     // leaves no probe.
     let cores: Vec<(usize, bool)> = (1..socket).map(|a| (a, false)).collect();
-    for (kernel, actives) in &by_kernel {
-        let (fewer, lone) = actives.split_at(cores.len().min(actives.len()));
+    let mut heads = BTreeSet::new();
+    for (&(kernel, unit), actives) in &by_unit {
+        let head = actives.first() != Some(&(1, true));
+        assert!(!head || heads.insert(kernel), "{kernel}: two heads");
+        let expected = if head { &cores[..] } else { &[] };
+        let (fewer, lone) = actives.split_at(expected.len().min(actives.len()));
         assert!(
-            fewer == cores && lone.len() <= 8 && lone.iter().all(|&p| p == (1, true)),
-            "{kernel}: {actives:?}"
+            fewer == expected && lone.iter().all(|&p| p == (1, true)),
+            "{kernel} at {unit}: {actives:?}"
         );
     }
+    let cores_in_all = probes[0]["rates"].as_array().unwrap().len();
+    assert!(
+        (by_unit.values()).all(|a| a.iter().filter(|p| p.1).count() <= 8 * cores_in_all / socket)
+    );
     let rates = |p: &serde_json::Value| -> Vec<f64> {
         (p["rates"].as_array().unwrap().iter())
             .map(|r| r.as_f64().unwrap())
@@ -332,9 +341,14 @@ fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
     for p in probes {
         let active = p["active"].as_u64().unwrap() as usize;
         let rates = rates(p);
-        for (c, r) in rates.iter().enumerate() {
-            let parked = c % socket < socket - active;
-            assert!(if parked { *r == 0.0 } else { *r >= 0.0 }, "{p}");
+        match p["lone_warp"].as_bool().unwrap() {
+            true => assert_eq!(rates.iter().filter(|&&r| r > 0.0).count(), 1, "{p}"),
+            false => {
+                for (c, r) in rates.iter().enumerate() {
+                    let parked = c % socket < socket - active;
+                    assert!(if parked { *r == 0.0 } else { *r >= 0.0 }, "{p}");
+                }
+            }
         }
         assert!(rates.iter().sum::<f64>() > 0.0, "{p}");
     }
@@ -390,11 +404,11 @@ fn the_report_says_how_much_of_the_estimate_the_model_timed() {
     assert!(stdout.contains(&line), "{line}\n{stdout}");
 }
 
-/// Warps with work enough left get lone warps' probes (one warp of each socket's last
-/// core at work, the others parked, one copy per warp probed), which issue less than their
-/// core alone; each launch timed with them carries each socket's mean rate and its ratio
-/// with each probe's, whose spread the interval holds, and its tail is weighed and scaled
-/// as well as its body (sampler/src/progress.rs).
+/// Warps with work enough left get lone warps' probes (one warp of one socket at work,
+/// the others parked, one copy per warp probed), which issue less than their core alone;
+/// each launch timed with them carries each socket's mean rate (its launch tails' probes,
+/// else its head's) and its ratio with each probe's in turn, whose spread the interval
+/// holds, and its tail is weighed and scaled as well as its body (sampler/src/progress.rs).
 #[test]
 fn lone_warps_are_probed_and_time_the_launch_to_its_end() {
     let graph = [
@@ -411,47 +425,59 @@ fn lone_warps_are_probed_and_time_the_launch_to_its_end() {
     ];
     let r = report("graph/pr_vm_pull", &graph, &options);
     let s = &r["sampling"];
-    let probes = s["probes"].as_array().unwrap();
-    let of = |lone: bool| {
-        let p = probes
-            .iter()
-            .find(|p| p["kernel"] == "vm_kernel" && p["active"] == 1 && p["lone_warp"] == lone);
-        let rates = p.unwrap_or_else(|| panic!("{s}"))["rates"]
-            .as_array()
-            .unwrap();
-        rates
-            .iter()
+    let probes: Vec<&Value> = (s["probes"].as_array().unwrap().iter())
+        .filter(|p| p["kernel"] == "vm_kernel")
+        .collect();
+    let rates = |p: &Value| -> Vec<f64> {
+        (p["rates"].as_array().unwrap().iter())
             .map(|r| r.as_f64().unwrap())
-            .collect::<Vec<_>>()
+            .collect()
     };
-    let (warp, core) = (of(true), of(false));
     let socket = r["config"]["gpu"]["cores_per_socket"].as_u64().unwrap() as usize;
-    for (c, (w, k)) in warp.iter().zip(&core).enumerate() {
-        if c % socket == socket - 1 {
-            assert!(*w > 0.0 && w < k, "{warp:?} against {core:?}");
-        } else {
-            assert_eq!(*w, 0.0, "{warp:?}");
+    let core = (probes.iter())
+        .find(|p| p["active"] == 1 && p["lone_warp"] == false)
+        .map(|p| rates(p))
+        .unwrap_or_else(|| panic!("{s}"));
+    let head = probes.iter().find(|p| p["lone_warp"] == false).unwrap()["unit"].clone();
+    // Each socket's lone warps: (at the head, at tails).
+    let sockets = core.len() / socket;
+    let mut lone = vec![(0, 0); sockets];
+    for p in probes.iter().filter(|p| p["lone_warp"] == true) {
+        let warp = rates(p);
+        let [(c, w)] = (warp.iter().enumerate())
+            .filter(|(_, &w)| w > 0.0)
+            .collect::<Vec<_>>()[..]
+        else {
+            panic!("{p}")
+        };
+        // A warp alone issues less than its socket's last core alone at the head.
+        assert!(*w < core[(c / socket + 1) * socket - 1], "{p}: {core:?}");
+        match p["unit"] == head {
+            true => lone[c / socket].0 += 1,
+            false => lone[c / socket].1 += 1,
         }
     }
+    assert!(lone.iter().any(|&(_, tail)| tail > 0), "{s}");
     let launches = s["launch_progress"].as_array().unwrap();
-    let lone: Vec<&Value> = (launches.iter())
+    let means: Vec<&Value> = (launches.iter())
         .filter_map(|l| l["lone_warp"].as_array())
         .flatten()
         .collect();
-    assert_eq!(lone.len(), warp.len() / socket, "{s}");
-    // Each lone warp probed gives the launch a ratio, and the interval holds their spread:
-    // the timed strata's calibration times weight times each ratio, a prediction's
-    // variance s^2 (1 + 1/n) at t with n - 1 degrees of freedom.
-    let probed = (probes.iter())
-        .filter(|p| p["kernel"] == "vm_kernel" && p["lone_warp"] == true)
-        .count();
+    assert_eq!(means.len(), sockets, "{s}");
+    // Each set of lone warps taken in turn gives the launch a ratio, and the interval holds
+    // their spread: the timed strata's calibration times weight times each ratio, a
+    // prediction's variance s^2 (1 + 1/n) at t with n - 1 degrees of freedom.
+    let probed = (lone.iter())
+        .map(|&(head, tail)| if tail > 0 { tail } else { head })
+        .max()
+        .unwrap();
     let [launch] = &launches[..] else {
         panic!("{s}")
     };
     let ratios: Vec<f64> = (launch["lone_warp_ratios"].as_array().unwrap().iter())
         .map(|r| r.as_f64().unwrap())
         .collect();
-    assert!(probed >= 2 && ratios.len() == probed, "{s}");
+    assert!(probed >= 2 && ratios.len() == probed, "{lone:?}: {s}");
     let part = |h: &Value| Some(h["calibration"].as_f64()? * h["weight"].as_f64()?);
     let timed: f64 = s["strata"]
         .as_array()
@@ -463,7 +489,10 @@ fn lone_warps_are_probed_and_time_the_launch_to_its_end() {
     let n = parts.len() as f64;
     let mean = parts.iter().sum::<f64>() / n;
     let s2 = parts.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    const T975: [f64; 7] = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365];
+    const T975: [f64; 15] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+        2.145, 2.131,
+    ];
     let expected = T975[parts.len() - 2] * (s2 * (1.0 + 1.0 / n)).sqrt();
     let lone_half_width = s["lone_warp_half_width"].as_f64().unwrap();
     assert!(

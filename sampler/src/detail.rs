@@ -1,6 +1,8 @@
 //! A detailed simulation of one unit, from a copy of the machine: its warm-up, then its
 //! measurement.
 
+use std::collections::BTreeMap;
+
 use wsim_sim::error::ErrorKind;
 use wsim_sim::{Machine, RunSummary, SimError, SimResult};
 
@@ -25,13 +27,25 @@ impl Mark {
     }
 }
 
-/// A unit to measure: where its measurement starts and where it ends, and whether the
+/// A unit to measure: where its measurement starts and where it ends, and which of the
 /// cores' probes (`progress.rs`) run from its start.
 pub(crate) struct Span {
     pub unit: usize,
     pub start: Mark,
     pub end: Mark,
-    pub probe: bool,
+    pub probe: Probing,
+}
+
+/// The probes a unit's start has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Probing {
+    None,
+    /// A kernel's first measured body unit: each count of cores short of a socket's, and
+    /// lone warps (the model's when no tail gave it any).
+    Head,
+    /// A kernel's first measured launch tails: lone warps, among the warps still at work
+    /// where the launch ends, the heaviest, as the warps that drain a core in detail are.
+    Tail,
 }
 
 /// A stretch of consecutive units to simulate in detail: a copy of the machine, where to
@@ -58,7 +72,8 @@ pub(crate) struct Done {
     pub whole: Option<RunSummary>,
 }
 
-/// A measured unit: its cycles, and the warp instructions simulated in detail for it.
+/// A measured unit: its cycles, and the warp instructions simulated in detail for it
+/// (its probes' included).
 pub(crate) struct Measured {
     pub unit: usize,
     pub cycles: u64,
@@ -74,8 +89,8 @@ pub(crate) struct Measured {
 
 /// A probe: a copy of the machine at a unit's start with only the last `active` cores of
 /// each socket at work (the others parked, `Machine::park`), as a socket is once its first
-/// cores have finished their share of a launch, and with `lone_warp` only one warp of each
-/// of them (the others parked, `Machine::park_warp`), as a core is at the end of its own
+/// cores have finished their share of a launch, or with `lone_warp` only one warp of one
+/// socket (the others parked, `Machine::park_warp`), as a core is at the end of its own
 /// drain; what they issued in the probe's measured second half, and in how many cycles.
 #[derive(Clone, Debug)]
 pub(crate) struct Probe {
@@ -105,10 +120,7 @@ pub(crate) fn measure(job: Job) -> SimResult<Done> {
     let mut first = m.progress().instructions;
     for span in &job.units {
         m.run_until(|m| span.start.reached(m))?;
-        let probes = match span.probe {
-            true => probe(&m, span)?,
-            false => Vec::new(),
-        };
+        let (probes, probed) = probe(&m, span)?;
         let start = m.cycle();
         let at_start: Vec<u64> = m.instructions_by_warp().collect();
         m.run_until(|m| span.end.reached(m))?;
@@ -116,8 +128,8 @@ pub(crate) fn measure(job: Job) -> SimResult<Done> {
         measured.push(Measured {
             unit: span.unit,
             cycles: m.cycle() - start,
-            // The warm-up is the first unit's.
-            detailed_instructions: instructions - first,
+            // The warm-up is the first unit's, the probes' copies its start's.
+            detailed_instructions: instructions - first + probed,
             check: job.check,
             by_warp: (m.instructions_by_warp().zip(at_start))
                 .map(|(now, then)| now - then)
@@ -132,13 +144,35 @@ pub(crate) fn measure(job: Job) -> SimResult<Done> {
     })
 }
 
-/// The lone warp's probe runs until each socket's lone warp has issued this many warp
-/// instructions on average, measured over the second half (a warp alone issues about one
+/// A lone warp's probe runs until its warp has issued this many warp instructions,
+/// measured over the second half (a warp alone issues about one
 /// instruction in ten cycles on the graph kernels: 0.07-0.10 in the GCN layer's and
 /// PageRank's drains, `progress.rs`).
 const LONE_WARP_INSTRUCTIONS: u64 = 1024;
 
-/// How many lone warps a kernel's probe measures, each in a copy of its own: a warp's
+/// How far past a unit's length a probe of the cores at a kernel's head runs, at most,
+/// measured over the second half, where the cores have that much work left: a launch's
+/// head is not its body. At the head every VM warp is at its
+/// vertices' first edges at once, its lanes all at work and each load touching up to 32
+/// lines; further in the warps are spread over their lists. Measured on PageRank VM on UK
+/// at scale 0.1 (units of 100k, docs/ARCHITECTURE.md item 10): the last core alone ran at
+/// 0.67 a cycle over the third unit's probe, at 1.00 over a probe of 1M from the same
+/// start and from the 23rd unit, and at 0.9-1.0 through the launch's drain in detail.
+const PAST_THE_HEAD: u64 = 1_000_000;
+
+/// The lengths a probe of the cores at a kernel's head tries, the longest last: the
+/// unit's, doubled while within `PAST_THE_HEAD` (each measured over the one before). The
+/// longest the cores have the work for is measured (a short launch's last core alone runs
+/// out of it).
+fn past_the_head(unit: u64) -> Vec<u64> {
+    let mut lengths = vec![unit.max(1)];
+    while let Some(&last) = lengths.last().filter(|&&l| 2 * l <= PAST_THE_HEAD) {
+        lengths.push(2 * last);
+    }
+    lengths
+}
+
+/// How many lone warps a socket's probes measure, each in a copy of its own: a warp's
 /// rate alone varies with its work, and the model's lone warp is their mean, the spread
 /// of the estimate over them part of its interval (`progress.rs`). Measured on PageRank VM
 /// (R-MAT 14, units of 20k): the k-th ready warp of each socket's last core, for twelve k
@@ -146,92 +180,137 @@ const LONE_WARP_INSTRUCTIONS: u64 = 1024;
 /// -0.24% to +4.73% of full detail.
 const LONE_WARPS: usize = 8;
 
-/// The probes from `m`, at `span`'s start: for each count of cores short of a socket's,
-/// a copy with only that many at work in each socket, simulated until they have issued
-/// as many warp instructions as the unit has, measured over the second half: the cores
-/// that were starved with all at work take a while to reach their pace alone (measured on
-/// a GCN layer's GraphSum on facebook, units of 20k: 0.59 a cycle for the first 10k
-/// cycles, then 1.00). Then copies with each socket's last core at work with only one
-/// ready warp, for `LONE_WARP_INSTRUCTIONS` per socket: `LONE_WARPS` warps spread over
-/// the core's ready ones (`lone_order`), a warp that runs out of work (or meets a
-/// barrier) first giving way to the next, for at most twice as many tries. A probe whose
-/// cores run out of work first (the parked ones hold the launch open: a deadlock) or
-/// that meets the cycle limit is left out.
-fn probe(m: &Machine, span: &Span) -> SimResult<Vec<Probe>> {
-    let (Mark::Instructions(from), Mark::Instructions(to)) = (span.start, span.end) else {
-        return Ok(Vec::new());
-    };
-    let length = to - from;
+/// The probes from `m`, at `span`'s start. At a head, for each count of cores short of a
+/// socket's, a copy with only that many at work in each socket, simulated until they have
+/// issued as many warp instructions as the unit has, or more where they have the work
+/// (`past_the_head`), measured over the second half: the
+/// cores that were starved with all at work take a while to reach their pace alone
+/// (measured on a GCN layer's GraphSum on facebook, units of 20k: 0.59 a cycle for the
+/// first 10k cycles, then 1.00). At a head or a tail, each socket's lone warps
+/// (`lone_warps`). A probe whose cores run out of work first (the parked ones hold the
+/// launch open: a deadlock) or that meets the cycle limit is left out. With the warp
+/// instructions the probes' copies simulated, those left out included.
+fn probe(m: &Machine, span: &Span) -> SimResult<(Vec<Probe>, u64)> {
     let socket = m.config().gpu.cores_per_socket as usize;
     let cores = m.instructions_by_core().count();
-    let sockets = cores.div_ceil(socket) as u64;
-    let mut probes = Vec::new();
-    let counts = (1..socket).map(|active| (active, None, length));
-    let lone = (0..2 * LONE_WARPS).map(|k| (1, Some(k), LONE_WARP_INSTRUCTIONS * sockets));
-    for (active, lone_warp, length) in counts.chain(lone) {
-        if lone_warp.is_some()
-            && probes.iter().filter(|p: &&Probe| p.lone_warp).count() == LONE_WARPS
-        {
-            break;
-        }
-        let mut p = m.clone();
-        // The warps left alone, which must stay at work to the probe's end.
-        let mut alone = Vec::new();
-        for c in 0..cores {
-            if c % socket < socket - active {
-                p.park(c);
-            } else if let Some(k) = lone_warp {
-                let ready: Vec<usize> = p.ready_warps(c).collect();
-                let Some(keep) = lone_order(ready.len()).nth(k).map(|i| ready[i]) else {
-                    return Ok(probes);
-                };
-                for &w in ready.iter().filter(|&&w| w != keep) {
-                    p.park_warp(c, w);
-                }
-                alone.push((c, keep));
+    let (mut probes, mut probed) = (Vec::new(), 0);
+    if let (Probing::Head, Mark::Instructions(from), Mark::Instructions(to)) =
+        (span.probe, span.start, span.end)
+    {
+        for active in 1..socket {
+            let mut p = m.clone();
+            (0..cores)
+                .filter(|c| c % socket < socket - active)
+                .for_each(|c| p.park(c));
+            let lengths = past_the_head(to - from);
+            // Past the unit's length, while every core at work keeps half its live warps
+            // or more: a core draining its last warps is not a core at work (R-MAT 14's
+            // last core alone ran at 0.24 a cycle through its drain where the other
+            // socket's ran at 0.73). With a lone warp at 0.07-0.10 a cycle, 10-14 warps
+            // keep a core at one a cycle: half of 32 are 16 (an assumption).
+            let live: Vec<(usize, usize)> = (0..cores)
+                .filter(|c| c % socket >= socket - active)
+                .map(|c| (c, p.live_warps(c)))
+                .collect();
+            let at_work = |p: &Machine, length: usize| {
+                length == 0 || live.iter().all(|&(c, n)| 2 * p.live_warps(c) >= n)
+            };
+            let ran = run_probe(&mut p, &lengths, at_work)?;
+            probed += p.progress().instructions - m.progress().instructions;
+            if let Some((cycles, by_core)) = ran {
+                probes.push(Probe {
+                    active,
+                    lone_warp: false,
+                    cycles,
+                    by_core,
+                });
             }
         }
-        let at_work = |p: &Machine| alone.iter().all(|&(c, w)| p.ready_warps(c).any(|r| r == w));
-        if let Some((cycles, by_core)) = run_probe(&mut p, length, at_work)? {
+    }
+    if span.probe != Probing::None {
+        for first in (0..cores).step_by(socket.max(1)) {
+            let (lone, ran) = lone_warps(m, first..(first + socket).min(cores))?;
+            probes.extend(lone);
+            probed += ran;
+        }
+    }
+    Ok((probes, probed))
+}
+
+/// The lone warps of the socket of cores `socket`: copies with one of its ready warps at
+/// work and every other warp of the machine parked, for `LONE_WARP_INSTRUCTIONS`:
+/// `LONE_WARPS` warps spread over the socket's ready ones (`lone_order`), a warp that runs
+/// out of work (or meets a barrier) first giving way to the next, for at most twice as
+/// many tries. A socket apart from the others, so that one whose warps run out of work
+/// first costs the others nothing; the other socket's lone warp would add about a
+/// thousandth of the L2's load. With the warp instructions their copies simulated.
+fn lone_warps(m: &Machine, socket: std::ops::Range<usize>) -> SimResult<(Vec<Probe>, u64)> {
+    let cores = m.instructions_by_core().count();
+    let ready: Vec<(usize, usize)> = (socket.clone())
+        .flat_map(|c| m.ready_warps(c).map(move |w| (c, w)))
+        .collect();
+    let (mut probes, mut probed) = (Vec::new(), 0);
+    for i in lone_order(ready.len()).take(2 * LONE_WARPS) {
+        if probes.len() == LONE_WARPS {
+            break;
+        }
+        let (core, keep) = ready[i];
+        let mut p = m.clone();
+        (0..cores).filter(|&c| c != core).for_each(|c| p.park(c));
+        for &(_, w) in ready.iter().filter(|&&(c, w)| c == core && w != keep) {
+            p.park_warp(core, w);
+        }
+        let at_work = |p: &Machine, _| p.ready_warps(core).any(|r| r == keep);
+        let ran = run_probe(&mut p, &[LONE_WARP_INSTRUCTIONS], at_work)?;
+        probed += p.progress().instructions - m.progress().instructions;
+        if let Some((cycles, by_core)) = ran {
             probes.push(Probe {
-                active,
-                lone_warp: lone_warp.is_some(),
+                active: 1,
+                lone_warp: true,
                 cycles,
                 by_core,
             });
         }
     }
-    Ok(probes)
+    Ok((probes, probed))
 }
 
-/// The order in which the lone warp's probes take a core's `ready` ready warps (by their
-/// place among them): spread over them, every `LONE_WARPS`-th share first (of 32: 0, 4,
-/// ..., 28, then 1, 5, ...), so that old and young warps are measured alike.
+/// The order in which the lone warp's probes take a socket's `ready` ready warps (by their
+/// place among them, core by core): spread over them, every `LONE_WARPS`-th share first
+/// (of 32: 0, 4, ..., 28, then 1, 5, ...), so that old and young warps and every core's
+/// are measured alike.
 fn lone_order(ready: usize) -> impl Iterator<Item = usize> {
     let stride = ready.div_ceil(LONE_WARPS).max(1);
     (0..stride).flat_map(move |offset| (offset..ready).step_by(stride))
 }
 
-/// Run a probe's copy for `length` warp instructions, while `at_work` holds, and measure
-/// the second half: its cycles and each core's warp instructions (None when it could not
-/// run so far).
+/// Run a probe's copy for each of `lengths` warp instructions in turn (the longest
+/// last), while `at_work` holds (given the copy and which of `lengths` it runs for), and
+/// measure the second half of the longest it could run: its cycles and each core's warp
+/// instructions (None when it could not run the first).
 fn run_probe(
     p: &mut Machine,
-    length: u64,
-    at_work: impl Fn(&Machine) -> bool,
+    lengths: &[u64],
+    at_work: impl Fn(&Machine, usize) -> bool,
 ) -> SimResult<Option<(u64, Vec<u64>)>> {
     let base = p.progress().instructions;
-    if !run_to(p, base + length / 2, &at_work)? {
-        return Ok(None);
+    let mut at: BTreeMap<u64, (u64, Vec<u64>)> = BTreeMap::new();
+    let mut measured = None;
+    for (i, &length) in lengths.iter().enumerate() {
+        for point in [length / 2, length] {
+            if at.contains_key(&point) {
+                continue;
+            }
+            if !run_to(p, base + point, |p| at_work(p, i))? {
+                return Ok(measured);
+            }
+            at.insert(point, (p.cycle(), p.instructions_by_core().collect()));
+        }
+        let ((settled, then), (end, now)) = (&at[&(length / 2)], &at[&length]);
+        let by_core = now.iter().zip(then).map(|(n, t)| n - t).collect();
+        measured = Some((end - settled, by_core));
     }
-    let (settled, at) = (p.cycle(), p.instructions_by_core().collect::<Vec<_>>());
-    if !run_to(p, base + length, &at_work)? {
-        return Ok(None);
-    }
-    let by_core = (p.instructions_by_core().zip(&at))
-        .map(|(now, then)| now - then)
-        .collect();
-    Ok(Some((p.cycle() - settled, by_core)))
+    Ok(measured)
 }
 
 /// Run a probe's copy until its cores have issued `instructions` warp instructions in all:
@@ -264,6 +343,13 @@ fn run_to(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_head_probe_doubles_the_units_length_within_past_the_head() {
+        assert_eq!(past_the_head(100_000), [100_000, 200_000, 400_000, 800_000]);
+        assert_eq!(past_the_head(PAST_THE_HEAD), [PAST_THE_HEAD]);
+        assert_eq!(past_the_head(600_000), [600_000]);
+    }
 
     #[test]
     fn the_lone_warps_are_spread_over_a_cores_ready_ones() {

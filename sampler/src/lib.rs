@@ -40,7 +40,7 @@ mod workers;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use detail::{ended, Done, Job, Mark, Measured, Span};
+use detail::{ended, Done, Job, Mark, Measured, Probing, Span};
 pub use estimate::{t975, Unit};
 use estimate::{Calibration, Spread};
 use features::{Clusters, Counter};
@@ -90,8 +90,10 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         .then(|| Bodies::new(machine))
         .flatten();
     let mut by_warp_before: Vec<u64> = machine.instructions_by_warp().collect();
-    // The kernels whose first measured body unit has had its probes (`progress.rs`).
+    // The kernels whose first measured body unit has had its probes, and how many of each
+    // kernel's measured launch tails have had theirs (`progress.rs`).
     let mut probed: BTreeSet<String> = BTreeSet::new();
+    let mut tails_probed: BTreeMap<String, usize> = BTreeMap::new();
     // After warming and counting are on: a job fast-forwarding from a copy does both as
     // the run did (neither changes what a detailed run does).
     let reach = if warmup > 0 { warmup.max(REACH) } else { 0 };
@@ -161,11 +163,21 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         }
         if sampled {
             // A kernel's first measured body unit probes its sockets with fewer cores at
-            // work, where they have most of the launch ahead.
-            let probe = bodies.is_some()
-                && inside
-                && matches!(end, Mark::Instructions(_))
-                && probed.insert(kernel.clone());
+            // work, where they have most of the launch ahead; its first measured launch
+            // tails probe the warps that are left.
+            let probe = match (&bodies, inside, end) {
+                (None, ..) | (_, false, _) => Probing::None,
+                (_, _, Mark::Instructions(_)) if probed.insert(kernel.clone()) => Probing::Head,
+                (_, _, Mark::Launches(_)) => {
+                    let tails = tails_probed.entry(kernel.clone()).or_default();
+                    *tails += 1;
+                    match *tails <= TAILS_PROBED {
+                        true => Probing::Tail,
+                        false => Probing::None,
+                    }
+                }
+                _ => Probing::None,
+            };
             // The warm-up: `warmup` units, and back to the kernel's previous unit (what it
             // touched is what this one touches) when that is within reach.
             let from = unit.saturating_sub(warmup);
@@ -222,7 +234,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             unit,
             start,
             end: Mark::Exit,
-            probe: false,
+            probe: Probing::None,
         };
         stretch.add(span, job, check > 0, &mut workers);
     }
@@ -270,6 +282,10 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
 /// stand-in at the paper's size (12 units) planned 139% of its warp instructions in
 /// detail. Held jobs cost little memory: each is a copy of a copy the run no longer writes.
 pub const HOLD: usize = 64;
+
+/// How many of a kernel's measured launch tails probe its lone warps (`Probing::Tail`):
+/// the first two, which every plan measures (a stratum's first two units are), pooled.
+pub const TAILS_PROBED: usize = 2;
 
 /// The share of a run's warp instructions a plan may simulate in detail before the run
 /// is simulated whole instead (`Plan::exact_fallback`): an estimate that saves less than
@@ -353,7 +369,7 @@ impl Stretch {
             Some(open) if open.units.last().is_some_and(|s| s.unit + 1 == unit) => {
                 if let Some(check) = &mut self.check {
                     check.units.push(Span {
-                        probe: false,
+                        probe: Probing::None,
                         ..span
                     });
                 }

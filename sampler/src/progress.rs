@@ -33,38 +33,42 @@
 //! body units before the functional run's first core finished, core by core), with fewer of
 //! the socket's cores at work the probes' (the kernel's first measured body unit runs a
 //! copy of the detailed machine per k short of the socket's cores with only each socket's
-//! last k at work, the others parked, `detail.rs`, `Machine::park`), a lone core's rate
-//! (the probe with one at work) and a lone warp's (eight copies, each with one warp of each
-//! socket's last core at work, the others parked, `Machine::park_warp`: their mean, and the
-//! estimate with each in turn gives the interval their spread, `estimate.rs`). A kernel not
-//! probed at every count of cores short of a socket's is not timed. By place, a socket's
-//! k-th active core in core order is offered its k-th core's rate (with fewer at work, the
-//! probe's for the k-th of that many) and what the cores before it left, and takes at most
-//! a lone core's rate and a lone warp's per live warp; within a core its live warps share
-//! its rate as the kernel's measured full units' warps shared theirs, the oldest the
-//! largest share (greedy-then-oldest), each at most a lone warp's rate. The same rates time
-//! each unit as a copy runs it: its instructions at the rate by place with the warps that
-//! issued in it at work (a unit with a few heavy warps left takes many times its
-//! instructions' share). The launch's units (body and tail) are weighed by those times and
-//! scaled by the time by place over the units' times together, so that together they are
-//! the time by place; the kernel's measured full units' cycles over their weights turn that
-//! into cycles (`estimate.rs`, `Scaling::full`: a later unit's copy drains as lock step
-//! does, not as detail does, so it does not calibrate). Without a lone warp's rate (every
-//! probed warp ran out of work first) a warp takes what its core is given, the cores' model
-//! of before. The probes tell a core at its own limit from one a shared resource held: on
-//! the GCN layer's SparseWeaver at the paper's size SpMM's first core ran at 0.34 of its
-//! socket's 0.39 with all at work, and the last core alone at 0.43 (the L1 and its MSHRs
-//! its own); VM by weight's GraphSum first core ran at 0.55 with all at work and its last
-//! core alone at 0.55, its own limit. The sockets' imbalance is in both times, and the
-//! launch ends with its slowest socket. Assumptions: a core's rate depends only on its
-//! place among its socket's active cores, how many they are and its live warps (the sockets
-//! are independent, the L2 and DRAM they share not modelled; one probe, early in the
-//! kernel's first launch, stands for all its launches, eight warps' mean for all its warps,
-//! and the shares of a core with all its warps at work for one with fewer, the oldest
-//! keeping theirs), and a warp's work is the functional run's (where warps take work from a
-//! shared counter, detail gives the faster cores more of it). With round robin the cores
-//! share a socket alike, as lock step has them, and nothing is scaled (the warps' own drain
-//! under round robin is not modelled).
+//! last k at work, the others parked, `detail.rs`, `Machine::park`, past the unit's length
+//! towards 1M warp instructions while the cores keep their warps: a launch's head is not
+//! its body), a lone core's rate (the probe with one at work) and a lone warp's (per socket
+//! up to eight copies, each with one of its warps at work, the others parked,
+//! `Machine::park_warp`, at the kernel's first two measured launch tails, where the warps
+//! left are the heaviest as a core's draining warps are in detail, or at its head where no
+//! tail gave one: their mean, and the estimate with each in turn gives the interval their
+//! spread, `estimate.rs`). A kernel not probed at every count of cores short of a socket's
+//! is not timed. By place, a socket's k-th active core in core order is offered its k-th
+//! core's rate (with fewer at work, the probe's for the k-th of that many) and what the
+//! cores before it left, and takes at most a lone core's rate and a lone warp's per live
+//! warp; within a core its live warps share its rate as the kernel's measured full units'
+//! warps shared theirs, the oldest the largest share (greedy-then-oldest), each at most a
+//! lone warp's rate. The same rates time each unit as a copy runs it: its instructions at
+//! the rate by place with the warps that issued in it at work (a unit with a few heavy
+//! warps left takes many times its instructions' share). The launch's units (body and tail)
+//! are weighed by those times and scaled by the time by place over the units' times
+//! together, so that together they are the time by place; the kernel's measured full units'
+//! cycles over their weights turn that into cycles (`estimate.rs`, `Scaling::full`: a later
+//! unit's copy drains as lock step does, not as detail does, so it does not calibrate).
+//! Without a lone warp's rate (every probed warp ran out of work first) a warp takes what
+//! its core is given, the cores' model of before. The probes tell a core at its own limit
+//! from one a shared resource held: on the GCN layer's SparseWeaver at the paper's size
+//! SpMM's first core ran at 0.34 of its socket's 0.39 with all at work, and the last core
+//! alone at 0.43 (the L1 and its MSHRs its own); VM by weight's GraphSum first core ran at
+//! 0.55 with all at work and its last core alone at 0.55, its own limit. The sockets'
+//! imbalance is in both times, and the launch ends with its slowest socket. Assumptions: a
+//! core's rate depends only on its place among its socket's active cores, how many they are
+//! and its live warps (the sockets are independent, the L2 and DRAM they share not
+//! modelled; one probe of the cores, early in the kernel's first launch, stands for all its
+//! launches, a few lone warps' mean for every draining warp, and the shares of a core with
+//! all its warps at work for one with fewer, the oldest keeping theirs), and a warp's work
+//! is the functional run's (where warps take work from a shared counter, detail gives the
+//! faster cores more of it). With round robin the cores share a socket alike, as lock step
+//! has them, and nothing is scaled (the warps' own drain under round robin is not
+//! modelled).
 
 use std::collections::BTreeMap;
 
@@ -184,31 +188,70 @@ impl Scaling {
 }
 
 /// A kernel's probes: every core's rate by how many of each socket's cores were at work,
-/// and with one warp of each socket's last core at work, per lone warp probed.
+/// and each socket's lone warps' rates, those probed at its first body unit and those at
+/// its launch tails.
 #[derive(Default)]
 struct Probed {
     fewer: BTreeMap<usize, Vec<f64>>,
-    lone_warps: Vec<Vec<f64>>,
+    head_warps: Vec<Vec<f64>>,
+    tail_warps: Vec<Vec<f64>>,
 }
 
 impl Probed {
-    /// Each lone warp probe's rate per socket (its last core's).
-    fn lone_warps(&self, socket: usize) -> Vec<Vec<f64>> {
-        (self.lone_warps.iter())
-            .map(|rates| {
-                (rates.chunks(socket))
-                    .filter_map(|s| s.last().copied())
-                    .collect()
+    /// A lone warp probe's rates (every core's, one socket's one core at work) into its
+    /// socket's.
+    fn add_lone_warp(&mut self, rates: &[f64], socket: usize, tail: bool) {
+        let Some((s, rate)) = (rates.chunks(socket.max(1)))
+            .map(|r| r.iter().sum::<f64>())
+            .enumerate()
+            .find(|&(_, r)| r > 0.0)
+        else {
+            return;
+        };
+        let warps = match tail {
+            true => &mut self.tail_warps,
+            false => &mut self.head_warps,
+        };
+        warps.resize(warps.len().max(s + 1), Vec::new());
+        warps[s].push(rate);
+    }
+
+    /// Each socket's lone warps' rates: its tails', or where they gave none its head's.
+    /// The warps that drain a core in detail are those left with the most work, at the end
+    /// of it, and so are the warps at work where the functional run's launch ends: measured
+    /// (stop 67's traces, docs/ARCHITECTURE.md item 10), a lone warp from a tail ran at 0.104
+    /// a cycle on PageRank VM on UK at scale 0.1 and 0.103-0.104 on HW at 0.01 where their
+    /// drains' warps ran at 0.10, and at 0.078-0.093 on UK at the paper's size where the
+    /// drain's ran at 0.083-0.093; the head's lone warps at 0.07 and 0.074.
+    fn lone_warps(&self, sockets: usize) -> Vec<Vec<f64>> {
+        (0..sockets)
+            .map(|s| {
+                (self.tail_warps.get(s).filter(|r| !r.is_empty()))
+                    .or_else(|| self.head_warps.get(s))
+                    .cloned()
+                    .unwrap_or_default()
             })
             .collect()
     }
 }
 
-/// Each socket's mean over `probed` (each probe's rate per socket).
-fn mean_by_socket(probed: &[Vec<f64>]) -> Vec<f64> {
-    let sockets = probed.iter().map(Vec::len).min().unwrap_or(0);
-    (0..sockets)
-        .map(|s| probed.iter().map(|p| p[s]).sum::<f64>() / probed.len() as f64)
+/// Each socket's mean over its lone warps' rates (0 where none were probed).
+fn mean_by_socket(by_socket: &[Vec<f64>]) -> Vec<f64> {
+    (by_socket.iter())
+        .map(|r| r.iter().sum::<f64>() / r.len().max(1) as f64)
+        .collect()
+}
+
+/// The lone warps' rates taken in turn: the i-th set has each socket's i-th (its rates
+/// again from its first where it has fewer), as many sets as the most a socket has.
+fn in_turn(by_socket: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    let most = by_socket.iter().map(Vec::len).max().unwrap_or(0);
+    (0..most)
+        .map(|i| {
+            (by_socket.iter())
+                .map(|r| r.get(i % r.len().max(1)).copied().unwrap_or(0.0))
+                .collect()
+        })
         .collect()
 }
 
@@ -293,26 +336,31 @@ impl Bodies {
     /// measured idle, is not scaled.
     pub fn scaling<'a>(&self, measured: impl IntoIterator<Item = &'a Measured>) -> Scaling {
         let warps = self.warps;
-        // The launch of each full unit, and the kernel of each body unit.
+        // The launch of each full unit, and the kernel of each body unit and tail (whether
+        // a tail).
         let full: BTreeMap<usize, usize> = (self.launches.iter())
             .flat_map(|(&l, body)| body.full_units(warps).map(move |(u, _)| (*u, l)))
             .collect();
-        let kernel_of: BTreeMap<usize, &str> = (self.launches.values())
-            .flat_map(|body| body.units.iter().map(|(u, _)| (*u, body.kernel.as_str())))
+        let kernel_of: BTreeMap<usize, (&str, bool)> = (self.launches.values())
+            .flat_map(|body| {
+                let units = body.units.iter().map(|(u, _)| (*u, false));
+                let tail = body.tail.iter().map(|(u, _)| (*u, true));
+                (units.chain(tail)).map(|(u, tail)| (u, (body.kernel.as_str(), tail)))
+            })
             .collect();
         // Each kernel's measured full units pooled, and its probes' rates.
         let mut by_kernel: BTreeMap<&str, Pooled> = BTreeMap::new();
         let mut probed: BTreeMap<&str, Probed> = BTreeMap::new();
         let mut probes = Vec::new();
         for m in measured {
-            if let Some(&kernel) = kernel_of.get(&m.unit).filter(|_| !m.probes.is_empty()) {
+            if let Some(&(kernel, tail)) = kernel_of.get(&m.unit).filter(|_| !m.probes.is_empty()) {
                 let rates = probed.entry(kernel).or_default();
                 for p in &m.probes {
                     let at: Vec<f64> = (p.by_core.iter())
                         .map(|&n| n as f64 / p.cycles as f64)
                         .collect();
                     match p.lone_warp {
-                        true => rates.lone_warps.push(at.clone()),
+                        true => rates.add_lone_warp(&at, self.socket, tail),
                         false => _ = rates.fewer.insert(p.active, at.clone()),
                     }
                     probes.push(CoreProbe {
@@ -360,9 +408,9 @@ impl Bodies {
                 .map(|&n| n as f64 / pooled.cycles as f64)
                 .collect();
             let warp_shares = pooled.warp_shares();
-            // Each socket's lone warp's rate: its last core's in the probes, their mean.
-            let lone_warps = probed.lone_warps(self.socket);
-            let lone_warp = mean_by_socket(&lone_warps);
+            // Each socket's lone warp's rate: its probes' mean.
+            let by_socket = probed.lone_warps(rates.len().div_ceil(self.socket));
+            let lone_warp = mean_by_socket(&by_socket);
             // Each warp's work to the launch's end: what decides which core ends it.
             let mut work = body.work();
             work.resize(rates.len() * warps, 0);
@@ -382,6 +430,7 @@ impl Bodies {
             // mean: the launch's time by place with its sockets' draining warps as slow or
             // fast as that warp.
             let copies: f64 = times.iter().sum();
+            let lone_warps = in_turn(&by_socket);
             let lone_warp_ratios = match lone_warps.len() {
                 0 | 1 => Vec::new(),
                 _ => (lone_warps.iter())

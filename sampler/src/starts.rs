@@ -13,7 +13,7 @@ use std::collections::VecDeque;
 
 use wsim_sim::Machine;
 
-use crate::detail::{Job, Mark, Span};
+use crate::detail::{Job, Mark, Probing, Span};
 
 /// A measured unit's warm-up reaches back at most this many units for the previous unit
 /// of its kernel.
@@ -67,7 +67,7 @@ impl Starts {
             unit,
             start: self.marks[unit],
             end: self.marks.get(unit + 1).copied().unwrap_or(Mark::Exit),
-            probe: false,
+            probe: Probing::None,
         })
     }
 
@@ -87,7 +87,7 @@ impl Starts {
                 unit,
                 start: self.marks[unit],
                 end,
-                probe: false,
+                probe: Probing::None,
             }],
             check,
             whole: false,

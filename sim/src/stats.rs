@@ -385,7 +385,8 @@ pub struct Sampling {
     pub cluster: f64,
     pub units: u32,
     pub sampled_units: u32,
-    /// Warp instructions simulated in detail (warm-up included), and in the whole run.
+    /// Warp instructions simulated in detail (warm-up and the sampler's probes of the cores
+    /// included), and in the whole run.
     pub detailed_instructions: u64,
     pub instructions: u64,
     /// The estimate of the run's cycles and its 95% confidence interval (unbounded when a

@@ -179,6 +179,11 @@ impl Core {
         }
     }
 
+    /// How many of its warps are live.
+    pub fn live_warps(&self) -> usize {
+        self.warps.iter().filter(|warp| warp.is_live()).count()
+    }
+
     /// Its live warps that are ready to issue, by index.
     pub fn ready_warps(&self) -> impl Iterator<Item = usize> + '_ {
         (self.warps.iter().enumerate())

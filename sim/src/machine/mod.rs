@@ -749,6 +749,12 @@ impl Machine {
         }
     }
 
+    /// How many of core `c`'s warps are live (0 for no such core): a sampler's probe of a
+    /// core tells its drain by them.
+    pub fn live_warps(&self, c: usize) -> usize {
+        self.cores.get(c).map_or(0, Core::live_warps)
+    }
+
     /// Core `c`'s live warps that are ready to issue, by index (none for no such core).
     pub fn ready_warps(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
         self.cores.get(c).into_iter().flat_map(Core::ready_warps)
