@@ -242,8 +242,7 @@ fn probe(m: &Machine, span: &Span) -> SimResult<(Vec<Probe>, u64)> {
 /// `LONE_WARPS` warps spread over the socket's ready ones (`lone_order`), a warp that runs
 /// out of work (or meets a barrier) first giving way to the next, for at most twice as
 /// many tries. A socket apart from the others, so that one whose warps run out of work
-/// first costs the others nothing; the other socket's lone warp would add about a
-/// thousandth of the L2's load. With the warp instructions their copies simulated.
+/// first costs the others nothing. With the warp instructions their copies simulated.
 fn lone_warps(m: &Machine, socket: std::ops::Range<usize>) -> SimResult<(Vec<Probe>, u64)> {
     let cores = m.instructions_by_core().count();
     let ready: Vec<(usize, usize)> = (socket.clone())
