@@ -144,20 +144,19 @@ pub(crate) fn measure(job: Job) -> SimResult<Done> {
     })
 }
 
-/// A lone warp's probe runs until its warp has issued this many warp instructions,
-/// measured over the second half (a warp alone issues about one
-/// instruction in ten cycles on the graph kernels: 0.07-0.10 in the GCN layer's and
-/// PageRank's drains, `progress.rs`).
+/// A lone warp's probe runs until its warp has issued this many warp instructions, measured
+/// over the second half (a warp alone issues about one instruction in ten cycles on the
+/// graph kernels: 0.07-0.10 in the GCN layer's and PageRank's drains, `progress.rs`).
 const LONE_WARP_INSTRUCTIONS: u64 = 1024;
 
 /// How far past a unit's length a probe of the cores at a kernel's head runs, at most,
-/// measured over the second half, where the cores have that much work left: a launch's
-/// head is not its body. At the head every VM warp is at its
-/// vertices' first edges at once, its lanes all at work and each load touching up to 32
-/// lines; further in the warps are spread over their lists. Measured on PageRank VM on UK
-/// at scale 0.1 (units of 100k, docs/ARCHITECTURE.md item 10): the last core alone ran at
-/// 0.67 a cycle over the third unit's probe, at 1.00 over a probe of 1M from the same
-/// start and from the 23rd unit, and at 0.9-1.0 through the launch's drain in detail.
+/// measured over the second half, where the cores have that much work left: a launch's head
+/// is not its body. At the head every VM warp is at its vertices' first edges at once, its
+/// lanes all at work and each load touching up to 32 lines; further in the warps are spread
+/// over their lists. Measured on PageRank VM on UK at scale 0.1 (units of 100k,
+/// docs/ARCHITECTURE.md item 10): the last core alone ran at 0.67 a cycle over the third
+/// unit's probe, at 1.00 over a probe of 1M from the same start and from the 23rd unit, and
+/// at 0.9-1.0 through the launch's drain in detail.
 const PAST_THE_HEAD: u64 = 1_000_000;
 
 /// The lengths a probe of the cores at a kernel's head tries, the longest last: the
@@ -183,13 +182,13 @@ const LONE_WARPS: usize = 8;
 /// The probes from `m`, at `span`'s start. At a head, for each count of cores short of a
 /// socket's, a copy with only that many at work in each socket, simulated until they have
 /// issued as many warp instructions as the unit has, or more where they have the work
-/// (`past_the_head`), measured over the second half: the
-/// cores that were starved with all at work take a while to reach their pace alone
-/// (measured on a GCN layer's GraphSum on facebook, units of 20k: 0.59 a cycle for the
-/// first 10k cycles, then 1.00). At a head or a tail, each socket's lone warps
-/// (`lone_warps`). A probe whose cores run out of work first (the parked ones hold the
-/// launch open: a deadlock) or that meets the cycle limit is left out. With the warp
-/// instructions the probes' copies simulated, those left out included.
+/// (`past_the_head`), measured over the second half: the cores that were starved with all
+/// at work take a while to reach their pace alone (measured on a GCN layer's GraphSum on
+/// facebook, units of 20k: 0.59 a cycle for the first 10k cycles, then 1.00). At a head or
+/// a tail, each socket's lone warps (`lone_warps`). A probe whose cores run out of work
+/// first (the parked ones hold the launch open: a deadlock) or that meets the cycle limit
+/// is left out. With the warp instructions the probes' copies simulated, those left out
+/// included.
 fn probe(m: &Machine, span: &Span) -> SimResult<(Vec<Probe>, u64)> {
     let socket = m.config().gpu.cores_per_socket as usize;
     let cores = m.instructions_by_core().count();
@@ -197,12 +196,12 @@ fn probe(m: &Machine, span: &Span) -> SimResult<(Vec<Probe>, u64)> {
     if let (Probing::Head, Mark::Instructions(from), Mark::Instructions(to)) =
         (span.probe, span.start, span.end)
     {
+        let lengths = past_the_head(to - from);
         for active in 1..socket {
             let mut p = m.clone();
             (0..cores)
                 .filter(|c| c % socket < socket - active)
                 .for_each(|c| p.park(c));
-            let lengths = past_the_head(to - from);
             // Past the unit's length, while every core at work keeps half its live warps
             // or more: a core draining its last warps is not a core at work (R-MAT 14's
             // last core alone ran at 0.24 a cycle through its drain where the other
