@@ -301,38 +301,50 @@ fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
     assert!(bodies > 0);
     assert_ne!(scaled["cycles"], unscaled["cycles"]);
     // Each scaled kernel's sockets probed at its first measured body unit with 1 to all but
-    // one of their cores at work, then lone warps; at its first measured launch tails lone
-    // warps alone. Those parked issued nothing, and the last `active` of each socket
-    // something; a lone warp is one core's of one socket.
+    // one of their cores at work, each socket with 1 to all of its cores at work and the
+    // other sockets parked, then lone warps; at its first measured launch tails lone
+    // warps alone. Those parked issued nothing, and the last `active` of each socket (of
+    // one socket, alone) something; a lone warp is one core's of one socket.
     let socket = scaled["config"]["gpu"]["cores_per_socket"]
         .as_u64()
         .unwrap() as usize;
     let probes = s["probes"].as_array().unwrap();
-    let mut by_unit: BTreeMap<(&str, u64), Vec<(usize, bool)>> = BTreeMap::new();
+    let cores_in_all = probes[0]["rates"].as_array().unwrap().len();
+    let sockets = cores_in_all / socket;
+    assert!(sockets > 1, "{cores_in_all} cores, {socket} a socket");
+    // (active, alone, lone warp)
+    let mut by_unit: BTreeMap<(&str, u64), Vec<(usize, bool, bool)>> = BTreeMap::new();
     for p in probes {
         let unit = (p["kernel"].as_str().unwrap(), p["unit"].as_u64().unwrap());
-        let lone = p["lone_warp"].as_bool().unwrap();
-        (by_unit.entry(unit).or_default()).push((p["active"].as_u64().unwrap() as usize, lone));
+        let flag = |key: &str| p[key].as_bool().unwrap();
+        let active = p["active"].as_u64().unwrap() as usize;
+        (by_unit.entry(unit).or_default()).push((active, flag("alone"), flag("lone_warp")));
     }
     assert!(!by_unit.is_empty());
     // Up to eight lone warps a socket: one that runs out of work first (this small graph's)
     // leaves no probe.
-    let cores: Vec<(usize, bool)> = (1..socket).map(|a| (a, false)).collect();
+    let mut cores: Vec<(usize, bool, bool)> = (1..socket).map(|a| (a, false, false)).collect();
+    for _ in 0..sockets {
+        cores.extend((1..=socket).map(|a| (a, true, false)));
+    }
     let mut heads = BTreeSet::new();
     for (&(kernel, unit), actives) in &by_unit {
-        let head = actives.first() != Some(&(1, true));
+        let head = actives.first() != Some(&(1, true, true));
         assert!(!head || heads.insert(kernel), "{kernel}: two heads");
+        // A probe whose cores ran out of work is left out: a head has at most these.
+        let fewer = actives.iter().take_while(|p| !p.2).count();
+        let (fewer, lone) = actives.split_at(fewer);
         let expected = if head { &cores[..] } else { &[] };
-        let (fewer, lone) = actives.split_at(expected.len().min(actives.len()));
         assert!(
-            fewer == expected && lone.iter().all(|&p| p == (1, true)),
+            fewer.iter().all(|p| expected.contains(p))
+                && fewer.len() <= expected.len()
+                && fewer.iter().filter(|p| !p.1).count()
+                    == expected.iter().filter(|p| !p.1).count()
+                && lone.iter().all(|&p| p == (1, true, true)),
             "{kernel} at {unit}: {actives:?}"
         );
     }
-    let cores_in_all = probes[0]["rates"].as_array().unwrap().len();
-    assert!(
-        (by_unit.values()).all(|a| a.iter().filter(|p| p.1).count() <= 8 * cores_in_all / socket)
-    );
+    assert!((by_unit.values()).all(|a| a.iter().filter(|p| p.2).count() <= 8 * sockets));
     let rates = |p: &serde_json::Value| -> Vec<f64> {
         (p["rates"].as_array().unwrap().iter())
             .map(|r| r.as_f64().unwrap())
@@ -341,16 +353,23 @@ fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
     for p in probes {
         let active = p["active"].as_u64().unwrap() as usize;
         let rates = rates(p);
-        match p["lone_warp"].as_bool().unwrap() {
-            true => assert_eq!(rates.iter().filter(|&&r| r > 0.0).count(), 1, "{p}"),
-            false => {
+        let at_work: Vec<usize> = (0..rates.len()).filter(|&c| rates[c] > 0.0).collect();
+        match (
+            p["lone_warp"].as_bool().unwrap(),
+            p["alone"].as_bool().unwrap(),
+        ) {
+            (true, alone) => assert!(alone && at_work.len() == 1, "{p}"),
+            (false, alone) => {
                 for (c, r) in rates.iter().enumerate() {
                     let parked = c % socket < socket - active;
                     assert!(if parked { *r == 0.0 } else { *r >= 0.0 }, "{p}");
                 }
+                // Alone: every core at work is of one socket.
+                let of_sockets: BTreeSet<usize> = at_work.iter().map(|c| c / socket).collect();
+                assert!(!alone || of_sockets.len() == 1, "{p}");
             }
         }
-        assert!(rates.iter().sum::<f64>() > 0.0, "{p}");
+        assert!(!at_work.is_empty(), "{p}");
     }
     // The terminal report has a line for each probe.
     let (config, elf) = (

@@ -411,9 +411,10 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
     }
     for probe in &p.probes {
         let rates: Vec<String> = probe.rates.iter().map(|r| format!("{r:.3}")).collect();
-        let at_work = match probe.lone_warp {
-            true => "one warp of the last core of each socket".to_string(),
-            false => format!("the last {} core(s) of each socket", probe.active),
+        let at_work = match (probe.lone_warp, probe.alone) {
+            (true, _) => "one warp of one socket".to_string(),
+            (false, true) => format!("the last {} core(s) of one socket", probe.active),
+            (false, false) => format!("the last {} core(s) of each socket", probe.active),
         };
         let _ = writeln!(
             s,

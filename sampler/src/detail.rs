@@ -89,12 +89,15 @@ pub(crate) struct Measured {
 
 /// A probe: a copy of the machine at a unit's start with only the last `active` cores of
 /// each socket at work (the others parked, `Machine::park`), as a socket is once its first
-/// cores have finished their share of a launch, or with `lone_warp` only one warp of one
-/// socket (the others parked, `Machine::park_warp`), as a core is at the end of its own
-/// drain; what they issued in the probe's measured second half, and in how many cycles.
+/// cores have finished their share of a launch, or with `alone` of one socket only, the
+/// other sockets parked, as the socket that ends a launch is once the others have ended,
+/// or with `lone_warp` only one warp of one socket (`alone` too; the others parked,
+/// `Machine::park_warp`), as a core is at the end of its own drain; what they issued in
+/// the probe's measured second half, and in how many cycles.
 #[derive(Clone, Debug)]
 pub(crate) struct Probe {
     pub active: usize,
+    pub alone: bool,
     pub lone_warp: bool,
     pub cycles: u64,
     /// Each core's warp instructions, in core order (none for those parked).
@@ -180,15 +183,20 @@ fn past_the_head(unit: u64) -> Vec<u64> {
 const LONE_WARPS: usize = 8;
 
 /// The probes from `m`, at `span`'s start. At a head, for each count of cores short of a
-/// socket's, a copy with only that many at work in each socket, simulated until they have
-/// issued as many warp instructions as the unit has, or more where they have the work
-/// (`past_the_head`), measured over the second half: the cores that were starved with all
-/// at work take a while to reach their pace alone (measured on a GCN layer's GraphSum on
-/// facebook, units of 20k: 0.59 a cycle for the first 10k cycles, then 1.00). At a head or
-/// a tail, each socket's lone warps (`lone_warps`). A probe whose cores run out of work
-/// first (the parked ones hold the launch open: a deadlock) or that meets the cycle limit
-/// is left out. With the warp instructions the probes' copies simulated, those left out
-/// included.
+/// socket's, a copy with only that many at work in each socket, and for each socket and
+/// each count of its cores, a copy with only that many of it at work, the other sockets
+/// parked (they share the L2 and its link: measured on PageRank VM on the CO stand-in at
+/// scale 0.1, a socket's last core alone ran at 0.44 a cycle with the other socket's last
+/// core at work and at 0.63 with it parked, its last three at 0.36 and 0.48, and in detail
+/// the socket left at work once the other had ended at 0.40-0.73). Each is simulated until
+/// its cores have issued as many warp instructions as the unit has, or more where they
+/// have the work (`past_the_head`), measured over the second half: the cores that were
+/// starved with all at work take a while to reach their pace alone (measured on a GCN
+/// layer's GraphSum on facebook, units of 20k: 0.59 a cycle for the first 10k cycles, then
+/// 1.00). At a head or a tail, each socket's lone warps (`lone_warps`). A probe whose
+/// cores run out of work first (the parked ones hold the launch open: a deadlock) or that
+/// meets the cycle limit is left out. With the warp instructions the probes' copies
+/// simulated, those left out included.
 fn probe(m: &Machine, span: &Span) -> SimResult<(Vec<Probe>, u64)> {
     let socket = m.config().gpu.cores_per_socket as usize;
     let cores = m.instructions_by_core().count();
@@ -197,28 +205,39 @@ fn probe(m: &Machine, span: &Span) -> SimResult<(Vec<Probe>, u64)> {
         (span.probe, span.start, span.end)
     {
         let lengths = past_the_head(to - from);
-        for active in 1..socket {
+        let last = |active: usize| move |c: &usize| c % socket >= socket - active;
+        // (active, alone, the cores at work)
+        let mut sets: Vec<(usize, bool, Vec<usize>)> = (1..socket)
+            .map(|active| (active, false, (0..cores).filter(last(active)).collect()))
+            .collect();
+        if cores > socket {
+            for first in (0..cores).step_by(socket.max(1)) {
+                let of_socket = first..(first + socket).min(cores);
+                sets.extend(
+                    (1..=socket).map(|a| (a, true, of_socket.clone().filter(last(a)).collect())),
+                );
+            }
+        }
+        for (active, alone, at_work) in sets {
             let mut p = m.clone();
             (0..cores)
-                .filter(|c| c % socket < socket - active)
+                .filter(|c| !at_work.contains(c))
                 .for_each(|c| p.park(c));
             // Past the unit's length, while every core at work keeps half its live warps
             // or more: a core draining its last warps is not a core at work (R-MAT 14's
             // last core alone ran at 0.24 a cycle through its drain where the other
             // socket's ran at 0.73). With a lone warp at 0.07-0.10 a cycle, 10-14 warps
             // keep a core at one a cycle: half of 32 are 16 (an assumption).
-            let live: Vec<(usize, usize)> = (0..cores)
-                .filter(|c| c % socket >= socket - active)
-                .map(|c| (c, p.live_warps(c)))
-                .collect();
-            let at_work = |p: &Machine, length: usize| {
+            let live: Vec<(usize, usize)> = at_work.iter().map(|&c| (c, p.live_warps(c))).collect();
+            let keeps_half = |p: &Machine, length: usize| {
                 length == 0 || live.iter().all(|&(c, n)| 2 * p.live_warps(c) >= n)
             };
-            let ran = run_probe(&mut p, &lengths, at_work)?;
+            let ran = run_probe(&mut p, &lengths, keeps_half)?;
             probed += p.progress().instructions - m.progress().instructions;
             if let Some((cycles, by_core)) = ran {
                 probes.push(Probe {
                     active,
+                    alone,
                     lone_warp: false,
                     cycles,
                     by_core,
@@ -264,6 +283,7 @@ fn lone_warps(m: &Machine, socket: std::ops::Range<usize>) -> SimResult<(Vec<Pro
         if let Some((cycles, by_core)) = ran {
             probes.push(Probe {
                 active: 1,
+                alone: true,
                 lone_warp: true,
                 cycles,
                 by_core,

@@ -3,7 +3,8 @@
 /// How a run is sampled.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plan {
-    /// Of each stratum's units after its first two, one in `every` is simulated in detail.
+    /// Of each stratum's units after its first two, one in `every` is simulated in detail
+    /// (at a random place in each block of `every` after its first, `Choice`).
     pub every: u32,
     /// A unit inside a launch ends once it has this many warp instructions, so that a long
     /// launch is sampled too (0: units end only where launches end).

@@ -40,10 +40,14 @@
 //! `Machine::park_warp`, at the kernel's first two measured launch tails, where the warps
 //! left are the heaviest as a core's draining warps are in detail, or at its head where no
 //! tail gave one: their mean, and the estimate with each in turn gives the interval their
-//! spread, `estimate.rs`). A kernel not probed at every count of cores short of a socket's
-//! is not timed. By place, a socket's k-th active core in core order is offered its k-th
-//! core's rate (with fewer at work, the probe's for the k-th of that many) and what the
-//! cores before it left, and takes at most a lone core's rate and a lone warp's per live
+//! spread, `estimate.rs`), and each socket's cores' rates with the other sockets parked
+//! (the socket that ends a launch runs its last part alone, with the L2 and its link to
+//! itself: on PageRank VM on the CO stand-in at scale 0.1 a socket's last core ran at 0.44
+//! a cycle with the other socket at work and 0.63 alone, and the model without them was
+//! 21% high). A kernel not probed at every count of cores short of a socket's is not
+//! timed. By place, a socket's k-th active core in core order is offered its k-th
+//! core's rate (with fewer at work, the probe's for the k-th of that many; once the other
+//! sockets have ended, the probe's with them parked) and what the cores before it left, and takes at most a lone core's rate and a lone warp's per live
 //! warp; within a core its live warps share its rate as the kernel's measured full units'
 //! warps shared theirs, the oldest the largest share (greedy-then-oldest), each at most a
 //! lone warp's rate. The same rates time each unit as a copy runs it: its instructions at
@@ -60,9 +64,10 @@
 //! alone at 0.43 (the L1 and its MSHRs its own); VM by weight's GraphSum first core ran at
 //! 0.55 with all at work and its last core alone at 0.55, its own limit. The sockets'
 //! imbalance is in both times, and the launch ends with its slowest socket. Assumptions: a
-//! core's rate depends only on its place among its socket's active cores, how many they are
-//! and its live warps (the sockets are independent, the L2 and DRAM they share not
-//! modelled; one probe of the cores, early in the kernel's first launch, stands for all its
+//! core's rate depends only on its place among its socket's active cores, how many they are,
+//! its live warps and whether the other sockets are at work (the L2 and DRAM they share
+//! modelled only so: with more than two sockets, one whose others have partly ended takes
+//! its rates with them all at work; one probe of the cores, early in the kernel's first launch, stands for all its
 //! launches, a few lone warps' mean for every draining warp, and the shares of a core with
 //! all its warps at work for one with fewer, the oldest keeping theirs), and a warp's work
 //! is the functional run's (where warps take work from a shared counter, detail gives the
@@ -188,16 +193,30 @@ impl Scaling {
 }
 
 /// A kernel's probes: every core's rate by how many of each socket's cores were at work,
-/// and each socket's lone warps' rates, those probed at its first body unit and those at
-/// its launch tails.
+/// with the other sockets at work (`fewer`) and parked (`alone`: each socket's probes
+/// together, by how many of its cores were at work), and each socket's lone warps' rates,
+/// those probed at its first body unit and those at its launch tails.
 #[derive(Default)]
 struct Probed {
     fewer: BTreeMap<usize, Vec<f64>>,
+    alone: BTreeMap<usize, Vec<f64>>,
     head_warps: Vec<Vec<f64>>,
     tail_warps: Vec<Vec<f64>>,
 }
 
 impl Probed {
+    /// A probe of one socket's cores with the other sockets parked (`rates`: every core's,
+    /// the other sockets' 0) into the rates with `active` of each socket at work alone.
+    fn add_alone(&mut self, active: usize, rates: &[f64]) {
+        let all = self
+            .alone
+            .entry(active)
+            .or_insert_with(|| vec![0.0; rates.len()]);
+        for (a, r) in all.iter_mut().zip(rates) {
+            *a += r;
+        }
+    }
+
     /// A lone warp probe's rates (every core's, one socket's one core at work) into its
     /// socket's.
     fn add_lone_warp(&mut self, rates: &[f64], socket: usize, tail: bool) {
@@ -359,14 +378,16 @@ impl Bodies {
                     let at: Vec<f64> = (p.by_core.iter())
                         .map(|&n| n as f64 / p.cycles as f64)
                         .collect();
-                    match p.lone_warp {
-                        true => rates.add_lone_warp(&at, self.socket, tail),
-                        false => _ = rates.fewer.insert(p.active, at.clone()),
+                    match (p.lone_warp, p.alone) {
+                        (true, _) => rates.add_lone_warp(&at, self.socket, tail),
+                        (false, true) => rates.add_alone(p.active, &at),
+                        (false, false) => _ = rates.fewer.insert(p.active, at.clone()),
                     }
                     probes.push(CoreProbe {
                         kernel: kernel.to_string(),
                         unit: m.unit as u32,
                         active: p.active as u32,
+                        alone: p.alone,
                         lone_warp: p.lone_warp,
                         cycles: p.cycles,
                         rates: at,
@@ -417,6 +438,7 @@ impl Bodies {
             let model = Model {
                 rates: &rates,
                 fewer: &probed.fewer,
+                alone: &probed.alone,
                 lone_warp: &lone_warp,
                 warp_shares: &warp_shares,
                 socket: self.socket,
@@ -461,13 +483,16 @@ impl Bodies {
 
 /// The model's rates: each core's with all at work (`rates`), with fewer at work the
 /// probes' (`fewer`: by how many of each socket's cores were at work, every core's rate,
-/// the parked ones' 0), each socket's lone warp's (`lone_warp`, empty when not probed:
+/// the parked ones' 0), with the other sockets ended the probes' with them parked
+/// (`alone`, the same way; where not probed, as with them at work), each socket's lone
+/// warp's (`lone_warp`, empty when not probed:
 /// a warp is then held only by its core) and how a core's warps share it with all at work
 /// (`warp_shares`: each socket's shares, the largest first; empty: oldest first).
 #[derive(Clone, Copy)]
 struct Model<'a> {
     rates: &'a [f64],
     fewer: &'a BTreeMap<usize, Vec<f64>>,
+    alone: &'a BTreeMap<usize, Vec<f64>>,
     lone_warp: &'a [f64],
     warp_shares: &'a [Vec<f64>],
     socket: usize,
@@ -480,41 +505,51 @@ struct Socket<'a> {
     rates: &'a [f64],
     /// The probed cores', the last `active` of the socket, by `active`.
     fewer: BTreeMap<usize, &'a [f64]>,
+    /// The same with the other sockets parked (`active` up to all of its cores).
+    alone: BTreeMap<usize, &'a [f64]>,
     /// A warp alone (infinite when not probed).
     warp: f64,
     /// A core's shares of its rate, by its live warps' age, the oldest first (empty when
     /// not measured: the oldest takes what it can first).
     shares: &'a [f64],
     /// A core alone: the most a core takes of what those before it leave (infinite when
-    /// not probed).
+    /// not probed), with the other sockets at work and parked.
     core: f64,
+    alone_core: f64,
 }
 
-impl Model<'_> {
+impl<'a> Model<'a> {
     /// The time by place of a launch whose warps' work is `work` (each warp's
     /// instructions, core by core): its slowest socket's. None when the model cannot tell.
     fn by_place(&self, work: &[u64]) -> Option<f64> {
         if work.len() != self.rates.len() * self.warps || work.iter().all(|&w| w == 0) {
             return None;
         }
-        (work.chunks(self.socket * self.warps).zip(&self.sockets()))
-            .map(|(work, socket)| socket.time(work, self.warps))
-            .try_fold(0.0f64, |a, t| Some(a.max(t?)))
+        time(&self.sockets(), work, self.warps)
     }
 
-    fn sockets(&self) -> Vec<Socket<'_>> {
-        (self.rates.chunks(self.socket).enumerate())
-            .map(|(s, rates)| {
-                let fewer: BTreeMap<usize, &[f64]> = (self.fewer.iter())
+    fn sockets(&self) -> Vec<Socket<'a>> {
+        // Socket `s`'s last `a` cores' rates in each probe of `probes`, by `a`.
+        let mine =
+            |probes: &'a BTreeMap<usize, Vec<f64>>, s: usize| -> BTreeMap<usize, &'a [f64]> {
+                (probes.iter())
                     .filter_map(|(&a, r)| {
                         let mine = r.chunks(self.socket).nth(s)?;
                         Some((a, mine.get(self.socket.checked_sub(a)?..)?))
                     })
-                    .collect();
+                    .collect()
+            };
+        let lone_core =
+            |probed: &BTreeMap<usize, &[f64]>| probed.get(&1).map_or(f64::INFINITY, |r| r[0]);
+        (self.rates.chunks(self.socket).enumerate())
+            .map(|(s, rates)| {
+                let (fewer, alone) = (mine(self.fewer, s), mine(self.alone, s));
                 Socket {
                     rates,
-                    core: fewer.get(&1).map_or(f64::INFINITY, |r| r[0]),
+                    core: lone_core(&fewer),
+                    alone_core: lone_core(&alone),
                     fewer,
+                    alone,
                     warp: (self.lone_warp.get(s).copied())
                         .filter(|&r| r > 0.0)
                         .unwrap_or(f64::INFINITY),
@@ -541,12 +576,18 @@ impl Model<'_> {
         let sockets = self.sockets();
         let mut times = Vec::new();
         for unit in units {
-            let rate: f64 = (unit.chunks(per_socket).zip(&sockets))
-                .map(|(unit, socket)| {
+            let busy: Vec<bool> = (unit.chunks(per_socket))
+                .map(|s| s.iter().any(|&n| n > 0))
+                .collect();
+            let rate: f64 = (unit.chunks(per_socket).zip(&sockets).enumerate())
+                .map(|(s, (unit, socket))| {
                     let live: Vec<usize> = (unit.chunks(self.warps))
                         .map(|core| core.iter().filter(|&&n| n > 0).count())
                         .collect();
-                    socket.core_rates(&live).iter().sum::<f64>()
+                    socket
+                        .core_rates(&live, alone(&busy, s))
+                        .iter()
+                        .sum::<f64>()
                 })
                 .sum();
             let instructions: u64 = unit.iter().sum();
@@ -562,22 +603,29 @@ impl Model<'_> {
 }
 
 impl Socket<'_> {
-    /// Each core's rate by place with `live[c]` warps of core `c` at work: its active
-    /// cores in core order, the k-th at the k-th core's rate with all at work (with fewer
-    /// at work, the probe's for the k-th of that many, as core order serves them), at
-    /// most a lone warp's rate per warp and a lone core's; what a core cannot take passes
-    /// to the cores after it.
-    fn core_rates(&self, live: &[usize]) -> Vec<f64> {
+    /// Each core's rate by place with `live[c]` warps of core `c` at work, `alone` when
+    /// the other sockets have ended: its active cores in core order, the k-th at the k-th
+    /// core's rate with all at work (with fewer at work, the probe's for the k-th of that
+    /// many, as core order serves them; alone, the probe's with the others parked where
+    /// one was made), at most a lone warp's rate per warp and a lone core's; what a core
+    /// cannot take passes to the cores after it.
+    fn core_rates(&self, live: &[usize], alone: bool) -> Vec<f64> {
         let active: Vec<usize> = (0..live.len()).filter(|&c| live[c] > 0).collect();
-        let places: &[f64] = match self.fewer.get(&active.len()) {
-            Some(probed) if active.len() < self.rates.len() => probed,
+        let probed = (self.alone.get(&active.len())).filter(|_| alone);
+        let places: &[f64] = match (probed, self.fewer.get(&active.len())) {
+            (Some(alone), _) => alone,
+            (None, Some(probed)) if active.len() < self.rates.len() => probed,
             _ => &self.rates[..active.len().min(self.rates.len())],
+        };
+        let core = match alone && self.alone_core.is_finite() {
+            true => self.alone_core,
+            false => self.core,
         };
         let mut rates = vec![0.0; live.len()];
         let mut passed = 0.0;
         for (&c, &place) in active.iter().zip(places) {
             let offered = place + passed;
-            rates[c] = (offered.min(live[c] as f64 * self.warp)).min(self.core.max(place));
+            rates[c] = (offered.min(live[c] as f64 * self.warp)).min(core.max(place));
             passed = offered - rates[c];
         }
         rates
@@ -616,59 +664,91 @@ impl Socket<'_> {
         }
         at
     }
+}
 
-    /// The time this socket takes by place for `work` (each of its warps' instructions,
-    /// `warps` a core): within a core its live warps share its rate as the kernel's
-    /// measured full units' warps shared theirs (`split`).
-    ///
-    /// Measured on Table 4.5's PageRank VM on HW at the paper's size (one iteration,
-    /// `--trace-instructions` on the outer loop's branch, each warp's last, to the run's
-    /// first 1.0G cycles): a socket's cores' warps ended at 189-301M, 445-555M, 697-803M and
-    /// 917M to the launch's end at 1,024M. Oldest first, each warp at most a lone warp's
-    /// 0.055 a cycle, ended them at 167-317M, 204-555M, 572-823M and 811-1,047M: the young
-    /// warps starved until the old ones ended, where in detail they ran all along, slower
-    /// (a loaded core's youngest at 0.009-0.015 a cycle). By the measured shares: 161-285M,
-    /// 433-542M, 694-799M, 901-1,031M. The sockets' ends: 1,031M and 1,032M (oldest first
-    /// 1,079M; each warp held at the fastest one's rate or its even share, 1,047M and
-    /// 1,060M). On UK, issue-bound, 88.4M (oldest first and the full run 89.1M); on a
-    /// small PageRank (R-MAT 14) 1.95M (oldest first 2.02M, the full run's launch 1.97M).
-    fn time(&self, work: &[u64], warps: usize) -> Option<f64> {
-        let mut left: Vec<f64> = work.iter().map(|&w| w as f64).collect();
-        let mut at = vec![0.0; left.len()];
-        let mut time = 0.0;
-        loop {
-            let live: Vec<Vec<usize>> = (0..self.rates.len())
-                .map(|c| {
-                    (c * warps..(c + 1) * warps)
-                        .filter(|&w| left[w] > 0.0)
-                        .collect()
-                })
-                .collect();
-            if live.iter().all(Vec::is_empty) {
-                return Some(time);
-            }
-            let counts: Vec<usize> = live.iter().map(Vec::len).collect();
-            at.fill(0.0);
-            for (rate, warps) in self.core_rates(&counts).into_iter().zip(&live) {
-                for (&w, r) in warps.iter().zip(self.split(rate, warps.len())) {
+/// Whether socket `s` is the only one of `busy` at work (the others ended). With more
+/// than two sockets, one whose others have partly ended takes its rates with them at work
+/// (an assumption: the probes park all or none of them).
+fn alone(busy: &[bool], s: usize) -> bool {
+    busy.iter().enumerate().all(|(o, &b)| o == s || !b)
+}
+
+/// The time `sockets` take by place for `work` (each warp's instructions, `warps` a core,
+/// socket by socket): within a core its live warps share its rate as the kernel's measured
+/// full units' warps shared theirs (`split`); the socket left at work once the others have
+/// ended takes its rates alone (`Socket::core_rates`). None when a socket is left with
+/// work and no rate for it.
+///
+/// Measured on Table 4.5's PageRank VM on HW at the paper's size (one iteration,
+/// `--trace-instructions` on the outer loop's branch, each warp's last, to the run's
+/// first 1.0G cycles): a socket's cores' warps ended at 189-301M, 445-555M, 697-803M and
+/// 917M to the launch's end at 1,024M. Oldest first, each warp at most a lone warp's
+/// 0.055 a cycle, ended them at 167-317M, 204-555M, 572-823M and 811-1,047M: the young
+/// warps starved until the old ones ended, where in detail they ran all along, slower
+/// (a loaded core's youngest at 0.009-0.015 a cycle). By the measured shares: 161-285M,
+/// 433-542M, 694-799M, 901-1,031M. The sockets' ends: 1,031M and 1,032M (oldest first
+/// 1,079M; each warp held at the fastest one's rate or its even share, 1,047M and
+/// 1,060M). On UK, issue-bound, 88.4M (oldest first and the full run 89.1M); on a
+/// small PageRank (R-MAT 14) 1.95M (oldest first 2.02M, the full run's launch 1.97M).
+fn time(sockets: &[Socket], work: &[u64], warps: usize) -> Option<f64> {
+    let mut left: Vec<f64> = work.iter().map(|&w| w as f64).collect();
+    let mut at = vec![0.0; left.len()];
+    // Each socket's first warp.
+    let firsts: Vec<usize> = (sockets.iter())
+        .scan(0, |first, s| {
+            let at = *first;
+            *first += s.rates.len() * warps;
+            Some(at)
+        })
+        .collect();
+    let mut time = 0.0;
+    loop {
+        // Per socket, per core, its live warps.
+        let live: Vec<Vec<Vec<usize>>> = (sockets.iter().zip(&firsts))
+            .map(|(socket, &first)| {
+                (0..socket.rates.len())
+                    .map(|c| {
+                        (first + c * warps..first + (c + 1) * warps)
+                            .filter(|&w| left[w] > 0.0)
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        let busy: Vec<bool> = (live.iter())
+            .map(|cores| cores.iter().any(|c| !c.is_empty()))
+            .collect();
+        if !busy.contains(&true) {
+            return Some(time);
+        }
+        at.fill(0.0);
+        for (s, (socket, cores)) in sockets.iter().zip(&live).enumerate() {
+            let counts: Vec<usize> = cores.iter().map(Vec::len).collect();
+            for (rate, warps) in socket
+                .core_rates(&counts, alone(&busy, s))
+                .into_iter()
+                .zip(cores)
+            {
+                for (&w, r) in warps.iter().zip(socket.split(rate, warps.len())) {
                     at[w] = r;
                 }
             }
-            // The first live warp to finish at its rate.
-            let step = (left.iter().zip(&at))
-                .filter(|(_, &r)| r > 0.0)
-                .map(|(l, r)| l / r)
-                .fold(f64::INFINITY, f64::min);
-            if !step.is_finite() {
-                return None;
-            }
-            time += step;
-            for (w, (l, r)) in left.iter_mut().zip(&at).enumerate() {
-                *l -= r * step;
-                // What rounding leaves of a warp that finished in this step.
-                if *l <= 1e-9 * work[w] as f64 {
-                    *l = 0.0;
-                }
+        }
+        // The first live warp to finish at its rate.
+        let step = (left.iter().zip(&at))
+            .filter(|(_, &r)| r > 0.0)
+            .map(|(l, r)| l / r)
+            .fold(f64::INFINITY, f64::min);
+        // A socket left with work and no rate for it.
+        if !step.is_finite() {
+            return None;
+        }
+        time += step;
+        for (w, (l, r)) in left.iter_mut().zip(&at).enumerate() {
+            *l -= r * step;
+            // What rounding leaves of a warp that finished in this step.
+            if *l <= 1e-9 * work[w] as f64 {
+                *l = 0.0;
             }
         }
     }
@@ -691,6 +771,7 @@ mod tests {
         let model = Model {
             rates,
             fewer,
+            alone: &BTreeMap::new(),
             lone_warp: &[],
             warp_shares: &[],
             socket,
@@ -709,6 +790,8 @@ mod tests {
             warp,
             shares: &[],
             core,
+            alone: BTreeMap::new(),
+            alone_core: f64::INFINITY,
         }
     }
 
@@ -720,7 +803,7 @@ mod tests {
     fn a_socket_served_in_core_order_ends_with_its_last_core_alone() {
         let work = [82_400_000u64; 3];
         let rates = [0.55, 0.45, 0.0];
-        let t = socket(&rates, BTreeMap::new()).time(&work, 1).unwrap();
+        let t = time(&[socket(&rates, BTreeMap::new())], &work, 1).unwrap();
         let first = 82.4e6 / 0.55;
         let second = first + (82.4e6 - 0.45 * first) / 0.55;
         let third = second + (82.4e6 - 0.45 * (second - first)) / 0.55;
@@ -760,7 +843,7 @@ mod tests {
             None
         );
         assert_eq!(
-            socket(&[0.0, 0.5], BTreeMap::new()).time(&[10, 10], 1),
+            time(&[socket(&[0.0, 0.5], BTreeMap::new())], &[10, 10], 1),
             None
         );
     }
@@ -778,6 +861,41 @@ mod tests {
         let fewer = BTreeMap::from([(1, vec![0.0, 0.0, 0.38]), (2, vec![0.0, 0.35, 0.03])]);
         let r = ratio(&work, None, &rates, &fewer, 3).unwrap();
         assert!((r - 1.0).abs() < 0.01, "{r}");
+    }
+
+    /// The socket left at work once the others have ended takes its rates probed with them
+    /// parked: two sockets of two cores, a warp each, 0.4 and 0.1 a cycle with all at work,
+    /// the last core 0.5 with the other socket's at work, and with it parked 0.8, both
+    /// cores 0.6 and 0.1.
+    #[test]
+    fn the_socket_left_at_work_takes_its_rates_alone() {
+        let rates = [0.4, 0.1, 0.4, 0.1];
+        let fewer = BTreeMap::from([(1, vec![0.0, 0.5, 0.0, 0.5])]);
+        let alone = BTreeMap::from([(1, vec![0.0, 0.8, 0.0, 0.8]), (2, vec![0.6, 0.1, 0.6, 0.1])]);
+        let model = |alone| Model {
+            rates: &rates,
+            fewer: &fewer,
+            alone,
+            lone_warp: &[],
+            warp_shares: &[],
+            socket: 2,
+            warps: 1,
+        };
+        let (work, none) = ([200, 200, 1000, 1000], BTreeMap::new());
+        let shared = model(&none).by_place(&work).unwrap();
+        let apart = model(&alone).by_place(&work).unwrap();
+        // The first socket's cores end at 500 and 800 cycles (its second then at 0.5),
+        // when the second's have 320 and 80 done. With the rates shared throughout its
+        // first core ends at 800 + 680 / 0.4 = 2,500 (its second has 250 done), the second
+        // then at 0.5: 2,500 + 750 / 0.5.
+        assert!((shared - 4000.0).abs() < 1e-6, "{shared}");
+        // Alone from 800 cycles: its first core ends at 800 + 680 / 0.6, its second then
+        // at 0.8.
+        let first = 800.0 + 680.0 / 0.6;
+        let second_done = 80.0 + 0.1 * (first - 800.0);
+        let expect = first + (1000.0 - second_done) / 0.8;
+        assert!((apart - expect).abs() < 1e-6, "{apart} against {expect}");
+        assert!(apart < shared);
     }
 
     /// Each socket takes its own probed rates: a second socket whose lone core
@@ -806,20 +924,23 @@ mod tests {
     #[test]
     fn a_heavy_warp_runs_at_its_own_pace_by_place_and_drains_alone_in_the_copies() {
         let rates = [1.0, 0.0];
-        let alone = Socket {
+        let two_cores = Socket {
             rates: &rates,
             fewer: BTreeMap::from([(1, &[1.0][..])]),
             warp: 0.5,
             shares: &[],
             core: 1.0,
+            alone: BTreeMap::new(),
+            alone_core: f64::INFINITY,
         };
         let work = [1000, 200, 300, 300];
-        let by_place = alone.time(&work, 2).unwrap();
+        let by_place = time(&[two_cores], &work, 2).unwrap();
         assert!((by_place - 2000.0).abs() < 1e-6, "{by_place}");
         let fewer = BTreeMap::from([(1, vec![0.0, 1.0])]);
         let model = Model {
             rates: &rates,
             fewer: &fewer,
+            alone: &BTreeMap::new(),
             lone_warp: &[0.5],
             warp_shares: &[],
             socket: 2,
@@ -835,9 +956,9 @@ mod tests {
     /// place the socket's time is the cores', as with a warp a core.
     #[test]
     fn unprobed_warps_leave_the_cores_model_as_it_was() {
-        let alone = socket(&[0.55, 0.45, 0.0], BTreeMap::new());
-        let by_warps = alone.time(&[50, 30, 2, 40, 20, 20, 0, 60, 20], 3).unwrap();
-        let by_cores = alone.time(&[82, 80, 80], 1).unwrap();
+        let socket = [socket(&[0.55, 0.45, 0.0], BTreeMap::new())];
+        let by_warps = time(&socket, &[50, 30, 2, 40, 20, 20, 0, 60, 20], 3).unwrap();
+        let by_cores = time(&socket, &[82, 80, 80], 1).unwrap();
         assert!(
             (by_warps - by_cores).abs() < 1e-9,
             "{by_warps} against {by_cores}"
@@ -860,8 +981,10 @@ mod tests {
             warp: 0.8,
             shares,
             core: 1.0,
+            alone: BTreeMap::new(),
+            alone_core: f64::INFINITY,
         };
-        let time = |shares| core(shares).time(&[1000, 1000], 2).unwrap();
+        let time = |shares| time(&[core(shares)], &[1000, 1000], 2).unwrap();
         let expect = [
             (&[][..], 2187.5),
             (&[0.5, 0.5][..], 2000.0),
@@ -889,8 +1012,9 @@ mod tests {
             bodies.add(unit, 1, "k", by_warp.to_vec(), false);
         }
         bodies.add(4, 1, "k", vec![50, 0], true);
-        let alone = Probe {
+        let last_core = Probe {
             active: 1,
+            alone: false,
             lone_warp: false,
             cycles: 100,
             by_core: vec![0, 80],
@@ -903,7 +1027,7 @@ mod tests {
             by_warp: vec![100, 100],
             probes,
         };
-        let probed = bodies.scaling([&measured(vec![alone])]);
+        let probed = bodies.scaling([&measured(vec![last_core])]);
         assert!(probed.launches.contains_key(&1) && probed.ratio(1).is_some());
         let dropped = bodies.scaling([&measured(Vec::new())]);
         assert!(dropped.launches.is_empty() && dropped.ratio(1).is_none());

@@ -453,13 +453,17 @@ mod unbounded {
 /// copy with only the last `active` cores of each socket at work, the others parked, as
 /// a socket is once its first cores have finished their share of the launch under core
 /// order; a scaled launch of the kernel gives that many cores at work these rates. With
-/// `lone_warp`, one warp of each socket's last core at work, the others parked, as a core
+/// `alone`, only one socket's last `active` cores at work, the other sockets parked, as
+/// the socket that ends a launch is once the others have ended (they share the L2). With
+/// `lone_warp` (and `alone`), one warp of one socket at work, the others parked, as a core
 /// is at the end of its drain: a warp's own rate.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CoreProbe {
     pub kernel: String,
     pub unit: u32,
     pub active: u32,
+    #[serde(default)]
+    pub alone: bool,
     #[serde(default)]
     pub lone_warp: bool,
     pub cycles: u64,
