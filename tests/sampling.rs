@@ -514,8 +514,10 @@ fn lone_warps_are_probed_and_time_the_launch_to_its_end() {
     ];
     let expected = T975[parts.len() - 2] * (s2 * (1.0 + 1.0 / n)).sqrt();
     let lone_half_width = s["lone_warp_half_width"].as_f64().unwrap();
+    // Within a millionth of it, or of a cycle where the lone warps barely move the launch
+    // (their ratios then differ by rounding alone).
     assert!(
-        expected > 0.0 && (lone_half_width - expected).abs() <= 1e-6 * expected,
+        expected > 0.0 && (lone_half_width - expected).abs() <= 1e-6 * expected.max(1.0),
         "{lone_half_width} against {expected}: {s}"
     );
     let half_width = (s["cycles_high"].as_f64().unwrap() - s["cycles_low"].as_f64().unwrap()) / 2.0;
