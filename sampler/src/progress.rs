@@ -643,7 +643,8 @@ impl Socket<'_> {
     /// core's light warps ended in the order of their places, from 1.27M to 2.88M cycles,
     /// and its young heavy warp (place 30) issued almost nothing until 2.75M, then ran
     /// alone to 5.07M, where the warps sharing the rate by the shares of the live warps'
-    /// ranks ended at 1.60-2.03M and 4.38M, the socket 0.58M cycles early.
+    /// ranks ended at 1.60-2.03M and 4.38M (the socket's last core at 7.62M against the
+    /// trace's 8.16M) and by their places at 1.48-2.86M and 4.89M (7.93M).
     fn split(&self, rate: f64, places: &[usize]) -> Vec<f64> {
         let mut at = vec![0.0; places.len()];
         let shares = (places.iter())
