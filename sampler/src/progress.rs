@@ -72,11 +72,10 @@
 //! its rates with them all at work; one probe of the cores, early in the kernel's first
 //! launch, stands for all its launches, a few lone warps' mean for every draining warp,
 //! the shares of a core with all its warps at work for one with fewer, and a warp's age
-//! its place in its core), and a warp's work
-//! is the functional run's (where warps take work from a shared counter, detail gives the
-//! faster cores more of it). With round robin the cores share a socket alike, as lock step
-//! has them, and nothing is scaled (the warps' own drain under round robin is not
-//! modelled).
+//! its place in its core), and a warp's work is the functional run's (where warps take
+//! work from a shared counter, detail gives the faster cores more of it). With round robin
+//! the cores share a socket alike, as lock step has them, and nothing is scaled (the warps'
+//! own drain under round robin is not modelled).
 
 use std::collections::BTreeMap;
 
