@@ -300,6 +300,27 @@ fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
     }
     assert!(bodies > 0);
     assert_ne!(scaled["cycles"], unscaled["cycles"]);
+    // The warm-up check does not correct the units the model times, so it does not
+    // simulate them again; without the model it checks launch bodies too.
+    let checked_bodies = |r: &Value, timed_only: bool| {
+        let strata = r["sampling"]["strata"].as_array().unwrap();
+        let timed_stratum = |name: &Value| {
+            strata
+                .iter()
+                .any(|a| a["name"] == *name && a.get("progress_ratio").is_some())
+        };
+        (r["sampling"]["measured"].as_array().unwrap().iter())
+            .filter(|m| m.get("check_cycles").is_some())
+            .filter(|m| !timed_only || timed_stratum(&m["stratum"]))
+            .filter(|m| m["stratum"].as_str().unwrap().ends_with("(launch body)"))
+            .count()
+    };
+    assert_eq!(checked_bodies(&scaled, true), 0, "{s}");
+    assert!(
+        checked_bodies(&unscaled, false) > 0,
+        "{}",
+        unscaled["sampling"]
+    );
     // Each scaled kernel's sockets probed at its first measured body unit with 1 to all but
     // one of their cores at work, each socket with 1 to all of its cores at work and the
     // other sockets parked, then lone warps; at its first measured launch tails lone

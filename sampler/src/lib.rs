@@ -187,6 +187,9 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
                 Some(&last) if warmup > 0 && unit - last <= REACH => from.min(last),
                 _ => from,
             };
+            // A unit inside a launch the cores' progress model weighs is timed by it and
+            // not corrected by a warm-up check (`estimate`): checking it would be wasted.
+            let checking = check > 0 && !(bodies.is_some() && inside);
             stretch.add(
                 Span {
                     unit,
@@ -195,7 +198,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
                     probe,
                 },
                 jobs(&starts, unit, from, check, end),
-                check > 0,
+                checking,
                 &mut workers,
             );
         } else {
@@ -405,7 +408,9 @@ struct Stretch {
 impl Stretch {
     /// Measure `span`'s unit: in the open stretch when it ends where the unit starts,
     /// else in a new one from `job(false)`, checked by `job(true)` when `checking` and its
-    /// turn comes (a check measures the unit again, without the span's probes).
+    /// turn comes (a check measures the unit again, without the span's probes). A unit
+    /// not `checking` ends the open stretch's check, and a stretch it opens has none and
+    /// takes no turn.
     fn add(
         &mut self,
         span: Span,
@@ -416,7 +421,11 @@ impl Stretch {
         let unit = span.unit;
         match &mut self.open {
             Some(open) if open.units.last().is_some_and(|s| s.unit + 1 == unit) => {
-                if let Some(check) = &mut self.check {
+                let check = self
+                    .check
+                    .as_mut()
+                    .filter(|c| checking && c.units.last().is_some_and(|s| s.unit + 1 == unit));
+                if let Some(check) = check {
                     check.units.push(Span {
                         probe: Probing::None,
                         ..span
