@@ -162,6 +162,29 @@ const LONE_WARP_INSTRUCTIONS: u64 = 1024;
 /// at 0.9-1.0 through the launch's drain in detail.
 const PAST_THE_HEAD: u64 = 1_000_000;
 
+/// A probe of the cores at a head stops at the first length whose rate and the two
+/// lengths' before it lie within this share of each other: past the head its cores issue
+/// at a steady rate, and running on to `PAST_THE_HEAD` costs more than the run's measured
+/// units at the smaller sizes. Three, not two: a rate can rest and then move on. Measured
+/// on PageRank at scale 0.1 and 0.01 (units of 100k; the rate over each length's second
+/// half): on UK and HW a socket's cores alone issued 0.95-1.00 a cycle over the unit's
+/// length and 0.99-1.00 over each longer one but for the last core of one, whose work ran
+/// low (0.94 and 0.69 over four and eight times it); with both sockets at work 1.35-1.87,
+/// 1.79-2.00, 1.94-2.00; there the head's probes simulated 8.9M warp instructions of the
+/// 12.3M in detail. On CO under SparseWeaver the last core alone issued 0.371, 0.372 and
+/// then 0.521: stopping at two lengths that agree made the estimate +11.9% for +4.3%.
+/// 2% is an assumption.
+const STEADY: f64 = 0.02;
+
+/// Whether the last three of a probe's `rates` (one per length, in order) lie within
+/// `STEADY` of the last.
+fn steady(rates: &[f64]) -> bool {
+    let Some(&last) = rates.last() else {
+        return false;
+    };
+    rates.len() >= 3 && (rates[rates.len() - 3..].iter()).all(|r| (r - last).abs() <= STEADY * last)
+}
+
 /// The lengths a probe of the cores at a kernel's head tries, the longest last: the
 /// unit's, doubled while within `PAST_THE_HEAD` (each measured over the one before). The
 /// longest the cores have the work for is measured (a short launch's last core alone runs
@@ -190,10 +213,10 @@ const LONE_WARPS: usize = 8;
 /// core at work and at 0.63 with it parked, its last three at 0.36 and 0.48, and in detail
 /// the socket left at work once the other had ended at 0.40-0.73). Each is simulated until
 /// its cores have issued as many warp instructions as the unit has, or more where they
-/// have the work (`past_the_head`), measured over the second half: the cores that were
-/// starved with all at work take a while to reach their pace alone (measured on a GCN
-/// layer's GraphSum on facebook, units of 20k: 0.59 a cycle for the first 10k cycles, then
-/// 1.00). At a head or a tail, each socket's lone warps (`lone_warps`). A probe whose
+/// have the work and their rate is not yet steady (`past_the_head`, `STEADY`), measured
+/// over the second half: the cores that were starved with all at work take a while to
+/// reach their pace alone (measured on a GCN layer's GraphSum on facebook, units of 20k:
+/// 0.59 a cycle for the first 10k cycles, then 1.00). At a head or a tail, each socket's lone warps (`lone_warps`). A probe whose
 /// cores run out of work first (the parked ones hold the launch open: a deadlock) or that
 /// meets the cycle limit is left out. With the warp instructions the probes' copies
 /// simulated, those left out included.
@@ -303,9 +326,9 @@ fn lone_order(ready: usize) -> impl Iterator<Item = usize> {
 }
 
 /// Run a probe's copy for each of `lengths` warp instructions in turn (the longest
-/// last), while `at_work` holds (given the copy and which of `lengths` it runs for), and
-/// measure the second half of the longest it could run: its cycles and each core's warp
-/// instructions (None when it could not run the first).
+/// last), while `at_work` holds (given the copy and which of `lengths` it runs for) and
+/// until its rate is `STEADY`, and measure the second half of the longest it ran: its
+/// cycles and each core's warp instructions (None when it could not run the first).
 fn run_probe(
     p: &mut Machine,
     lengths: &[u64],
@@ -314,6 +337,7 @@ fn run_probe(
     let base = p.progress().instructions;
     let mut at: BTreeMap<u64, (u64, Vec<u64>)> = BTreeMap::new();
     let mut measured = None;
+    let mut rates = Vec::new();
     for (i, &length) in lengths.iter().enumerate() {
         for point in [length / 2, length] {
             if at.contains_key(&point) {
@@ -325,8 +349,16 @@ fn run_probe(
             at.insert(point, (p.cycle(), p.instructions_by_core().collect()));
         }
         let ((settled, then), (end, now)) = (&at[&(length / 2)], &at[&length]);
-        let by_core = now.iter().zip(then).map(|(n, t)| n - t).collect();
-        measured = Some((end - settled, by_core));
+        let by_core: Vec<u64> = now.iter().zip(then).map(|(n, t)| n - t).collect();
+        let rate = |(cycles, by_core): &(u64, Vec<u64>)| {
+            by_core.iter().sum::<u64>() as f64 / (*cycles).max(1) as f64
+        };
+        let this = (end - settled, by_core);
+        rates.push(rate(&this));
+        measured = Some(this);
+        if steady(&rates) {
+            break;
+        }
     }
     Ok(measured)
 }
@@ -367,6 +399,16 @@ mod tests {
         assert_eq!(past_the_head(100_000), [100_000, 200_000, 400_000, 800_000]);
         assert_eq!(past_the_head(PAST_THE_HEAD), [PAST_THE_HEAD]);
         assert_eq!(past_the_head(600_000), [600_000]);
+    }
+
+    #[test]
+    fn a_probe_is_steady_once_three_lengths_agree() {
+        assert!(!steady(&[]) && !steady(&[1.0, 1.0]));
+        // UK's socket alone at scale 0.1, and its cores with both sockets at work.
+        assert!(steady(&[0.9917, 0.9999, 0.9973]));
+        assert!(!steady(&[1.41, 1.91, 1.98]) && steady(&[1.41, 1.91, 1.98, 1.96, 1.97]));
+        // CO's last core alone under SparseWeaver: it rests, then moves on.
+        assert!(!steady(&[0.3710, 0.3719, 0.5214]));
     }
 
     #[test]
