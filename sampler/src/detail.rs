@@ -205,6 +205,46 @@ fn past_the_head(unit: u64) -> Vec<u64> {
 /// -0.24% to +4.73% of full detail.
 const LONE_WARPS: usize = 8;
 
+/// The cores a head's probes put at work, on a machine of `cores` in sockets of `socket`,
+/// each set as (how many of a socket's, whether one socket alone, the cores): for each
+/// count short of a socket's, the last that many of every socket; with more than one
+/// socket, for each socket and each count of its cores, the last that many of it.
+fn head_sets(cores: usize, socket: usize) -> Vec<(usize, bool, Vec<usize>)> {
+    let last = |active: usize| move |c: &usize| c % socket >= socket - active;
+    let mut sets: Vec<(usize, bool, Vec<usize>)> = (1..socket)
+        .map(|active| (active, false, (0..cores).filter(last(active)).collect()))
+        .collect();
+    if cores > socket {
+        for first in (0..cores).step_by(socket.max(1)) {
+            let of_socket = first..(first + socket).min(cores);
+            sets.extend(
+                (1..=socket).map(|a| (a, true, of_socket.clone().filter(last(a)).collect())),
+            );
+        }
+    }
+    sets
+}
+
+impl Span {
+    /// The most warp instructions its probes can simulate on a machine of `cores` in
+    /// sockets of `socket`: each of a head's probes to its longest length and every lone
+    /// warp's try in full (the plan's cost, `detailed_by_plan`).
+    pub(crate) fn probes_at_most(&self, cores: usize, socket: usize) -> u64 {
+        if self.probe == Probing::None {
+            return 0;
+        }
+        let sockets = cores.div_ceil(socket.max(1)) as u64;
+        let lone = sockets * 2 * LONE_WARPS as u64 * LONE_WARP_INSTRUCTIONS;
+        match (self.probe, self.start, self.end) {
+            (Probing::Head, Mark::Instructions(from), Mark::Instructions(to)) => {
+                let longest = past_the_head(to - from).last().copied().unwrap_or(0);
+                head_sets(cores, socket).len() as u64 * longest + lone
+            }
+            _ => lone,
+        }
+    }
+}
+
 /// The probes from `m`, at `span`'s start. At a head, for each count of cores short of a
 /// socket's, a copy with only that many at work in each socket, and for each socket and
 /// each count of its cores, a copy with only that many of it at work, the other sockets
@@ -228,20 +268,7 @@ fn probe(m: &Machine, span: &Span) -> SimResult<(Vec<Probe>, u64)> {
         (span.probe, span.start, span.end)
     {
         let lengths = past_the_head(to - from);
-        let last = |active: usize| move |c: &usize| c % socket >= socket - active;
-        // (active, alone, the cores at work)
-        let mut sets: Vec<(usize, bool, Vec<usize>)> = (1..socket)
-            .map(|active| (active, false, (0..cores).filter(last(active)).collect()))
-            .collect();
-        if cores > socket {
-            for first in (0..cores).step_by(socket.max(1)) {
-                let of_socket = first..(first + socket).min(cores);
-                sets.extend(
-                    (1..=socket).map(|a| (a, true, of_socket.clone().filter(last(a)).collect())),
-                );
-            }
-        }
-        for (active, alone, at_work) in sets {
+        for (active, alone, at_work) in head_sets(cores, socket) {
             let mut p = m.clone();
             (0..cores)
                 .filter(|c| !at_work.contains(c))
@@ -399,6 +426,31 @@ mod tests {
         assert_eq!(past_the_head(100_000), [100_000, 200_000, 400_000, 800_000]);
         assert_eq!(past_the_head(PAST_THE_HEAD), [PAST_THE_HEAD]);
         assert_eq!(past_the_head(600_000), [600_000]);
+    }
+
+    #[test]
+    fn a_plan_counts_a_heads_probes_to_their_longest_length() {
+        // The paper's 8 cores in sockets of 4: 3 shared sets and 4 alone for each socket.
+        assert_eq!(head_sets(8, 4).len(), 11);
+        assert_eq!(head_sets(8, 4)[3], (1, true, vec![3]));
+        assert_eq!(head_sets(6, 3).len(), 8);
+        let span = |probe, start, end| Span {
+            unit: 2,
+            start,
+            end,
+            probe,
+        };
+        let body = (Mark::Instructions(100_000), Mark::Instructions(200_000));
+        let lone = 2 * 2 * LONE_WARPS as u64 * LONE_WARP_INSTRUCTIONS;
+        assert_eq!(
+            span(Probing::Head, body.0, body.1).probes_at_most(8, 4),
+            11 * 800_000 + lone
+        );
+        assert_eq!(
+            span(Probing::Tail, body.0, Mark::Launches(3)).probes_at_most(8, 4),
+            lone
+        );
+        assert_eq!(span(Probing::None, body.0, body.1).probes_at_most(8, 4), 0);
     }
 
     #[test]
