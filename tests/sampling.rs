@@ -321,6 +321,27 @@ fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
         "{}",
         unscaled["sampling"]
     );
+    // A launch's head measured in one stretch with the tail before it, which the model
+    // times, is the stretch's first unit to check: it takes the stretch's turn.
+    let after_a_timed_tail = |k: usize| {
+        k > 0
+            && measured[k - 1]["unit"].as_u64().unwrap() + 1
+                == measured[k]["unit"].as_u64().unwrap()
+            && measured[k - 1]["stratum"]
+                .as_str()
+                .unwrap()
+                .ends_with("(launch tail)")
+            && measured[k - 1]["weight"].is_number()
+    };
+    assert!(
+        (0..measured.len())
+            .filter(|&k| measured[k]["stratum"]
+                .as_str()
+                .unwrap()
+                .ends_with("(launch head)"))
+            .any(|k| after_a_timed_tail(k) && measured[k].get("check_cycles").is_some()),
+        "{s}"
+    );
     // Each scaled kernel's sockets probed at its first measured body unit with 1 to all but
     // one of their cores at work, each socket with 1 to all of its cores at work and the
     // other sockets parked, then lone warps; at its first measured launch tails lone

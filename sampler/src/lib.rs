@@ -412,16 +412,19 @@ pub const OWN_CHECK: usize = 4;
 struct Stretch {
     open: Option<Job>,
     check: Option<Job>,
-    /// Stretches opened after the first unit.
-    opened: usize,
+    /// Stretches that have taken a check's turn.
+    turns: usize,
+    /// Whether the open stretch has taken its turn (or, from the run's start, has none).
+    turn_taken: bool,
 }
 
 impl Stretch {
     /// Measure `span`'s unit: in the open stretch when it ends where the unit starts,
-    /// else in a new one from `job(false)`, checked by `job(true)` when `checking` and its
-    /// turn comes (a check measures the unit again, without the span's probes). A unit
-    /// not `checking` ends the open stretch's check, and a stretch it opens has none and
-    /// takes no turn.
+    /// else in a new one from `job(false)`. A stretch's first unit `checking` takes the
+    /// stretch's turn, and when it comes (the first two turns, then one in `CHECKED`) a
+    /// check from `job(true)` measures that unit and those after it again, without the
+    /// span's probes, up to a unit not `checking`. The stretch from the run's start is
+    /// the detailed run itself: nothing to check.
     fn add(
         &mut self,
         span: Span,
@@ -432,9 +435,7 @@ impl Stretch {
         let unit = span.unit;
         match &mut self.open {
             Some(open) if open.units.last().is_some_and(|s| s.unit + 1 == unit) => {
-                let check = self
-                    .check
-                    .as_mut()
+                let check = (self.check.as_mut())
                     .filter(|c| checking && c.units.last().is_some_and(|s| s.unit + 1 == unit));
                 if let Some(check) = check {
                     check.units.push(Span {
@@ -449,14 +450,15 @@ impl Stretch {
                 let mut open = job(false);
                 open.units[0].probe = span.probe;
                 self.open = Some(open);
-                // The first unit starts where the run does: no warm-up to check.
-                if checking && unit > 0 {
-                    if self.opened < 2 || self.opened.is_multiple_of(CHECKED) {
-                        self.check = Some(job(true));
-                    }
-                    self.opened += 1;
-                }
+                self.turn_taken = unit == 0;
             }
+        }
+        if checking && !self.turn_taken {
+            self.turn_taken = true;
+            if self.turns < 2 || self.turns.is_multiple_of(CHECKED) {
+                self.check = Some(job(true));
+            }
+            self.turns += 1;
         }
     }
 
