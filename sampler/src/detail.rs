@@ -256,10 +256,10 @@ impl Span {
 /// have the work and their rate is not yet steady (`past_the_head`, `STEADY`), measured
 /// over the second half: the cores that were starved with all at work take a while to
 /// reach their pace alone (measured on a GCN layer's GraphSum on facebook, units of 20k:
-/// 0.59 a cycle for the first 10k cycles, then 1.00). At a head or a tail, each socket's lone warps (`lone_warps`). A probe whose
-/// cores run out of work first (the parked ones hold the launch open: a deadlock) or that
-/// meets the cycle limit is left out. With the warp instructions the probes' copies
-/// simulated, those left out included.
+/// 0.59 a cycle for the first 10k cycles, then 1.00). At a head or a tail, each socket's
+/// lone warps (`lone_warps`). A probe whose cores run out of work first (the parked ones
+/// hold the launch open: a deadlock) or that meets the cycle limit is left out. With the
+/// warp instructions the probes' copies simulated, those left out included.
 fn probe(m: &Machine, span: &Span) -> SimResult<(Vec<Probe>, u64)> {
     let socket = m.config().gpu.cores_per_socket as usize;
     let cores = m.instructions_by_core().count();
@@ -364,6 +364,10 @@ fn run_probe(
     let base = p.progress().instructions;
     let mut at: BTreeMap<u64, (u64, Vec<u64>)> = BTreeMap::new();
     let mut measured = None;
+    // Each length's rate, in all the cores' warp instructions a cycle.
+    let rate = |(cycles, by_core): &(u64, Vec<u64>)| {
+        by_core.iter().sum::<u64>() as f64 / (*cycles).max(1) as f64
+    };
     let mut rates = Vec::new();
     for (i, &length) in lengths.iter().enumerate() {
         for point in [length / 2, length] {
@@ -376,10 +380,7 @@ fn run_probe(
             at.insert(point, (p.cycle(), p.instructions_by_core().collect()));
         }
         let ((settled, then), (end, now)) = (&at[&(length / 2)], &at[&length]);
-        let by_core: Vec<u64> = now.iter().zip(then).map(|(n, t)| n - t).collect();
-        let rate = |(cycles, by_core): &(u64, Vec<u64>)| {
-            by_core.iter().sum::<u64>() as f64 / (*cycles).max(1) as f64
-        };
+        let by_core = now.iter().zip(then).map(|(n, t)| n - t).collect();
         let this = (end - settled, by_core);
         rates.push(rate(&this));
         measured = Some(this);
