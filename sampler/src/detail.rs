@@ -226,6 +226,17 @@ fn head_sets(cores: usize, socket: usize) -> Vec<(usize, bool, Vec<usize>)> {
 }
 
 impl Span {
+    /// The lengths its head's probes of the cores try (`past_the_head`): at a kernel's
+    /// head inside a launch, none elsewhere.
+    fn head_lengths(&self) -> Option<Vec<u64>> {
+        match (self.probe, self.start, self.end) {
+            (Probing::Head, Mark::Instructions(from), Mark::Instructions(to)) => {
+                Some(past_the_head(to - from))
+            }
+            _ => None,
+        }
+    }
+
     /// The most warp instructions its probes can simulate on a machine of `cores` in
     /// sockets of `socket`: each of a head's probes to its longest length and every lone
     /// warp's try in full (the plan's cost, `detailed_by_plan`).
@@ -235,13 +246,9 @@ impl Span {
         }
         let sockets = cores.div_ceil(socket.max(1)) as u64;
         let lone = sockets * 2 * LONE_WARPS as u64 * LONE_WARP_INSTRUCTIONS;
-        match (self.probe, self.start, self.end) {
-            (Probing::Head, Mark::Instructions(from), Mark::Instructions(to)) => {
-                let longest = past_the_head(to - from).last().copied().unwrap_or(0);
-                head_sets(cores, socket).len() as u64 * longest + lone
-            }
-            _ => lone,
-        }
+        let longest = (self.head_lengths()).and_then(|l| l.last().copied());
+        let cores_at_work = head_sets(cores, socket).len() as u64 * longest.unwrap_or(0);
+        cores_at_work + lone
     }
 }
 
@@ -264,10 +271,7 @@ fn probe(m: &Machine, span: &Span) -> SimResult<(Vec<Probe>, u64)> {
     let socket = m.config().gpu.cores_per_socket as usize;
     let cores = m.instructions_by_core().count();
     let (mut probes, mut probed) = (Vec::new(), 0);
-    if let (Probing::Head, Mark::Instructions(from), Mark::Instructions(to)) =
-        (span.probe, span.start, span.end)
-    {
-        let lengths = past_the_head(to - from);
+    if let Some(lengths) = span.head_lengths() {
         for (active, alone, at_work) in head_sets(cores, socket) {
             let mut p = m.clone();
             (0..cores)
