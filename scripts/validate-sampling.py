@@ -60,8 +60,15 @@ JOBS = {
     "bfs-sw-rn-full": SW + ["--graph", "gen:table43:graph=RN,scale=1", g("bfs_sparseweaver_push")],
     "sssp-sw-rn-full": SW + ["--graph", "gen:table43:graph=RN,scale=1",
                              g("sssp_sparseweaver_push")],
+    # Figure 4.10's pulls on RN at a tenth of its size (the experiment's source, the hub):
+    # launches of 100k-740k warp instructions, each refilling the L2 (the warm-up check's
+    # bound, sampler/src/lib.rs `REFILLS`); one and two minutes in detail.
+    "bfs-vm-pull-rn-tenth": SW + ["--graph", "gen:table43:graph=RN,scale=0.1", "--source-hub",
+                                  g("bfs_vm_pull")],
+    "sssp-vm-pull-rn-tenth": SW + ["--graph", "gen:table43:graph=RN,scale=0.1", "--source-hub",
+                                   g("sssp_vm_pull")],
 }
-DEFAULT_JOBS = [j for j in JOBS if not j.endswith("-full")]
+DEFAULT_JOBS = [j for j in JOBS if not j.endswith(("-full", "-tenth"))]
 
 
 def run(wsim, args, extra):
@@ -117,7 +124,7 @@ def main():
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="a configuration override for every job (both runs)")
     ap.add_argument("--jobs", default=",".join(DEFAULT_JOBS),
-                    help=f"of {', '.join(JOBS)} (default: all but the -full ones)")
+                    help=f"of {', '.join(JOBS)} (default: all but the -full and -tenth ones)")
     ap.add_argument("-o", "--out")
     a = ap.parse_args()
     rows = []

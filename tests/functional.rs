@@ -579,18 +579,32 @@ fn pagerank_taking_over(prepare: impl FnOnce(&mut Machine) + 'static) -> Report<
 /// Warming while fast-forwarding (the sampler's `--sample-warm-caches`) fills the
 /// instruction caches too: the detailed run that takes over after three launches misses
 /// fewer instruction lines than one taking over from a cold machine (the code the
-/// launches ran is the code the next ones run), and its results are the same.
+/// launches ran is the code the next ones run), and its results are the same. The lines
+/// the L2 installed while warming are counted (the sampler's warm-up checks end by them),
+/// against the lines it holds.
 fn a_detailed_run_takes_over_with_warmed_instruction_caches() -> Result<(), String> {
     let take_over = |warm: bool| {
-        pagerank_taking_over(move |m| {
+        let fills = std::sync::Arc::new(std::sync::Mutex::new((0, 0)));
+        let seen = fills.clone();
+        let report = pagerank_taking_over(move |m| {
             if warm {
                 m.warm_caches();
             }
             let over = m.run_functional_until(|m| m.cuts().launches == 3).unwrap();
             assert!(!over, "the program makes more than three launches");
-        })
+            *seen.lock().unwrap() = m.llc_warm_fills();
+        });
+        let fills = *fills.lock().unwrap();
+        (report, fills)
     };
-    let (cold, warmed) = (take_over(false), take_over(true));
+    let ((cold, cold_fills), (warmed, warm_fills)) = (take_over(false), take_over(true));
+    let l2 = preset("sparseweaver").memory.l2;
+    let lines = u64::from(l2.size / l2.line);
+    if cold_fills != (0, lines) || warm_fills.1 != lines || warm_fills.0 == 0 {
+        return Err(format!(
+            "L2 fills and lines: cold {cold_fills:?}, warmed {warm_fills:?}, the L2 {lines} lines"
+        ));
+    }
     assert_eq!(warmed.exit_code, cold.exit_code);
     assert_eq!(
         format!("{:?}", warmed.graph.as_ref().map(|g| &g.result)),

@@ -30,16 +30,18 @@ pub struct Plan {
     /// (docs/ARCHITECTURE.md, "Sampled simulation").
     pub cluster: f64,
     /// The warm-up check: the first two stretches of measured units and then one in
-    /// [`crate::CHECKED`] are measured again after this many units of detailed warm-up,
-    /// and the run's measured units are corrected by the ratio of the two (0: no check).
+    /// [`crate::CHECKED`] are measured again after at most this many units of detailed
+    /// warm-up (fewer once they have refilled the last-level cache [`crate::REFILLS`]
+    /// times), and the run's measured units are corrected by the ratio of the two (0: no
+    /// check).
     /// A warm-up too short for the state the run carries from unit to unit (an L2 holding
     /// what earlier launches left) biases every measured unit alike, which no interval
     /// from the units' spread shows.
     pub check_warmup: u32,
     /// A run whose plan would simulate [`crate::WHOLE_AT`] of its warp instructions in
-    /// detail or more (a short one: each warm-up check takes `check_warmup` units more) is
-    /// simulated whole from its start instead, exactly (`Sampling::whole_run`; decided for runs of
-    /// at most [`crate::HOLD`] units).
+    /// detail or more (a short one: each warm-up check takes up to `check_warmup` units
+    /// more) is simulated whole from its start instead, exactly (`Sampling::whole_run`;
+    /// decided for runs of at most [`crate::HOLD`] units).
     pub exact_fallback: bool,
     /// With a `period`, each launch body's units are scaled by the cores' progress through
     /// it (`progress.rs`): under core order a socket's cores finish one after another and

@@ -119,8 +119,9 @@ pub struct RunArgs {
           value_parser = cluster_diameter)]
     sample_cluster: f64,
     /// With --sample: measure the first two stretches of measured units and one in four
-    /// after them again after U units of detailed warm-up, and correct every measured unit
-    /// by the ratio (0: no check; docs/ARCHITECTURE.md, "Sampled simulation").
+    /// after them again after up to U units of detailed warm-up (fewer once they have
+    /// refilled the L2 twice), and correct every measured unit by the ratio (0: no check;
+    /// docs/ARCHITECTURE.md, "Sampled simulation").
     #[arg(long, value_name = "U", default_value_t = Plan::default().check_warmup,
           requires = "sample")]
     sample_check: u32,

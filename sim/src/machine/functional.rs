@@ -59,6 +59,12 @@ impl Machine {
         }
     }
 
+    /// Lines the last-level cache installed while warming so far, and the lines it holds
+    /// ([`Machine::warm_caches`]): how much of its content the warming has replaced.
+    pub fn llc_warm_fills(&self) -> (u64, u64) {
+        (self.memory.warm_fills(), self.memory.llc_lines())
+    }
+
     /// Count every core's warp and thread instructions by PC while running functionally
     /// ([`Machine::counted_pcs`]): a sampler's basic-block vectors, without the profile.
     pub fn count_pcs(&mut self) {

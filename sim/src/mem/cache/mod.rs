@@ -223,11 +223,12 @@ fn ratio(a: u64, b: u64) -> f64 {
     }
 }
 
-/// What a warming access did ([`Cache::warm`]): whether it goes on below, and the dirty
-/// line it evicted.
+/// What a warming access did ([`Cache::warm`]): whether it goes on below, whether it
+/// installed its line, and the dirty line it evicted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Warmed {
     pub below: bool,
+    pub filled: bool,
     pub victim: Option<u32>,
 }
 
@@ -536,12 +537,14 @@ impl<W: Copy> Cache<W> {
             }
             return Warmed {
                 below: write_around,
+                filled: false,
                 victim: None,
             };
         }
         if write_around {
             return Warmed {
                 below: true,
+                filled: false,
                 victim: None,
             };
         }
@@ -549,6 +552,7 @@ impl<W: Copy> Cache<W> {
         let old = self.install(line, op != Op::Read && write_back);
         Warmed {
             below: true,
+            filled: true,
             victim: old.filter(|w| w.dirty).map(|w| w.line),
         }
     }

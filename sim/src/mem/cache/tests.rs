@@ -164,7 +164,9 @@ fn warming_changes_the_tags_as_accesses_and_fills_would() {
         for (now, &(line, op)) in ops.iter().enumerate() {
             let w = warmed.warm(line, op);
             victims.extend(w.victim);
-            if timed.access(now as u64, line, op, 0, 0).unwrap() == Outcome::Miss {
+            let missed = timed.access(now as u64, line, op, 0, 0).unwrap() == Outcome::Miss;
+            assert_eq!(w.filled, missed, "a miss installs its line, a hit does not");
+            if missed {
                 assert!(w.below, "a miss reads its line from below");
                 let mut waiters = Vec::new();
                 assert_eq!(timed.fill(line, 0, &mut waiters), w.victim);
@@ -189,5 +191,5 @@ fn warming_changes_the_tags_as_accesses_and_fills_would() {
     // Write-through: a write passes below and allocates nothing.
     let mut c = small(Replacement::Lru, WritePolicy::WriteThrough);
     let w = c.warm(0, Op::Write);
-    assert!(w.below && !c.contains(0));
+    assert!(w.below && !w.filled && !c.contains(0));
 }

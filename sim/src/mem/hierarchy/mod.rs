@@ -240,6 +240,8 @@ pub struct MemoryHierarchy<D: DramModel = Dram> {
     scratch_ids: Vec<(u32, u64)>,
     scratch_msgs: Vec<Msg>,
     dram_done: Vec<u64>,
+    /// Lines the last-level cache installed while warming ([`Self::warm`]).
+    warm_fills: u64,
 }
 
 impl MemoryHierarchy<Dram> {
@@ -305,6 +307,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
             scratch_ids: Vec::new(),
             scratch_msgs: Vec::new(),
             dram_done: Vec::new(),
+            warm_fills: 0,
         }
     }
 

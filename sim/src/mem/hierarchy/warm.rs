@@ -48,6 +48,20 @@ impl<D: DramModel> MemoryHierarchy<D> {
         }
     }
 
+    /// Lines the last-level cache (an L2 or the L3) installed while warming so far: with
+    /// [`Self::llc_lines`], how much of its content the warming replaced.
+    pub fn warm_fills(&self) -> u64 {
+        self.warm_fills
+    }
+
+    /// The lines the last-level caches hold together (0 without an L2 or L3).
+    pub fn llc_lines(&self) -> u64 {
+        (self.lower.iter())
+            .filter(|l| l.level == self.llc)
+            .map(|l| u64::from(l.cache.config().size / l.cache.config().line.max(1)))
+            .sum()
+    }
+
     /// The part of a warming access below level `from`.
     fn warm_below(&mut self, from: Level, core: u32, line: u32, kind: AccessKind) {
         let at = self.below(from);
@@ -64,6 +78,9 @@ impl<D: DramModel> MemoryHierarchy<D> {
             _ => Op::Read,
         };
         let warmed = self.lower[node].cache.warm(line, op);
+        if at == self.llc && warmed.filled {
+            self.warm_fills += 1;
+        }
         if let Some(victim) = warmed.victim {
             self.warm_below(at, core, victim, AccessKind::Write);
         }
