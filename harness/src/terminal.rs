@@ -377,7 +377,7 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
     if let Some(c) = &p.check {
         let _ = writeln!(
             s,
-            "{:<22}{} unit(s) measured again after {} units of warm-up: {:.4}x (+-{:.4}), {}",
+            "{:<22}{} unit(s) measured again after up to {} units of warm-up: {:.4}x (+-{:.4}), {}",
             "  warm-up check",
             c.units,
             p.check_warmup,

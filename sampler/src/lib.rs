@@ -433,7 +433,10 @@ fn check_from(units: &[Seen], check: usize, llc_lines: u64) -> usize {
 /// checked launches' ratios after 1, 2, 4 and 8 units of warm-up were 1.000,
 /// 1.039-1.087, 1.041-1.083 and 1.038-1.084: the kernel's previous launch is what counts,
 /// and this rule takes it (two units). Twice, not once: FIFO sets fill unevenly. An
-/// assumption between the two.
+/// assumption between the two. Where the work follows the interleaving a longer warm-up
+/// changes more than the L2 (SSSP's push under VM on RN at the paper's size: +8.26% with
+/// this rule, +1.46% with eight units; docs/ARCHITECTURE.md, "Sampled simulation", item
+/// 11).
 pub const REFILLS: u64 = 2;
 
 /// Of the stretches that start after a warm-up, the first two and then one in `CHECKED`

@@ -65,7 +65,7 @@ struct SamplingSpec {
     warm_caches: Option<bool>,
     /// `--sample-cluster`: the diameter of a cluster of similar launches (0: octaves).
     cluster: Option<f64>,
-    /// `--sample-check`: units of warm-up of the warm-up check (0: none).
+    /// `--sample-check`: units of warm-up of the warm-up check, at most (0: none).
     check: Option<u32>,
     /// `--sample-exact-fallback`: a run whose plan would simulate three quarters of it in
     /// detail or more is simulated whole.
