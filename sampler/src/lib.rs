@@ -441,7 +441,7 @@ pub const REFILLS: u64 = 2;
 
 /// Of the stretches that start after a warm-up, the first two and then one in `CHECKED`
 /// are measured again after up to the plan's `check_warmup` units of warm-up
-/// (`Plan::check_warmup`, [`check_from`]).
+/// (`Plan::check_warmup`, `check_from`).
 pub const CHECKED: usize = 4;
 
 /// A stratum with this many units checked or more is corrected by its own warm-up check
