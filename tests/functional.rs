@@ -592,7 +592,7 @@ fn a_detailed_run_takes_over_with_warmed_instruction_caches() -> Result<(), Stri
             }
             let over = m.run_functional_until(|m| m.cuts().launches == 3).unwrap();
             assert!(!over, "the program makes more than three launches");
-            *seen.lock().unwrap() = m.llc_warm_fills();
+            *seen.lock().unwrap() = (m.llc_warm_fills(), m.llc_lines());
         });
         let fills = *fills.lock().unwrap();
         (report, fills)

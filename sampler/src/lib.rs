@@ -105,7 +105,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     // the run did (neither changes what a detailed run does).
     let reach = if warmup > 0 { warmup.max(REACH) } else { 0 };
     let check = plan.check_warmup as usize;
-    let llc_lines = machine.llc_warm_fills().1;
+    let llc_lines = machine.llc_lines();
     let mut starts = Starts::new(machine, reach.max(check));
     // Held back with the run's start while the run might still be simulated whole (`HOLD`).
     let mut workers = Workers::new(plan.threads, plan.exact_fallback.then(|| machine.clone()));
@@ -215,7 +215,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             stretch.close(&mut workers);
         }
         last_of.insert(kernel, unit);
-        let fills = m.llc_warm_fills().0;
+        let fills = m.llc_warm_fills();
         units.push(Seen {
             stratum,
             instructions: size,
@@ -245,7 +245,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             launches: (launches, launches),
             whole_launches: true,
             sampled: true,
-            fills: machine.llc_warm_fills().0 - fills_before,
+            fills: machine.llc_warm_fills() - fills_before,
         });
         let from = unit.saturating_sub(warmup);
         let job = jobs(

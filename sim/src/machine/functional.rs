@@ -59,10 +59,15 @@ impl Machine {
         }
     }
 
-    /// Lines the last-level cache installed while warming so far, and the lines it holds
-    /// ([`Machine::warm_caches`]): how much of its content the warming has replaced.
-    pub fn llc_warm_fills(&self) -> (u64, u64) {
-        (self.memory.warm_fills(), self.memory.llc_lines())
+    /// Lines the last-level cache installed while warming so far ([`Machine::warm_caches`]):
+    /// with [`Machine::llc_lines`], how much of its content the warming has replaced.
+    pub fn llc_warm_fills(&self) -> u64 {
+        self.memory.warm_fills()
+    }
+
+    /// The lines the last-level caches hold together (0 without an L2 or L3).
+    pub fn llc_lines(&self) -> u64 {
+        self.memory.llc_lines()
     }
 
     /// Count every core's warp and thread instructions by PC while running functionally

@@ -520,6 +520,11 @@ impl<W: Copy> Cache<W> {
         old.valid.then_some(old)
     }
 
+    /// The lines it holds: its sets times their ways.
+    pub fn lines(&self) -> u64 {
+        self.ways.len() as u64
+    }
+
     /// Functional warming: `op` on `line` changes the tags and the replacement order as
     /// the access and its fill would ([`Cache::access`], [`Cache::fill`]), at once, with
     /// no MSHR, stall or statistic. Whether a request goes below (a miss's read, a

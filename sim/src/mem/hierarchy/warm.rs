@@ -58,7 +58,7 @@ impl<D: DramModel> MemoryHierarchy<D> {
     pub fn llc_lines(&self) -> u64 {
         (self.lower.iter())
             .filter(|l| l.level == self.llc)
-            .map(|l| u64::from(l.cache.config().size / l.cache.config().line.max(1)))
+            .map(|l| l.cache.lines())
             .sum()
     }
 
