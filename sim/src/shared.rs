@@ -163,11 +163,19 @@ impl Shared {
     }
 
     /// The program writes `phase` to the phase CSR: an error when it would be the run's
-    /// first value past [`limits::PHASES`] distinct ones.
+    /// first value past [`limits::PHASES`] distinct ones. Inline: the kernels mark phases
+    /// every few instructions, and a phase seen before is one search of a few.
+    #[inline]
     pub fn write_phase(&mut self, phase: u32) -> SimResult<()> {
-        let Err(at) = self.phases.binary_search(&phase) else {
-            return Ok(());
-        };
+        match self.phases.binary_search(&phase) {
+            Ok(_) => Ok(()),
+            Err(at) => self.register_phase(phase, at),
+        }
+    }
+
+    /// A phase not seen before, to be registered at `at` in the sorted list.
+    #[cold]
+    fn register_phase(&mut self, phase: u32, at: usize) -> SimResult<()> {
         if self.phases.len() == limits::PHASES {
             return Err(SimError::new(ErrorKind::Program(format!(
                 "phase {phase:#x} would be the run's distinct phase number {} (CSR 0x7C0): a run \

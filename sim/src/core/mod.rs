@@ -42,6 +42,9 @@ pub struct Core {
     /// Counters of the current phase; folded into `stats` when the phase changes.
     counters: CoreCounters,
     stats: CoreStats,
+    /// The warp instructions folded into `stats` so far, summed over its phases: a
+    /// sampler asks [`Core::instructions`] every cycle, which then walks no map.
+    flushed_instructions: u64,
     /// The last value the program wrote to the iteration CSR (0x7C6), and the write the
     /// machine has not yet seen (it cuts the iteration records).
     iteration: u32,
@@ -99,6 +102,7 @@ impl Core {
             phase: 0,
             counters: CoreCounters::default(),
             stats: CoreStats::default(),
+            flushed_instructions: 0,
             iteration: 0,
             iteration_mark: None,
             interval_counters: CoreCounters::default(),
@@ -230,13 +234,7 @@ impl Core {
 
     /// Warp instructions so far (the current phase's counters included).
     pub fn instructions(&self) -> u64 {
-        self.counters.instructions
-            + self
-                .stats
-                .phases
-                .values()
-                .map(|p| p.instructions)
-                .sum::<u64>()
+        self.counters.instructions + self.flushed_instructions
     }
 
     /// The timeline's sample of the counters so far (skipped cycles settled).
@@ -458,6 +456,7 @@ impl Core {
     pub fn flush_counters(&mut self) {
         self.settle();
         let counters = std::mem::take(&mut self.counters);
+        self.flushed_instructions += counters.instructions;
         self.stats.phase(self.phase).merge(&counters);
         self.interval_counters.merge(&counters);
     }
