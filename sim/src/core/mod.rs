@@ -39,12 +39,17 @@ pub struct Core {
     barriers: Barriers,
     /// Statistics phase set by the program through CSR 0x7C0.
     phase: u32,
-    /// Counters of the current phase; folded into `stats` when the phase changes.
-    counters: CoreCounters,
+    /// Counters of the current phase; folded into `stats` at the next flush. Boxed, as a
+    /// phase change swaps them with `left`'s.
+    counters: Box<CoreCounters>,
+    /// Counters of the phases left since the last flush, one entry a phase, never the
+    /// current one: kernels mark phases per edge, and a change swaps counters here rather
+    /// than folding them into `stats`'s map and the intervals' share each time.
+    left: Vec<(u32, Box<CoreCounters>)>,
     stats: CoreStats,
-    /// The warp instructions folded into `stats` so far, summed over its phases: a
-    /// sampler asks [`Core::instructions`] every cycle, which then walks no map.
-    flushed_instructions: u64,
+    /// The warp instructions outside `counters` (in `stats` or `left`): a sampler asks
+    /// [`Core::instructions`] every cycle, which then walks neither.
+    past_instructions: u64,
     /// The last value the program wrote to the iteration CSR (0x7C6), and the write the
     /// machine has not yet seen (it cuts the iteration records).
     iteration: u32,
@@ -100,9 +105,10 @@ impl Core {
             ),
             barriers: Barriers::default(),
             phase: 0,
-            counters: CoreCounters::default(),
+            counters: Box::default(),
+            left: Vec::new(),
             stats: CoreStats::default(),
-            flushed_instructions: 0,
+            past_instructions: 0,
             iteration: 0,
             iteration_mark: None,
             interval_counters: CoreCounters::default(),
@@ -135,7 +141,7 @@ impl Core {
         &self.local
     }
 
-    /// The statistics folded so far ([`Core::flush_counters`] folds the current phase's).
+    /// The statistics folded so far ([`Core::flush_counters`] folds the phases not yet folded).
     pub fn stats(&self) -> &CoreStats {
         &self.stats
     }
@@ -234,14 +240,19 @@ impl Core {
 
     /// Warp instructions so far (the current phase's counters included).
     pub fn instructions(&self) -> u64 {
-        self.counters.instructions + self.flushed_instructions
+        self.counters.instructions + self.past_instructions
     }
 
     /// The timeline's sample of the counters so far (skipped cycles settled).
     pub fn sample(&mut self) -> CoreSample {
         self.settle();
         let mut slots = self.counters.slots;
-        for p in self.stats.phases.values() {
+        for p in self
+            .stats
+            .phases
+            .values()
+            .chain(self.left.iter().map(|(_, c)| &**c))
+        {
             slots.merge(&p.slots);
         }
         CoreSample {
@@ -299,7 +310,8 @@ impl Core {
 
     fn set_phase(&mut self, phase: u32, now: u64) {
         if phase != self.phase {
-            self.flush_counters();
+            self.settle();
+            self.switch_counters(phase);
             self.phase = phase;
             if let Some(t) = &mut self.trace {
                 t.events.push(CoreEvent::Phase { at: now, phase });
@@ -452,13 +464,32 @@ impl Core {
         }
     }
 
-    /// Fold the current phase's counters into the statistics (and the intervals' share).
+    /// Make `phase`'s counters current (those left in it since the last flush, or none)
+    /// and leave the current phase's aside.
+    fn switch_counters(&mut self, phase: u32) {
+        let leaving = self.counters.instructions;
+        match self.left.iter_mut().find(|(p, _)| *p == phase) {
+            Some(entry) => {
+                entry.0 = self.phase;
+                std::mem::swap(&mut entry.1, &mut self.counters);
+            }
+            None => self
+                .left
+                .push((self.phase, std::mem::take(&mut self.counters))),
+        }
+        self.past_instructions = self.past_instructions + leaving - self.counters.instructions;
+    }
+
+    /// Fold the counters of the current phase and of those left since the last flush into
+    /// the statistics (and the intervals' share).
     pub fn flush_counters(&mut self) {
         self.settle();
-        let counters = std::mem::take(&mut self.counters);
-        self.flushed_instructions += counters.instructions;
-        self.stats.phase(self.phase).merge(&counters);
-        self.interval_counters.merge(&counters);
+        let current = std::mem::take(&mut self.counters);
+        self.past_instructions += current.instructions;
+        for (phase, counters) in self.left.drain(..).chain([(self.phase, current)]) {
+            self.stats.phase(phase).merge(&counters);
+            self.interval_counters.merge(&counters);
+        }
     }
     /// Each live warp, one line each: where it is (`place` names a PC's function and line)
     /// and what it waits on (`global`: a global barrier's count and the warps arrived, from
