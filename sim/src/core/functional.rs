@@ -7,7 +7,7 @@ use wsim_isa::{LsuKind, SfuKind, Unit};
 
 use super::exec::{Effect, Executed};
 use super::pipeline::PortKind;
-use super::warp::{lanes, WarpWait};
+use super::warp::WarpWait;
 use super::Core;
 use crate::error::SimResult;
 use crate::shared::Shared;
@@ -26,14 +26,21 @@ impl Core {
     /// machine acts at the end of the round as after that instruction's cycle in detail;
     /// a warp a barrier releases or a `vx_wspawn` starts goes from the next round, as it
     /// issues from a later cycle in detail. What the machine must do is left for
-    /// [`Core::take_effects`]. Whether any warp executed.
-    pub fn run_functional(&mut self, sh: &mut Shared) -> SimResult<bool> {
+    /// [`Core::take_effects`]. `reversed`: the warps go last to first
+    /// (`Machine::reverse_functional_order`). Whether any warp executed.
+    pub fn run_functional(&mut self, sh: &mut Shared, reversed: bool) -> SimResult<bool> {
         let mut ready = 0u32;
         for (w, warp) in self.warps.iter().enumerate() {
             ready |= u32::from(warp.is_live() && warp.wait == WarpWait::Ready) << w;
         }
         let now = sh.cycle;
-        for w in lanes(ready) {
+        let mut left = ready;
+        while left != 0 {
+            let w = match reversed {
+                false => left.trailing_zeros(),
+                true => 31 - left.leading_zeros(),
+            } as usize;
+            left &= !(1 << w);
             for _ in 0..QUANTUM {
                 let pc = self.warps[w].stack.pc();
                 if let Some(c) = &mut self.counted {

@@ -59,6 +59,21 @@ impl Machine {
         }
     }
 
+    /// Run the functional rounds in the other order: the cores last to first, and each
+    /// core's warps last to first. A program whose work follows the interleaving (which
+    /// atomic update wins) can then take another trajectory; one whose work does not
+    /// counts the same instructions, but for `wsim_spawn`'s wait loop (a sampler's check,
+    /// `sampler/src/order.rs`).
+    pub fn reverse_functional_order(&mut self) {
+        self.functional_reversed = true;
+    }
+
+    /// Global barriers released so far. Right after the one `wsim_spawn` ends a launch
+    /// with, every warp the launch started has retired, whatever the interleaving.
+    pub fn global_barrier_releases(&self) -> u64 {
+        self.global_releases
+    }
+
     /// Lines the last-level cache installed while warming so far ([`Machine::warm_caches`]):
     /// with [`Machine::llc_lines`], how much of its content the warming has replaced.
     pub fn llc_warm_fills(&self) -> u64 {
@@ -77,6 +92,12 @@ impl Machine {
         for core in &mut self.cores {
             core.count_pcs(&ranges);
         }
+    }
+
+    /// The program's code ranges, (base, instructions) in address order: the order of
+    /// [`Machine::counted_pcs`]'s entries.
+    pub fn code_ranges(&self) -> Vec<(u32, u32)> {
+        self.shared.program.code_ranges()
     }
 
     /// The instructions counted so far ([`Machine::count_pcs`]), summed over the cores, into
@@ -107,9 +128,11 @@ impl Machine {
             }));
         }
         let mut executed = false;
-        for c in 0..self.cores.len() {
+        let (cores, reversed) = (self.cores.len(), self.functional_reversed);
+        for i in 0..cores {
+            let c = if reversed { cores - 1 - i } else { i };
             let core = &mut self.cores[c];
-            executed |= core.run_functional(&mut self.shared)?;
+            executed |= core.run_functional(&mut self.shared, reversed)?;
             core.take_effects(&mut self.asked);
             core.take_warming(&mut self.warming);
             self.apply_asked(c);

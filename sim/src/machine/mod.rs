@@ -178,6 +178,11 @@ pub struct Machine {
     phase_names: Vec<String>,
     /// Global barriers in progress: id -> (count, arrived (core, warp)).
     global_barriers: BTreeMap<u32, (u32, Vec<(usize, usize)>)>,
+    /// Global barriers released so far (`Machine::global_barrier_releases`).
+    global_releases: u64,
+    /// The functional rounds run the cores, and each core its warps, last to first
+    /// (`Machine::reverse_functional_order`).
+    functional_reversed: bool,
     /// The exit status a store to `tohost` or an exit gave: the run ends with the cycle.
     ended: Option<u32>,
     /// How the machine has run: `None` before it ran (`functional.rs` may hand over to a
@@ -287,6 +292,8 @@ impl Machine {
             image_end,
             phase_names,
             global_barriers: BTreeMap::new(),
+            global_releases: 0,
+            functional_reversed: false,
             ended: None,
             mode: None,
             intervals: Intervals::new(),
@@ -968,6 +975,7 @@ impl Machine {
             .or_insert((count, Vec::new()));
         arrived.push((c, w));
         if arrived.len() as u32 >= count {
+            self.global_releases += 1;
             let (_, released) = self.global_barriers.remove(&id).unwrap_or_default();
             let now = self.shared.cycle;
             for (rc, rw) in released {
