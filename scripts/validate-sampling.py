@@ -98,6 +98,17 @@ def unit_cycles(detailed, units):
     return total
 
 
+def finding(check):
+    """The interleaving check's finding in a word, as `Interleaving::finding` words it."""
+    if check is None:
+        return ""
+    if not check["reached"]:
+        return "elsewhere"
+    if check["moved_thread_instructions"] > 0:
+        return "work"
+    return "places" if check["moved_warp_instructions"] > 0 else "same"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--wsim", default=str(ROOT / "target/release/wsim"))
@@ -161,6 +172,9 @@ def main():
             "interval_pct": "inf" if high is None else f"{50 * (high - low) / p['cycles']:.2f}",
             "covered": "unbounded" if high is None else
                        "yes" if low <= d["cycles"] <= high else "no",
+            # The sampled run's interleaving check (sampler/src/order.rs): work, places,
+            # same or elsewhere; blank for a run simulated whole.
+            "interleaving": finding(p.get("interleaving")),
             # Left blank where the units it can compare hold under 1% of the cycles.
             "measured_vs_detail_pct": f"{100 * (measured - detailed) / detailed:+.2f}"
                                       if detailed > d["cycles"] / 100 else "",
@@ -180,8 +194,10 @@ def main():
             w.writeheader()
             w.writerows(rows)
     errs = [abs(float(r["error_pct"])) for r in rows]
+    following = sum(r["interleaving"] not in ("same", "") for r in rows)
     print(f"mean |error| {sum(errs) / len(errs):.2f}%, max {max(errs):.2f}%, "
-          f"covered {sum(r['covered'] == 'yes' for r in rows)} of {len(rows)}")
+          f"covered {sum(r['covered'] == 'yes' for r in rows)} of {len(rows)}"
+          + (f" ({following} whose work follows the order)" if following else ""))
 
 
 if __name__ == "__main__":

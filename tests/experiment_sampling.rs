@@ -121,15 +121,18 @@ fn a_profiles_sampling_runs_through_the_sampler_under_a_key_of_its_own() {
     // The detailed table has the columns it always had; the sampled one the estimate's.
     assert!(!detailed_header.contains("sampled"), "{detailed_header}");
     assert!(
-        sampled_header.contains(",cycles,sampled,cycles_low,cycles_high,warp_instructions,"),
+        sampled_header
+            .contains(",cycles,sampled,cycles_low,cycles_high,interleaving,warp_instructions,"),
         "{sampled_header}"
     );
     assert_eq!(
         detailed_header,
-        sampled_header.replace(",sampled,cycles_low,cycles_high", "")
+        sampled_header.replace(",sampled,cycles_low,cycles_high,interleaving", "")
     );
     let (d_row, s_row) = (&detailed[0], &sampled[0]);
     assert_eq!(s_row["sampled"], "yes");
+    // A PageRank: the same work in the other order (sampler/src/order.rs).
+    assert_eq!(s_row["interleaving"], "same");
     assert_eq!(s_row["verdict"], "ok");
     assert_eq!(s_row["verified"], "yes");
     let number = |row: &BTreeMap<String, String>, k: &str| -> f64 {
@@ -164,9 +167,11 @@ fn a_profiles_sampling_runs_through_the_sampler_under_a_key_of_its_own() {
     assert_eq!(whole_header, sampled_header);
     let w_row = &whole[0];
     assert_eq!(w_row["sampled"], "whole");
+    // The detailed trajectory itself: no interleaving to check.
+    assert_eq!(w_row["interleaving"], "");
     for (k, v) in w_row {
         let expected = match k.as_str() {
-            "sampled" | "host_seconds" | "profile" => continue,
+            "sampled" | "host_seconds" | "profile" | "interleaving" => continue,
             "cycles_low" | "cycles_high" => &d_row["cycles"],
             _ => &d_row[k],
         };
@@ -299,8 +304,8 @@ fn validate_sampling_tabulates_each_run_both_ways() {
     assert_eq!(
         csv.lines().next().unwrap(),
         "run,program,graph,reading,detailed_cycles,estimated_cycles,cycles_low,cycles_high,\
-         error_pct,interval_pct,covered,units,measured_units,detail_share_pct,detailed_cpu_s,\
-         sampled_cpu_s,cpu_ratio,verdict"
+         error_pct,interval_pct,covered,interleaving,units,measured_units,detail_share_pct,\
+         detailed_cpu_s,sampled_cpu_s,cpu_ratio,verdict"
     );
     let rows = csv_rows(&csv);
     assert_eq!(rows.len(), 3);
@@ -310,7 +315,7 @@ fn validate_sampling_tabulates_each_run_both_ways() {
             .unwrap_or_else(|_| panic!("{k} = {:?}", row[k]))
     };
     let mut errors = Vec::new();
-    let mut covered = 0;
+    let (mut covered, mut following) = (0, 0);
     for row in &rows {
         assert_eq!(row["verdict"], "ok", "{row:?}");
         let (detailed, estimate) = (n(row, "detailed_cycles"), n(row, "estimated_cycles"));
@@ -329,6 +334,17 @@ fn validate_sampling_tabulates_each_run_both_ways() {
         let covers = low <= detailed && detailed <= high;
         assert_eq!(row["covered"], if covers { "yes" } else { "no" }, "{row:?}");
         covered += usize::from(covers);
+        // Each PageRank does the same work in the other order (the BFS's grid, whatever
+        // the check found).
+        let finding = row["interleaving"].as_str();
+        assert!(
+            ["same", "places", "work", "elsewhere"].contains(&finding),
+            "{row:?}"
+        );
+        following += usize::from(finding != "same");
+        if row["program"].starts_with("pr_") {
+            assert_eq!(finding, "same", "{row:?}");
+        }
         assert!(n(row, "measured_units") <= n(row, "units"), "{row:?}");
         assert!(
             n(row, "measured_units") < n(row, "units"),
@@ -389,8 +405,13 @@ fn validate_sampling_tabulates_each_run_both_ways() {
     let claim_max = (claims.iter()).fold(0.0, |m: f64, c| m.max(n(c, "error_pct").abs()));
     let mean = errors.iter().sum::<f64>() / errors.len() as f64;
     let max = errors.iter().copied().fold(0.0, f64::max);
-    let summary =
-        format!("mean |error| {mean:.2}%, max {max:.2}%, covered {covered} of 3; ratios:");
+    let following = match following {
+        0 => String::new(),
+        n => format!(" ({n} whose work follows the order)"),
+    };
+    let summary = format!(
+        "mean |error| {mean:.2}%, max {max:.2}%, covered {covered} of 3{following}; ratios:"
+    );
     assert!(stdout.contains(&summary), "{summary}\n{stdout}");
     let claims_summary = format!("; claims: max |error| {claim_max:.2}% over 2 of 2;");
     assert!(

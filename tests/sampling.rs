@@ -832,3 +832,82 @@ fn a_bad_cluster_diameter_is_refused() {
         assert!(err.contains("not a diameter from 0 to 3"), "{bad}: {err}");
     }
 }
+
+/// The interleaving check's JSON, and its line of the terminal report.
+fn interleaving(report: &Value, terminal: &str) -> (Value, String) {
+    let line = (terminal.lines())
+        .find(|l| l.trim_start().starts_with("interleaving"))
+        .unwrap_or_else(|| panic!("no interleaving line in\n{terminal}"));
+    (report["sampling"]["interleaving"].clone(), line.to_string())
+}
+
+#[test]
+fn pagerank_does_the_same_work_in_the_other_order() {
+    let graph = ["gen:rmat:scale=9,ef=8", "--symmetrize", "--iterations", "8"];
+    let options = ["--sample", "--sample-exact-fallback=false"];
+    let (r, terminal) = report_and_terminal("graph/pr_vm_pull", &graph, &options);
+    let (check, line) = interleaving(&r, &terminal);
+    // So short a run is checked to its end (sampler/src/order.rs, `FLOOR`).
+    assert_eq!(check["reached"], true, "{check}");
+    assert_eq!(check["launches"], r["launches"].as_array().unwrap().len());
+    assert_eq!(check["instructions"], r["sampling"]["instructions"]);
+    // In the launched kernels' code (not `main`'s or the runtime's), none of it moved.
+    let kernels = check["warp_instructions"].as_u64().unwrap();
+    assert!(0 < kernels && kernels < check["instructions"].as_u64().unwrap());
+    assert_eq!(check["moved_warp_instructions"], 0, "{check}");
+    assert_eq!(check["moved_thread_instructions"], 0, "{check}");
+    assert!(line.contains("the same work PC by PC"), "{line}");
+}
+
+/// A search on a small R-MAT graph, sampled however short: its interleaving check.
+fn search_check(elf: &str) -> (Value, String) {
+    let graph = ["gen:rmat:scale=10,ef=8", "--symmetrize"];
+    let options = ["--sample", "--sample-exact-fallback=false"];
+    let (r, terminal) = report_and_terminal(elf, &graph, &options);
+    assert!(verified(&r));
+    interleaving(&r, &terminal)
+}
+
+#[test]
+fn labels_lowered_by_atomics_make_the_work_follow_the_order() {
+    // SSSP push under VM: which relaxation of a vertex wins decides the work after it.
+    let (check, line) = search_check("graph/sssp_vm_push");
+    assert!(
+        check["moved_thread_instructions"].as_u64().unwrap() > 0,
+        "{check}"
+    );
+    assert!(line.contains("the work follows the order"), "{line}");
+    assert!(line.contains("a detailed run follows its own"), "{line}");
+}
+
+#[test]
+fn a_frontier_filled_by_atomics_puts_the_work_in_other_warps() {
+    // BFS push under VM: the same vertices each level, appended by atomics in the order
+    // the warps run, so in other warps (their divergence differs, their lanes' work not).
+    let (check, line) = search_check("graph/bfs_vm_push");
+    assert_eq!(check["reached"], true, "{check}");
+    assert!(
+        check["moved_warp_instructions"].as_u64().unwrap() > 0,
+        "{check}"
+    );
+    assert_eq!(check["moved_thread_instructions"], 0, "{check}");
+    assert!(
+        line.contains("places in the warps follow the order"),
+        "{line}"
+    );
+}
+
+#[test]
+fn a_run_simulated_whole_has_no_interleaving_check() {
+    let r = report(
+        "graph/pr_vm_pull",
+        &["gen:rmat:scale=7,ef=4"],
+        &["--sample"],
+    );
+    assert_eq!(r["sampling"]["whole_run"], true);
+    assert!(
+        r["sampling"].get("interleaving").is_none(),
+        "{}",
+        r["sampling"]
+    );
+}

@@ -306,6 +306,44 @@ fn functional<W>(r: &Report<W>) -> String {
     s
 }
 
+/// A sampled run's interleaving check: whether its work followed the order the warps ran
+/// in, which its estimate and interval then hold only for the order the functional run took.
+fn interleaving(s: &mut String, i: &wsim_sim::stats::Interleaving, run_instructions: u64) {
+    let (warp, thread) = i.moved_shares();
+    let what = match i.finding() {
+        "elsewhere" => "the other order did not stand at the same launch there".to_string(),
+        "work" => format!(
+            "the other order moved {:.4}% of the kernels' thread instructions and {:.4}% of \
+             their warp instructions: the work follows the order",
+            100.0 * thread,
+            100.0 * warp
+        ),
+        "places" => format!(
+            "the other order moved {:.4}% of the kernels' warp instructions, none of their \
+             thread instructions: the work's places in the warps follow the order",
+            100.0 * warp
+        ),
+        _ => "the other order did the same work PC by PC".to_string(),
+    };
+    let so = match i.follows_order() {
+        true => {
+            "; the estimate and its interval are of this run's order, and a detailed run \
+             follows its own, which can do more or less work by more than the interval \
+             (SSSP on a road graph: 6.66% more warp instructions functionally; \
+             docs/ARCHITECTURE.md, \"Sampled simulation\", item 12)"
+        }
+        false => ", which does not show that later launches would",
+    };
+    let _ = writeln!(
+        s,
+        "{:<22}the run's first {} launch(es) ({:.1}% of its warp instructions) again with \
+         the cores and warps in the other order: {what}{so}",
+        "  interleaving",
+        i.launches,
+        100.0 * i.instructions as f64 / run_instructions.max(1) as f64,
+    );
+}
+
 /// The branches, how many diverged, and the deepest SIMT stack.
 fn branches<W>(s: &mut String, r: &Report<W>) {
     let t = &r.total;
@@ -373,6 +411,9 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
             p.launch_progress.len(),
             100.0 * p.lone_warp_half_width / p.cycles.max(1.0)
         );
+    }
+    if let Some(i) = &p.interleaving {
+        interleaving(s, i, p.instructions);
     }
     if let Some(c) = &p.check {
         let _ = writeln!(

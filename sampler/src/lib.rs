@@ -34,6 +34,7 @@
 mod detail;
 mod estimate;
 mod features;
+mod order;
 mod plan;
 mod progress;
 mod starts;
@@ -48,6 +49,7 @@ use detail::{ended, Done, Job, Mark, Measured, Probing, Span};
 pub use estimate::{t975, Unit};
 use estimate::{Calibration, Spread};
 use features::{Clusters, Counter};
+use order::OrderCheck;
 pub use plan::Plan;
 use progress::{Bodies, Scaling};
 use starts::Starts;
@@ -85,6 +87,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     // Where the current unit started: at a launch's end (or the run's start), or inside one.
     let mut start = Mark::Launches(0);
     let mut stretch = Stretch::default();
+    let mut order = OrderCheck::new(machine);
     if plan.warm_caches {
         machine.warm_caches();
     }
@@ -92,6 +95,10 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     // end), to group each kernel's later launches by.
     let mut features =
         (plan.cluster > 0.0).then(|| (Counter::new(machine), Clusters::new(plan.cluster)));
+    if features.is_none() {
+        // The interleaving check compares the instructions by PC.
+        machine.count_pcs();
+    }
     // With periods: each launch's units' work warp by warp, for the cores' progress.
     let mut bodies = (plan.progress && plan.period > 0)
         .then(|| Bodies::new(machine))
@@ -110,6 +117,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     // Held back with the run's start while the run might still be simulated whole (`HOLD`).
     let mut workers = Workers::new(plan.threads, plan.exact_fallback.then(|| machine.clone()));
     machine.run_functional_until(|m| {
+        order.observe(m);
         let now = ended(m);
         let instructions = m.progress().instructions;
         // A unit ends where a launch ends (with every launch that ended in the round) or,
@@ -283,13 +291,19 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             whole: true,
         });
     }
+    // A run simulated whole is the detailed trajectory itself.
+    let interleaving = match whole_run {
+        true => None,
+        false => order.finish(machine),
+    };
     let Done { measured, whole } = workers.finish()?;
     // A run simulated whole has its cycles: nothing to scale.
     let progress = match bodies.filter(|_| !whole_run) {
         Some(bodies) => bodies.scaling(measured.iter().filter(|m| !m.check)),
         None => Scaling::default(),
     };
-    let record = estimate(&units, &measured, &progress, plan, whole_run);
+    let mut record = estimate(&units, &measured, &progress, plan, whole_run);
+    record.interleaving = interleaving;
     // A run simulated whole is a detailed run: its statistics are all the detailed run's.
     let mut summary = match whole {
         Some(detailed) => detailed,
@@ -731,6 +745,8 @@ fn estimate(
             .map(|l| progress.launches[l].clone())
             .collect(),
         probes: progress.probes.clone(),
+        // The caller's, from its interleaving check (`order.rs`).
+        interleaving: None,
         check: check.map(|(ratio, ratio_variance)| WarmupCheck {
             units: pairs.len() as u32,
             applied: applied.is_some(),

@@ -433,6 +433,67 @@ pub struct Sampling {
     /// The probes of each scaled kernel's sockets with fewer cores, or one warp, at work.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub probes: Vec<CoreProbe>,
+    /// The interleaving check: whether the run's work follows the order its warps run in
+    /// (absent when the run was simulated whole, or had no launch to check at).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interleaving: Option<Interleaving>,
+}
+
+/// A sampled run's interleaving check (the sampler's `order.rs`): the start of the run
+/// again, functionally, with the rounds in the other order (the cores and their warps last
+/// to first), compared PC by PC with the run right after the global barrier that ended its
+/// `launches`th launch, or at its end. The estimate is of the run's own trajectory: where the work follows
+/// the order, a detailed run's trajectory does other work, which its interval does not hold.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Interleaving {
+    /// The launches before the point compared.
+    pub launches: u32,
+    /// The run's warp instructions up to the point.
+    pub instructions: u64,
+    /// The other order stood at the same point: as many launches ended.
+    pub reached: bool,
+    /// The run's warp and thread instructions in the launched kernels' code up to the
+    /// point, and the sums over those PCs of how many the other order's differ by: its
+    /// thread instructions move where the work itself follows the order (which update
+    /// wins), its warp instructions also where only the work's places do (a frontier
+    /// filled by atomics puts its vertices in other warps).
+    pub warp_instructions: u64,
+    pub moved_warp_instructions: u64,
+    pub thread_instructions: u64,
+    pub moved_thread_instructions: u64,
+}
+
+impl Interleaving {
+    /// What the check found, in a word: `elsewhere` (the other order stood at another
+    /// launch at the point), `work` (it moved thread instructions: the work itself follows
+    /// the order), `places` (warp instructions only: the work's places in the warps follow
+    /// it) or `same`.
+    pub fn finding(&self) -> &'static str {
+        match (
+            self.reached,
+            self.moved_thread_instructions,
+            self.moved_warp_instructions,
+        ) {
+            (false, ..) => "elsewhere",
+            (true, 1.., _) => "work",
+            (true, 0, 1..) => "places",
+            (true, 0, 0) => "same",
+        }
+    }
+
+    /// Whether the work followed the order.
+    pub fn follows_order(&self) -> bool {
+        self.finding() != "same"
+    }
+
+    /// The shares of the kernels' warp and thread instructions the other order moved.
+    pub fn moved_shares(&self) -> (f64, f64) {
+        let share = |moved: u64, of: u64| moved as f64 / of.max(1) as f64;
+        (
+            share(self.moved_warp_instructions, self.warp_instructions),
+            share(self.moved_thread_instructions, self.thread_instructions),
+        )
+    }
 }
 
 /// An interval's bound or half width, which can be unbounded: JSON has no infinity, so an

@@ -363,6 +363,19 @@ statistics! {
                       full detail, or when the interval is unbounded) (cycles)",
         read report: |c| interval_end(c.r.sampling.as_ref().map(|s| s.cycles_high)),
     }
+    Interleaving {
+        name: "interleaving", unit: None, kind: Kind::Text, timed: true,
+        description: "a sampled run's interleaving check: work when its work followed the \
+                      order its warps ran in, places when only the work's places in the \
+                      warps did, same, or elsewhere (the other order stood at another \
+                      launch); where it followed, the interval holds the functional run's \
+                      trajectory, not the distance to the detailed run's (empty in full \
+                      detail, or when not checked)",
+        read report: |c| match c.r.sampling.as_ref().and_then(|s| s.interleaving.as_ref()) {
+            Some(i) => Cell::Text(i.finding().into()),
+            None => Cell::Empty,
+        },
+    }
     WarpInstructions {
         name: "warp_instructions", unit: Some("instructions"), kind: Kind::Count, timed: false,
         description: "warp instructions issued (instructions)",
@@ -553,9 +566,14 @@ impl Stat {
     /// only column that differs between two executions of the same run).
     pub const LAST: [Stat; 3] = [Stat::Verdict, Stat::Error, Stat::HostSeconds];
 
-    /// Whether the cycles are a sampled run's estimate, and its interval: the columns a
-    /// sampled experiment's table has after `cycles`.
-    pub const SAMPLING: [Stat; 3] = [Stat::Sampled, Stat::CyclesLow, Stat::CyclesHigh];
+    /// Whether the cycles are a sampled run's estimate, its interval and its interleaving
+    /// check: the columns a sampled experiment's table has after `cycles`.
+    pub const SAMPLING: [Stat; 4] = [
+        Stat::Sampled,
+        Stat::CyclesLow,
+        Stat::CyclesHigh,
+        Stat::Interleaving,
+    ];
 
     /// Every column a table of runs takes from the registry, in the tables' order (an
     /// experiment's and a sweep's alike, their identifying columns aside): the kernel, the
@@ -603,7 +621,8 @@ impl Stat {
     }
 
     /// Of the statistics only the timing model measures, those a sampled run has: its
-    /// estimate of the cycles, the interval, IPC from them, and the configured L1D.
+    /// estimate of the cycles, the interval and the interleaving check, IPC from them, and
+    /// the configured L1D.
     fn sampled_runs_have(self) -> bool {
         matches!(
             self,
@@ -611,6 +630,7 @@ impl Stat {
                 | Stat::Sampled
                 | Stat::CyclesLow
                 | Stat::CyclesHigh
+                | Stat::Interleaving
                 | Stat::Ipc
                 | Stat::L1dSize
         )
