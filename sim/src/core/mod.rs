@@ -42,9 +42,10 @@ pub struct Core {
     /// Counters of the current phase; folded into `stats` at the next flush. Boxed, as a
     /// phase change swaps them with `left`'s.
     counters: Box<CoreCounters>,
-    /// Counters of the phases left since the last flush, one entry a phase, never the
-    /// current one: kernels mark phases per edge, and a change swaps counters here rather
-    /// than folding them into `stats`'s map and the intervals' share each time.
+    /// Counters of the other phases since the last flush (those the core left, and its
+    /// warps' own phases' cycles), one entry a phase, never the current one: kernels mark
+    /// phases per edge, and a change swaps counters here rather than folding them into
+    /// `stats`'s map and the intervals' share each time.
     left: Vec<(u32, Box<CoreCounters>)>,
     stats: CoreStats,
     /// The warp instructions outside `counters` (in `stats` or `left`): a sampler asks
@@ -421,9 +422,22 @@ impl Core {
         let warp = &mut self.warps[w];
         let spent = now - std::mem::replace(&mut warp.phase_since, now);
         if spent > 0 {
-            self.stats.phase(warp.phase).warp_cycles += spent;
-            self.interval_counters.warp_cycles += spent;
+            let phase = warp.phase;
+            self.counters_of(phase).warp_cycles += spent;
         }
+    }
+
+    /// The counters `phase`'s counts go to until the next flush: the current phase's, or
+    /// those left aside for it (a warp's own phase need not be its core's).
+    fn counters_of(&mut self, phase: u32) -> &mut CoreCounters {
+        if phase == self.phase {
+            return &mut self.counters;
+        }
+        let at = (self.left.iter().position(|(p, _)| *p == phase)).unwrap_or_else(|| {
+            self.left.push((phase, Box::default()));
+            self.left.len() - 1
+        });
+        &mut self.left[at].1
     }
 
     /// Warp `w` may have retired: its time stops counting at `end` (after the cycle of its
