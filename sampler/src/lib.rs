@@ -294,7 +294,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     // A run simulated whole is the detailed trajectory itself.
     let interleaving = match whole_run {
         true => None,
-        false => order.finish(machine),
+        false => order.finish(machine)?,
     };
     let Done { measured, whole } = workers.finish()?;
     // A run simulated whole has its cycles: nothing to scale.

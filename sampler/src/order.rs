@@ -25,8 +25,9 @@
 
 use std::collections::BTreeSet;
 
+use wsim_sim::error::ErrorKind;
 use wsim_sim::stats::Interleaving;
-use wsim_sim::Machine;
+use wsim_sim::{Machine, SimResult};
 
 /// The most of the run's warp instructions the check runs again: the launches before the
 /// point compared hold at most this share of them, or [`FLOOR`].
@@ -120,8 +121,8 @@ impl OrderCheck {
 
     /// After the run, `machine` at its end: the other order up to the last point within
     /// the budget ([`SHARE`], [`FLOOR`]), compared. `None` when no point is within it (a
-    /// program whose first launch is longer).
-    pub fn finish(mut self, machine: &Machine) -> Option<Interleaving> {
+    /// program whose first launch is longer). An error only when the run was stopped.
+    pub fn finish(mut self, machine: &Machine) -> SimResult<Option<Interleaving>> {
         let instructions = machine.progress().instructions;
         let budget = (SHARE * instructions as f64).max(FLOOR as f64);
         let mut pcs = Vec::new();
@@ -132,9 +133,12 @@ impl OrderCheck {
             instructions,
             pcs,
         });
-        let at = (self.snapshots.iter())
+        let Some(at) = (self.snapshots.iter())
             .rev()
-            .find(|s| s.instructions as f64 <= budget)?;
+            .find(|s| s.instructions as f64 <= budget)
+        else {
+            return Ok(None);
+        };
         let mut other = self.start;
         other.count_pcs();
         other.reverse_functional_order();
@@ -144,11 +148,16 @@ impl OrderCheck {
             passed += usize::from(points.reached(m));
             at.point.is_some_and(|point| passed > point)
         });
-        // A failure of the other order is the check's finding, not the run's.
-        let over = over.unwrap_or_else(|e| {
-            tracing::warn!("the interleaving check's other order failed: {e}");
-            at.point.is_some()
-        });
+        // A failure of the other order is the check's finding, not the run's; a stop
+        // (Ctrl-C) is the user's, and stops the run.
+        let over = match over {
+            Ok(over) => over,
+            Err(e) if matches!(e.kind, ErrorKind::Stopped) => return Err(e),
+            Err(e) => {
+                tracing::warn!("the interleaving check's other order failed: {e}");
+                at.point.is_some()
+            }
+        };
         let there = over == at.point.is_none();
         let mut pcs = Vec::new();
         other.counted_pcs(&mut pcs);
@@ -181,6 +190,6 @@ impl OrderCheck {
                 k += 1;
             }
         }
-        Some(check)
+        Ok(Some(check))
     }
 }
