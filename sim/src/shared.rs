@@ -100,8 +100,11 @@ pub struct Shared {
     tohost: Option<u32>,
     /// LR reservations: (hart, address). Usually empty, so stores check them cheaply.
     reservations: Vec<(u32, u32)>,
-    /// The distinct values written to the phase CSR, at most [`limits::PHASES`].
+    /// The distinct values written to the phase CSR, at most [`limits::PHASES`], in order;
+    /// those below 64 also as bits, found without a search (kernels mark phases every few
+    /// instructions, and name them with small numbers).
     phases: Vec<u32>,
+    small_phases: u64,
     /// The instructions issued, when traced (`Machine::trace_instructions`).
     pub instructions: Option<InstructionTrace>,
 }
@@ -119,6 +122,7 @@ impl Shared {
             tohost,
             reservations: Vec::new(),
             phases: vec![0],
+            small_phases: 1,
             instructions: None,
         }
     }
@@ -164,9 +168,12 @@ impl Shared {
 
     /// The program writes `phase` to the phase CSR: an error when it would be the run's
     /// first value past [`limits::PHASES`] distinct ones. Inline: the kernels mark phases
-    /// every few instructions, and a phase seen before is one search of a few.
+    /// every few instructions, and a phase seen before is a bit, or one search of a few.
     #[inline]
     pub fn write_phase(&mut self, phase: u32) -> SimResult<()> {
+        if phase < 64 && self.small_phases & (1 << phase) != 0 {
+            return Ok(());
+        }
         match self.phases.binary_search(&phase) {
             Ok(_) => Ok(()),
             Err(at) => self.register_phase(phase, at),
@@ -185,6 +192,9 @@ impl Shared {
             ))));
         }
         self.phases.insert(at, phase);
+        if phase < 64 {
+            self.small_phases |= 1 << phase;
+        }
         Ok(())
     }
 
