@@ -75,11 +75,10 @@ impl Points {
     }
 }
 
-/// The run's instructions by PC at a point.
+/// The run's instructions by PC at a point (`OrderCheck::snapshots`: the points in order,
+/// the run's end last).
 struct Snapshot {
-    /// The point's place among the run's, from 0 (`None`: the run's end), and the launches
-    /// ended there.
-    point: Option<usize>,
+    /// The launches ended there.
     launches: usize,
     /// The run's warp instructions when it got there.
     instructions: u64,
@@ -111,7 +110,6 @@ impl OrderCheck {
             let mut pcs = Vec::new();
             m.counted_pcs(&mut pcs);
             self.snapshots.push(Snapshot {
-                point: Some(self.snapshots.len()),
                 launches: m.launches().len(),
                 instructions: m.progress().instructions,
                 pcs,
@@ -128,17 +126,15 @@ impl OrderCheck {
         let mut pcs = Vec::new();
         machine.counted_pcs(&mut pcs);
         self.snapshots.push(Snapshot {
-            point: None,
             launches: machine.launches().len(),
             instructions,
             pcs,
         });
-        let Some(at) = (self.snapshots.iter())
-            .rev()
-            .find(|s| s.instructions as f64 <= budget)
+        let Some(point) = (self.snapshots.iter()).rposition(|s| s.instructions as f64 <= budget)
         else {
             return Ok(None);
         };
+        let (at, end) = (&self.snapshots[point], point + 1 == self.snapshots.len());
         let mut other = self.start;
         other.count_pcs();
         other.reverse_functional_order();
@@ -146,7 +142,7 @@ impl OrderCheck {
         let mut passed = 0;
         let over = other.run_functional_until(|m| {
             passed += usize::from(points.reached(m));
-            at.point.is_some_and(|point| passed > point)
+            !end && passed > point
         });
         // A failure of the other order is the check's finding, not the run's; a stop
         // (Ctrl-C) is the user's, and stops the run.
@@ -155,10 +151,10 @@ impl OrderCheck {
             Err(e) if matches!(e.kind, ErrorKind::Stopped) => return Err(e),
             Err(e) => {
                 tracing::warn!("the interleaving check's other order failed: {e}");
-                at.point.is_some()
+                !end
             }
         };
-        let there = over == at.point.is_none();
+        let there = over == end;
         let mut pcs = Vec::new();
         other.counted_pcs(&mut pcs);
         // The kernels' own instructions, by their index among the counted ones: `main`

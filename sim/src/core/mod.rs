@@ -433,11 +433,16 @@ impl Core {
         if phase == self.phase {
             return &mut self.counters;
         }
-        let at = (self.left.iter().position(|(p, _)| *p == phase)).unwrap_or_else(|| {
+        let at = self.aside(phase);
+        &mut self.left[at].1
+    }
+
+    /// `left`'s entry for `phase` (not the current one), made empty if it has none.
+    fn aside(&mut self, phase: u32) -> usize {
+        (self.left.iter().position(|(p, _)| *p == phase)).unwrap_or_else(|| {
             self.left.push((phase, Box::default()));
             self.left.len() - 1
-        });
-        &mut self.left[at].1
+        })
     }
 
     /// Warp `w` may have retired: its time stops counting at `end` (after the cycle of its
@@ -482,15 +487,10 @@ impl Core {
     /// and leave the current phase's aside.
     fn switch_counters(&mut self, phase: u32) {
         let leaving = self.counters.instructions;
-        match self.left.iter_mut().find(|(p, _)| *p == phase) {
-            Some(entry) => {
-                entry.0 = self.phase;
-                std::mem::swap(&mut entry.1, &mut self.counters);
-            }
-            None => self
-                .left
-                .push((self.phase, std::mem::take(&mut self.counters))),
-        }
+        let at = self.aside(phase);
+        let entry = &mut self.left[at];
+        entry.0 = self.phase;
+        std::mem::swap(&mut entry.1, &mut self.counters);
         self.past_instructions = self.past_instructions + leaving - self.counters.instructions;
     }
 
