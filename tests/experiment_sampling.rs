@@ -210,6 +210,8 @@ fn a_bad_sampling_setting_is_an_error_that_names_it() {
         ("[sampling]\nevery = 0", "sampling.every is 0"),
         ("[sampling]\nthreads = 0", "sampling.threads is 0"),
         ("[sampling]\ncluster = 4.0", "sampling.cluster is 4"),
+        ("[sampling]\nbudget = 0.0", "sampling.budget is 0"),
+        ("[sampling]\nbudget = -0.5", "sampling.budget is -0.5"),
     ] {
         let file = experiment(d, setting, "");
         let out = wsim(d, &["experiment", "run", file.to_str().unwrap()]);
@@ -315,7 +317,7 @@ fn validate_sampling_tabulates_each_run_both_ways() {
             .unwrap_or_else(|_| panic!("{k} = {:?}", row[k]))
     };
     let mut errors = Vec::new();
-    let (mut covered, mut following) = (0, 0);
+    let (mut covered, mut following, mut most) = (0, 0, 0.0f64);
     for row in &rows {
         assert_eq!(row["verdict"], "ok", "{row:?}");
         let (detailed, estimate) = (n(row, "detailed_cycles"), n(row, "estimated_cycles"));
@@ -352,6 +354,7 @@ fn validate_sampling_tabulates_each_run_both_ways() {
         );
         let share = n(row, "detail_share_pct");
         assert!(share > 0.0 && share < 100.0, "{row:?}");
+        most = most.max(share);
         let (dcpu, scpu) = (n(row, "detailed_cpu_s"), n(row, "sampled_cpu_s"));
         assert!(dcpu > 0.0 && scpu > 0.0, "{row:?}");
         assert!((n(row, "cpu_ratio") - dcpu / scpu).abs() < 0.01 + 0.002 * dcpu / scpu);
@@ -413,7 +416,8 @@ fn validate_sampling_tabulates_each_run_both_ways() {
         "mean |error| {mean:.2}%, max {max:.2}%, covered {covered} of 3{following}; ratios:"
     );
     assert!(stdout.contains(&summary), "{summary}\n{stdout}");
-    let claims_summary = format!("; claims: max |error| {claim_max:.2}% over 2 of 2;");
+    let claims_summary =
+        format!("; claims: max |error| {claim_max:.2}% over 2 of 2; in detail at most {most:.1}%;");
     assert!(
         stdout.contains(&claims_summary),
         "{claims_summary}\n{stdout}"

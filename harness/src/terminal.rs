@@ -308,6 +308,31 @@ fn functional<W>(r: &Report<W>) -> String {
 
 /// A sampled run's interleaving check: whether its work followed the order the warps ran
 /// in, which its estimate and interval then hold only for the order the functional run took.
+/// A sampled run's budget of detail: whether the plan was trimmed to it, and how.
+fn budget(s: &mut String, b: &wsim_sim::stats::Budget, instructions: u64) {
+    let share = |n: u64| 100.0 * n as f64 / instructions.max(1) as f64;
+    let trimmed = match b.probe_length {
+        Some(n) => format!(", the cores' probes at most {n} warp instructions"),
+        None => String::new(),
+    };
+    let _ = writeln!(
+        s,
+        "{:<22}{}% of the warp instructions in detail: {}; the plan {:.1}% at most, {:.1}% \
+         kept ({} measured unit(s) and {} warm-up check(s) dropped{trimmed})",
+        "  budget",
+        100.0 * b.share,
+        if b.held {
+            "held"
+        } else {
+            "not held (each stratum's first measured unit alone is beyond it)"
+        },
+        share(b.planned),
+        share(b.kept),
+        b.dropped_units,
+        b.dropped_checks,
+    );
+}
+
 fn interleaving(s: &mut String, i: &wsim_sim::stats::Interleaving, run_instructions: u64) {
     let (warp, thread) = i.moved_shares();
     let what = match i.finding() {
@@ -398,6 +423,9 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
         )
     };
     let _ = writeln!(s, "{:<22}{:.0} {how}", "cycles", p.cycles);
+    if let Some(b) = &p.budget {
+        budget(s, b, p.instructions);
+    }
     let timed: f64 = p.strata.iter().filter_map(Stratum::timed_cycles).sum();
     if timed > 0.0 {
         let _ = writeln!(

@@ -29,6 +29,7 @@ impl Mark {
 
 /// A unit to measure: where its measurement starts and where it ends, and which of the
 /// cores' probes (`progress.rs`) run from its start.
+#[derive(Clone, Copy)]
 pub(crate) struct Span {
     pub unit: usize,
     pub start: Mark,
@@ -41,8 +42,12 @@ pub(crate) struct Span {
 pub(crate) enum Probing {
     None,
     /// A kernel's first measured body unit: each count of cores short of a socket's, and
-    /// lone warps (the model's when no tail gave it any).
-    Head,
+    /// lone warps (the model's when no tail gave it any); each count's copy runs at most
+    /// `longest` warp instructions ([`PAST_THE_HEAD`], or less within a budget of detail,
+    /// `budget.rs`).
+    Head {
+        longest: u64,
+    },
     /// A kernel's first measured launch tails: lone warps, among the warps still at work
     /// where the launch ends, the heaviest, as the warps that drain a core in detail are.
     Tail,
@@ -160,7 +165,7 @@ const LONE_WARP_INSTRUCTIONS: u64 = 1024;
 /// docs/ARCHITECTURE.md item 10): the last core alone ran at 0.67 a cycle over the third
 /// unit's probe, at 1.00 over a probe of 1M from the same start and from the 23rd unit, and
 /// at 0.9-1.0 through the launch's drain in detail.
-const PAST_THE_HEAD: u64 = 1_000_000;
+pub(crate) const PAST_THE_HEAD: u64 = 1_000_000;
 
 /// A probe of the cores at a head stops at the first length whose rate and the two
 /// lengths' before it lie within this share of each other: past the head its cores issue
@@ -186,12 +191,12 @@ fn steady(rates: &[f64]) -> bool {
 }
 
 /// The lengths a probe of the cores at a kernel's head tries, the longest last: the
-/// unit's, doubled while within `PAST_THE_HEAD` (each measured over the one before). The
-/// longest the cores have the work for is measured (a short launch's last core alone runs
-/// out of it).
-fn past_the_head(unit: u64) -> Vec<u64> {
+/// unit's, doubled while within `longest` (`PAST_THE_HEAD` but within a budget; each
+/// measured over the one before). The longest the cores have the work for is measured (a
+/// short launch's last core alone runs out of it).
+pub(crate) fn past_the_head(unit: u64, longest: u64) -> Vec<u64> {
     let mut lengths = vec![unit.max(1)];
-    while let Some(&last) = lengths.last().filter(|&&l| 2 * l <= PAST_THE_HEAD) {
+    while let Some(&last) = lengths.last().filter(|&&l| 2 * l <= longest) {
         lengths.push(2 * last);
     }
     lengths
@@ -230,8 +235,8 @@ impl Span {
     /// head inside a launch, none elsewhere.
     fn head_lengths(&self) -> Option<Vec<u64>> {
         match (self.probe, self.start, self.end) {
-            (Probing::Head, Mark::Instructions(from), Mark::Instructions(to)) => {
-                Some(past_the_head(to - from))
+            (Probing::Head { longest }, Mark::Instructions(from), Mark::Instructions(to)) => {
+                Some(past_the_head(to - from, longest))
             }
             _ => None,
         }
@@ -428,9 +433,16 @@ mod tests {
 
     #[test]
     fn a_head_probe_doubles_the_units_length_within_past_the_head() {
-        assert_eq!(past_the_head(100_000), [100_000, 200_000, 400_000, 800_000]);
-        assert_eq!(past_the_head(PAST_THE_HEAD), [PAST_THE_HEAD]);
-        assert_eq!(past_the_head(600_000), [600_000]);
+        let longest = PAST_THE_HEAD;
+        assert_eq!(
+            past_the_head(100_000, longest),
+            [100_000, 200_000, 400_000, 800_000]
+        );
+        assert_eq!(past_the_head(PAST_THE_HEAD, longest), [PAST_THE_HEAD]);
+        assert_eq!(past_the_head(600_000, longest), [600_000]);
+        // A budget's shorter probes: never shorter than the unit.
+        assert_eq!(past_the_head(100_000, 250_000), [100_000, 200_000]);
+        assert_eq!(past_the_head(100_000, 0), [100_000]);
     }
 
     #[test]
@@ -448,7 +460,14 @@ mod tests {
         let body = (Mark::Instructions(100_000), Mark::Instructions(200_000));
         let lone = 2 * 2 * LONE_WARPS as u64 * LONE_WARP_INSTRUCTIONS;
         assert_eq!(
-            span(Probing::Head, body.0, body.1).probes_at_most(8, 4),
+            span(
+                Probing::Head {
+                    longest: PAST_THE_HEAD
+                },
+                body.0,
+                body.1
+            )
+            .probes_at_most(8, 4),
             11 * 800_000 + lone
         );
         assert_eq!(

@@ -31,6 +31,7 @@
 //! `threads` simulate them at once; the estimate reads them in unit order, the same at
 //! every thread count.
 
+mod budget;
 mod detail;
 mod estimate;
 mod features;
@@ -114,8 +115,13 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     let check = plan.check_warmup as usize;
     let llc_lines = machine.llc_lines();
     let mut starts = Starts::new(machine, reach.max(check));
-    // Held back with the run's start while the run might still be simulated whole (`HOLD`).
-    let mut workers = Workers::new(plan.threads, plan.exact_fallback.then(|| machine.clone()));
+    // Held back with the run's start while the run might still be simulated whole (`HOLD`),
+    // and with a budget to the run's end.
+    let mut workers = Workers::new(
+        plan.threads,
+        plan.exact_fallback.then(|| machine.clone()),
+        plan.budget.is_some(),
+    );
     machine.run_functional_until(|m| {
         order.observe(m);
         let now = ended(m);
@@ -181,7 +187,9 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             // tails probe the warps that are left.
             let probe = match (&bodies, inside, end) {
                 (None, ..) | (_, false, _) => Probing::None,
-                (_, _, Mark::Instructions(_)) if probed.insert(kernel.clone()) => Probing::Head,
+                (_, _, Mark::Instructions(_)) if probed.insert(kernel.clone()) => Probing::Head {
+                    longest: detail::PAST_THE_HEAD,
+                },
                 (_, _, Mark::Launches(_)) => {
                     let tails = tails_probed.entry(kernel.clone()).or_default();
                     *tails += 1;
@@ -237,7 +245,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         unit_start = instructions;
         start = end;
         starts.push(unit + 1, start, m);
-        if units.len() == HOLD {
+        if units.len() == HOLD && plan.budget.is_none() {
             workers.release();
         }
         false
@@ -277,9 +285,13 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         machine.instructions_by_core().count(),
         machine.config().gpu.cores_per_socket as usize,
     );
-    let whole_run = (workers.held()).is_some_and(|held| {
-        detailed_by_plan(&units, held, cores, socket) as f64 >= WHOLE_AT * instructions as f64
-    });
+    // A budget below the whole run leaves it sampled.
+    let whole_fits = plan.budget.is_none_or(|share| share >= 1.0);
+    let whole_run = plan.exact_fallback
+        && whole_fits
+        && (workers.held()).is_some_and(|held| {
+            detailed_by_plan(&units, held, cores, socket) as f64 >= WHOLE_AT * instructions as f64
+        });
     if whole_run {
         units.iter_mut().for_each(|u| u.sampled = true);
         workers.replace_held(|start| Job {
@@ -290,6 +302,25 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             check: false,
             whole: true,
         });
+    }
+    let mut budget = None;
+    if let Some(share) = plan.budget.filter(|_| !whole_run) {
+        let run = budget::Run {
+            units: &units,
+            cores,
+            socket,
+            period: plan.period,
+        };
+        let mut dropped = Vec::new();
+        workers.trim_held(|jobs| {
+            let (kept, record, unmeasured) = budget::trim(&run, jobs, share, |u| starts.mark(u));
+            budget = Some(record);
+            dropped = unmeasured;
+            kept
+        });
+        for unit in dropped {
+            units[unit].sampled = false;
+        }
     }
     // A run simulated whole is the detailed trajectory itself.
     let interleaving = match whole_run {
@@ -304,6 +335,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     };
     let mut record = estimate(&units, &measured, &progress, plan, whole_run);
     record.interleaving = interleaving;
+    record.budget = budget;
     // A run simulated whole is a detailed run: its statistics are all the detailed run's.
     let mut summary = match whole {
         Some(detailed) => detailed,
@@ -745,8 +777,9 @@ fn estimate(
             .map(|l| progress.launches[l].clone())
             .collect(),
         probes: progress.probes.clone(),
-        // The caller's, from its interleaving check (`order.rs`).
+        // The caller's, from its interleaving check (`order.rs`) and its budget.
         interleaving: None,
+        budget: None,
         check: check.map(|(ratio, ratio_variance)| WarmupCheck {
             units: pairs.len() as u32,
             applied: applied.is_some(),

@@ -49,6 +49,19 @@ pub struct Plan {
     /// each kernel's first measured body unit probes its sockets with fewer cores at work
     /// for their rates then.
     pub progress: bool,
+    /// The share of the run's warp instructions the plan may simulate in detail (warm-ups,
+    /// checks and probes included): every job is held to the run's end and the plan is
+    /// trimmed to it where it can be, each stratum keeping one measured unit (`budget.rs`).
+    /// None: the plan as it comes.
+    pub budget: Option<f64>,
+}
+
+impl Plan {
+    /// Whether `share` can be a budget of detail: a finite share above 0 (1 or more trims
+    /// nothing).
+    pub fn is_budget(share: f64) -> bool {
+        share.is_finite() && share > 0.0
+    }
 }
 
 /// The defaults are the best setting measured (docs/ARCHITECTURE.md, "Sampled
@@ -67,6 +80,7 @@ impl Default for Plan {
             check_warmup: 8,
             exact_fallback: true,
             progress: true,
+            budget: None,
         }
     }
 }

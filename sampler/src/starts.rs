@@ -60,6 +60,11 @@ impl Starts {
         }
     }
 
+    /// Where unit `unit` starts.
+    pub fn mark(&self, unit: usize) -> Mark {
+        self.marks[unit]
+    }
+
     /// Where each unit starts and ends, by unit (`units` of them; the last ends at the
     /// run's end when no launch's end does).
     pub fn spans(&self, units: usize) -> impl Iterator<Item = Span> + '_ {

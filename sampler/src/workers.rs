@@ -7,7 +7,7 @@ use wsim_sim::{Machine, SimResult};
 use crate::detail::{measure, Done, Job};
 
 /// Where the detailed simulations run, how many were handed to them, and the jobs held
-/// back while a run is still short (`crate::HOLD`).
+/// back while a run is still short (`crate::HOLD`) or to its end (a budget of detail).
 pub(crate) struct Workers {
     run: Run,
     submitted: usize,
@@ -16,7 +16,7 @@ pub(crate) struct Workers {
 
 /// Jobs held back, and the run's start, from which the run may be simulated whole instead.
 struct Held {
-    start: Machine,
+    start: Option<Machine>,
     jobs: Vec<Job>,
 }
 
@@ -61,12 +61,13 @@ impl Run {
 }
 
 impl Workers {
-    /// `threads` at once; with the run's `start`, holding the jobs back until `release`.
-    pub fn new(threads: usize, start: Option<Machine>) -> Workers {
+    /// `threads` at once; with the run's `start`, or when told to `hold`, holding the
+    /// jobs back until `release`.
+    pub fn new(threads: usize, start: Option<Machine>, hold: bool) -> Workers {
         Workers {
             run: Run::new(threads),
             submitted: 0,
-            held: start.map(|start| Held {
+            held: (hold || start.is_some()).then_some(Held {
                 start,
                 jobs: Vec::new(),
             }),
@@ -85,10 +86,18 @@ impl Workers {
         }
     }
 
-    /// Drop the held jobs unrun and run the one `whole` makes from the run's start.
+    /// Drop the held jobs unrun and run the one `whole` makes from the run's start, when
+    /// it was kept.
     pub fn replace_held(&mut self, whole: impl FnOnce(Machine) -> Job) {
-        if let Some(held) = self.held.take() {
-            self.submit(whole(held.start));
+        if let Some(start) = self.held.take().and_then(|held| held.start) {
+            self.submit(whole(start));
+        }
+    }
+
+    /// Replace the held jobs by what `trim` makes of them.
+    pub fn trim_held(&mut self, trim: impl FnOnce(Vec<Job>) -> Vec<Job>) {
+        if let Some(held) = &mut self.held {
+            held.jobs = trim(std::mem::take(&mut held.jobs));
         }
     }
 

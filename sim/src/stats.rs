@@ -437,6 +437,37 @@ pub struct Sampling {
     /// (absent when the run was simulated whole, or had no launch to check at).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interleaving: Option<Interleaving>,
+    /// The budget of detail the plan was trimmed to (`wsim run --sample-budget`), when it
+    /// had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<Budget>,
+}
+
+/// A sampled run's budget of detail (the sampler's `budget.rs`): every detailed job was
+/// held to the run's end and the plan trimmed to at most `share` of its warp instructions
+/// in detail where it could be, the most valuable first (each stratum's first measured
+/// unit and the cores' probes, then two warm-up checks, then each stratum's second unit,
+/// then the rest).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Budget {
+    /// The share of the run's warp instructions the plan may simulate in detail.
+    pub share: f64,
+    /// The warp instructions the plan would simulate in detail at most, before the trim and
+    /// after it (each job from its warm-up's start to its last unit, its probes at their
+    /// longest), counted in the functional run's: detail spins `wsim_spawn`'s wait loop
+    /// otherwise, so `detailed_instructions` can differ by a little (1% on the tests' PageRank).
+    pub planned: u64,
+    pub kept: u64,
+    /// Measured units and warm-up checks the trim dropped.
+    pub dropped_units: u32,
+    pub dropped_checks: u32,
+    /// The longest a probe of the cores at a kernel's head may run, when the trim shortened
+    /// the probes (warp instructions; a probe at least its unit's length).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probe_length: Option<u64>,
+    /// The kept plan is within the share: not when each stratum's first measured unit,
+    /// with the probes at a unit's length, is beyond it alone.
+    pub held: bool,
 }
 
 /// A sampled run's interleaving check (the sampler's `order.rs`): the start of the run

@@ -142,6 +142,12 @@ pub struct RunArgs {
           num_args = 0..=1, require_equals = true, default_missing_value = "true",
           action = clap::ArgAction::Set, requires = "sample")]
     sample_progress: bool,
+    /// With --sample: simulate at most the share F of the run's warp instructions in
+    /// detail (e.g. 0.1), the plan trimmed at the run's end, each stratum's first measured
+    /// unit and the cores' probes kept first (the report says whether it held;
+    /// docs/ARCHITECTURE.md, "Sampled simulation").
+    #[arg(long, value_name = "F", requires = "sample", value_parser = budget_share)]
+    sample_budget: Option<f64>,
     /// Say what the run would take of host memory at its peak (the graph, its arrays in
     /// the machine, the host reference, the machine's structures) and stop: nothing is
     /// placed or run.
@@ -193,6 +199,7 @@ pub fn exec(args: RunArgs) -> anyhow::Result<ExitCode> {
                 check_warmup: args.sample_check,
                 exact_fallback: args.sample_exact_fallback,
                 progress: args.sample_progress,
+                budget: args.sample_budget,
             }),
             ..RunOptions::default()
         },
@@ -339,6 +346,15 @@ fn exit_code(code: u32, status: ExitStatus) -> ExitCode {
 }
 
 /// `--sample-cluster`'s diameter: 0 to 3, the largest distance between two launches.
+fn budget_share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(share) if Plan::is_budget(share) => Ok(share),
+        _ => Err(format!(
+            "{text} is not a share of the run above 0 (e.g. 0.1)"
+        )),
+    }
+}
+
 fn cluster_diameter(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(d) if (0.0..=3.0).contains(&d) => Ok(d),

@@ -114,6 +114,10 @@ impl Inputs<'_> {
             if plan.progress && plan.period > 0 {
                 text.push_str("sampling progress\n");
             }
+            // Only with one, so that runs sampled as they come keep their keys.
+            if let Some(share) = plan.budget {
+                text.push_str(&format!("sampling budget {share}\n"));
+            }
         }
         text
     }
@@ -327,6 +331,10 @@ mod tests {
             wsim_sampler::Plan {
                 period: 1000,
                 progress: !plan.progress,
+                ..plan
+            },
+            wsim_sampler::Plan {
+                budget: Some(0.1),
                 ..plan
             },
         ];

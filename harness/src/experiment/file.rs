@@ -72,6 +72,8 @@ struct SamplingSpec {
     exact_fallback: Option<bool>,
     /// `--sample-progress`: launches' units weighed and scaled by the cores' progress (with a period).
     progress: Option<bool>,
+    /// `--sample-budget`: the share of the run's warp instructions simulated in detail at most.
+    budget: Option<f64>,
 }
 
 /// The most threads one sampled run takes (`wsim run --sample-threads`'s bound).
@@ -91,7 +93,7 @@ fn sampling<'de, D: serde::Deserializer<'de>>(
         other => {
             return Err(D::Error::custom(format!(
                 "sampling is true, false or a table (every, period, warmup, threads, \
-                 warm_caches, cluster, check, exact_fallback, progress), not {}",
+                 warm_caches, cluster, check, exact_fallback, progress, budget), not {}",
                 other.type_str()
             )))
         }
@@ -107,6 +109,7 @@ fn sampling<'de, D: serde::Deserializer<'de>>(
         check_warmup: spec.check.unwrap_or(defaults.check_warmup),
         exact_fallback: spec.exact_fallback.unwrap_or(defaults.exact_fallback),
         progress: spec.progress.unwrap_or(defaults.progress),
+        budget: spec.budget,
     };
     if plan.every == 0 {
         return Err(D::Error::custom(
@@ -117,6 +120,11 @@ fn sampling<'de, D: serde::Deserializer<'de>>(
         return Err(D::Error::custom(format!(
             "sampling.cluster is {}: 0 (none) to {MAX_CLUSTER}",
             plan.cluster
+        )));
+    }
+    if let Some(share) = plan.budget.filter(|&b| !wsim_sampler::Plan::is_budget(b)) {
+        return Err(D::Error::custom(format!(
+            "sampling.budget is {share}: a share of the run's warp instructions above 0"
         )));
     }
     if !(1..=MAX_SAMPLE_THREADS as usize).contains(&plan.threads) {

@@ -303,8 +303,9 @@ impl Experiment {
 
 impl Validation {
     /// `mean |error| 0.42%, max 1.10%, covered 9 of 10` over the runs compared (and how many
-    /// of them do work that follows the interleaving), then the ratios' errors, the claims'
-    /// (`claims`, a paper's compared) and the CPU in all.
+    /// intervals are unbounded, and how many of them do work that follows the
+    /// interleaving), then the ratios' errors, the claims' (`claims`, a paper's compared),
+    /// the largest share simulated in detail and the CPU in all.
     pub fn summary(&self, claims: Option<&Table>) -> String {
         let column = |t: &Table, name: &str| t.column(name).expect("a column of ours");
         let numbers = |t: &Table, name: &str| -> Vec<f64> {
@@ -315,10 +316,18 @@ impl Validation {
             .iter()
             .map(|e| e.abs())
             .collect();
-        let covered = column(&self.runs, "covered");
-        let covered = (self.runs.rows.iter())
-            .filter(|r| r[covered].to_string() == "yes")
-            .count();
+        let count = |name: &str, value: &str| {
+            let k = column(&self.runs, name);
+            (self.runs.rows.iter())
+                .filter(|r| r[k].to_string() == value)
+                .count()
+        };
+        let covered = count("covered", "yes");
+        // An unbounded interval covers anything: said, so that it is not read as a success.
+        let unbounded = match count("interval_pct", "unbounded") {
+            0 => String::new(),
+            n => format!(" ({n} unbounded)"),
+        };
         let mean_max = |e: &[f64]| {
             (
                 e.iter().sum::<f64>() / e.len().max(1) as f64,
@@ -327,7 +336,7 @@ impl Validation {
         };
         let (mean, max) = mean_max(&errors);
         let mut line = format!(
-            "mean |error| {mean:.2}%, max {max:.2}%, covered {covered} of {}",
+            "mean |error| {mean:.2}%, max {max:.2}%, covered {covered} of {}{unbounded}",
             self.runs.rows.len()
         );
         // Their intervals hold the functional run's trajectory, not the distance to the
@@ -361,6 +370,8 @@ impl Validation {
                 claims.rows.len()
             ));
         }
+        let (_, most) = mean_max(&numbers(&self.runs, "detail_share_pct"));
+        line.push_str(&format!("; in detail at most {most:.1}%"));
         let (d, s) = (
             numbers(&self.runs, "detailed_cpu_s").iter().sum::<f64>(),
             numbers(&self.runs, "sampled_cpu_s").iter().sum::<f64>(),

@@ -1,0 +1,469 @@
+//! A budget of detail (`Plan::budget`): the plan trimmed to at most a share of the run's
+//! warp instructions simulated in detail, where it can be.
+//!
+//! Which units are measured is decided as the functional run passes them, and how many
+//! warp instructions the run has is known only at its end; so with a budget every job is
+//! held back (`Workers`) and trimmed there. The plan is kept level by level, the most
+//! valuable first, each level whole before the next:
+//! 1. each stratum's first measured unit (a stratum without one has no estimate), with
+//!    the cores' probes at a kernel's head at a unit's length (the progress model needs
+//!    them: without it PageRank VM on UK at a tenth of its size was 19.7% low), then
+//!    longer, doubling towards `PAST_THE_HEAD` (a short probe measures the head's ramp);
+//! 2. the first two warm-up checks, the fewest whose ratio is applied;
+//! 3. each stratum's second measured unit, the fewest that give its spread;
+//! 4. the rest of the plan.
+//!
+//! The last level within the share is kept. When the first alone is beyond it the first
+//! is kept, and the record says the budget was not held: fewer units would leave strata
+//! unmeasured. A job keeps its units from the first to the last kept one (those between
+//! cost nothing more: they are its warm-up), starting as far before its new first unit as
+//! it did before its old one.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use wsim_sim::stats::Budget;
+
+use crate::detail::{past_the_head, Job, Mark, Probing, Span, PAST_THE_HEAD};
+use crate::Seen;
+
+/// How much of the plan a level keeps: units up to this rank among their stratum's
+/// measured ones (0: the first), this many warm-up checks (the first ones), and the
+/// head's probes of the cores at most this long.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Level {
+    rank: usize,
+    checks: usize,
+    longest: u64,
+}
+
+/// What the trim reads of a job: where its warm-up starts, whether it is a warm-up check,
+/// and its units.
+struct Outline<'a> {
+    from: usize,
+    check: bool,
+    units: &'a [Span],
+}
+
+impl<'a> From<&'a Job> for Outline<'a> {
+    fn from(job: &'a Job) -> Self {
+        Outline {
+            from: job.from,
+            check: job.check,
+            units: &job.units,
+        }
+    }
+}
+
+/// What a level makes of a job: the unit its warm-up starts at, and its units kept (a
+/// range of its spans), the head's probes at the level's length.
+struct Shape {
+    from: usize,
+    kept: std::ops::Range<usize>,
+}
+
+/// The machine's shape and the run's units, for the plan's cost.
+pub(crate) struct Run<'a> {
+    pub units: &'a [Seen],
+    pub cores: usize,
+    pub socket: usize,
+    /// The plan's units' length inside launches (0: none).
+    pub period: u64,
+}
+
+impl Run<'_> {
+    /// Each measured unit's rank among its stratum's measured units.
+    fn ranks(&self) -> Vec<usize> {
+        let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+        (self.units.iter())
+            .map(|u| {
+                let rank = seen.entry(&u.stratum).or_default();
+                *rank += usize::from(u.sampled);
+                rank.saturating_sub(1)
+            })
+            .collect()
+    }
+
+    /// The levels, cheapest first.
+    fn levels(&self) -> Vec<Level> {
+        let lengths = match self.period {
+            0 => vec![PAST_THE_HEAD],
+            unit => past_the_head(unit, PAST_THE_HEAD),
+        };
+        let level = |rank, longest| Level {
+            rank,
+            checks: 0,
+            longest,
+        };
+        let mut levels = vec![level(0, lengths[0])];
+        levels.extend(lengths.iter().map(|&longest| level(1, longest)));
+        levels.push(Level {
+            checks: 2,
+            ..level(1, PAST_THE_HEAD)
+        });
+        levels.push(Level {
+            rank: usize::MAX,
+            checks: usize::MAX,
+            longest: PAST_THE_HEAD,
+        });
+        levels
+    }
+
+    /// The shape of each of `jobs` at `level` (None: dropped), the checks' after the
+    /// measuring jobs' (a check keeps only units measured otherwise too).
+    fn shapes(&self, jobs: &[Outline], ranks: &[usize], level: Level) -> Vec<Option<Shape>> {
+        let mut shapes: Vec<Option<Shape>> = (jobs.iter())
+            .map(|job| {
+                let keep = |s: &Span| ranks[s.unit] <= level.rank;
+                let first = job.units.iter().position(keep)?;
+                let last = job.units.iter().rposition(keep)?;
+                let from = job.units[first].unit - (job.units[0].unit - job.from);
+                (!job.check).then_some(Shape {
+                    from,
+                    kept: first..last + 1,
+                })
+            })
+            .collect();
+        let measured: BTreeSet<usize> = (jobs.iter().zip(&shapes))
+            .filter_map(|(job, shape)| Some(&job.units[shape.as_ref()?.kept.clone()]))
+            .flatten()
+            .map(|s| s.unit)
+            .collect();
+        let mut checks = 0;
+        for (job, shape) in jobs.iter().zip(&mut shapes) {
+            if !job.check {
+                continue;
+            }
+            checks += 1;
+            let kept = (job.units.iter())
+                .take_while(|s| measured.contains(&s.unit))
+                .count();
+            if checks <= level.checks && kept > 0 {
+                *shape = Some(Shape {
+                    from: job.from,
+                    kept: 0..kept,
+                });
+            }
+        }
+        shapes
+    }
+
+    /// The warp instructions `jobs` shaped by `shapes` simulate in detail at most (each
+    /// from its warm-up's start to its last unit, its probes at their longest).
+    fn cost(&self, jobs: &[Outline], shapes: &[Option<Shape>], level: Level) -> u64 {
+        (jobs.iter().zip(shapes))
+            .filter_map(|(job, shape)| {
+                let shape = shape.as_ref()?;
+                let spans = &job.units[shape.kept.clone()];
+                let probes: u64 = (spans.iter())
+                    .map(|s| shorter(*s, level.longest).probes_at_most(self.cores, self.socket))
+                    .sum();
+                let last = spans.last()?.unit;
+                let run: u64 = self.units[shape.from..=last]
+                    .iter()
+                    .map(|u| u.instructions)
+                    .sum();
+                Some(probes + run)
+            })
+            .sum()
+    }
+}
+
+/// The level a budget keeps, its jobs' shapes, the plan's cost whole and kept, and whether
+/// that is within the budget.
+struct Chosen {
+    level: Level,
+    shapes: Vec<Option<Shape>>,
+    planned: u64,
+    kept: u64,
+    held: bool,
+}
+
+impl Run<'_> {
+    /// The last level of the plan of `jobs` within `share` of the run's warp instructions,
+    /// or the first when none is.
+    fn choose(&self, jobs: &[Outline], share: f64) -> Chosen {
+        let ranks = self.ranks();
+        let levels = self.levels();
+        let instructions: u64 = self.units.iter().map(|u| u.instructions).sum();
+        let allowed = share * instructions as f64;
+        let costs: Vec<u64> = (levels.iter())
+            .map(|&l| self.cost(jobs, &self.shapes(jobs, &ranks, l), l))
+            .collect();
+        let chosen = (costs.iter())
+            .rposition(|&c| c as f64 <= allowed)
+            .unwrap_or(0);
+        Chosen {
+            level: levels[chosen],
+            shapes: self.shapes(jobs, &ranks, levels[chosen]),
+            planned: costs[costs.len() - 1],
+            kept: costs[chosen],
+            held: costs[chosen] as f64 <= allowed,
+        }
+    }
+}
+
+/// `span` with its head's probes at most `longest` long.
+fn shorter(span: Span, longest: u64) -> Span {
+    match span.probe {
+        Probing::Head { longest: was } => Span {
+            probe: Probing::Head {
+                longest: was.min(longest),
+            },
+            ..span
+        },
+        _ => span,
+    }
+}
+
+/// Trim `jobs` (every job of the run, in the order they were made) to at most `share` of
+/// the run's warp instructions in detail where a level of the plan is within it; `mark`
+/// gives where a unit starts. The units no job measures any more are marked unsampled.
+pub(crate) fn trim(
+    run: &Run,
+    jobs: Vec<Job>,
+    share: f64,
+    mark: impl Fn(usize) -> Mark,
+) -> (Vec<Job>, Budget, Vec<usize>) {
+    let outlines: Vec<Outline> = jobs.iter().map(Outline::from).collect();
+    let Chosen {
+        level,
+        shapes,
+        planned,
+        kept,
+        held,
+    } = run.choose(&outlines, share);
+    drop(outlines);
+    let measured_before = measured_units(&jobs);
+    let checks = |jobs: &[Job]| jobs.iter().filter(|j| j.check).count();
+    let checks_before = checks(&jobs);
+    let probes = jobs
+        .iter()
+        .flat_map(|j| &j.units)
+        .any(|s| matches!(s.probe, Probing::Head { .. }));
+    let trimmed: Vec<Job> = (jobs.into_iter().zip(shapes))
+        .filter_map(|(mut job, shape)| {
+            let shape = shape?;
+            let first = shape.kept.start;
+            job.units.truncate(shape.kept.end);
+            job.units.drain(..first);
+            if shape.from != job.from {
+                job.forward = Some(mark(shape.from));
+                job.from = shape.from;
+            }
+            for span in &mut job.units {
+                *span = shorter(*span, level.longest);
+            }
+            Some(job)
+        })
+        .collect();
+    let measured_after = measured_units(&trimmed);
+    let dropped: Vec<usize> = measured_before
+        .difference(&measured_after)
+        .copied()
+        .collect();
+    let record = Budget {
+        share,
+        planned,
+        kept,
+        dropped_units: dropped.len() as u32,
+        dropped_checks: (checks_before - checks(&trimmed)) as u32,
+        probe_length: (probes && level.longest < PAST_THE_HEAD).then_some(level.longest),
+        held,
+    };
+    (trimmed, record, dropped)
+}
+
+/// The units the measuring jobs (not the checks) of `jobs` measure.
+fn measured_units(jobs: &[Job]) -> BTreeSet<usize> {
+    (jobs.iter().filter(|j| !j.check))
+        .flat_map(|j| j.units.iter().map(|s| s.unit))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seen(stratum: &str, instructions: u64, sampled: bool) -> Seen {
+        Seen {
+            stratum: stratum.to_string(),
+            instructions,
+            launches: (0, 0),
+            whole_launches: false,
+            sampled,
+            fills: 0,
+        }
+    }
+
+    fn span(unit: usize, probe: Probing) -> Span {
+        Span {
+            unit,
+            start: Mark::Instructions(unit as u64 * 100),
+            end: Mark::Instructions(unit as u64 * 100 + 100),
+            probe,
+        }
+    }
+
+    /// Ten units of 100 warp instructions: 0 the first (measured), 1-8 a kernel's bodies
+    /// (1, 2, 5 and 7 measured: ranks 0, 1, 2, 3), 9 the last (measured).
+    fn units() -> Vec<Seen> {
+        let mut units = vec![seen("first", 100, true)];
+        units.extend((1..9).map(|u| seen("body", 100, [1, 2, 5, 7].contains(&u))));
+        units.push(seen("last", 100, true));
+        units
+    }
+
+    fn run(units: &[Seen], period: u64) -> Run<'_> {
+        Run {
+            units,
+            cores: 8,
+            socket: 4,
+            period,
+        }
+    }
+
+    #[test]
+    fn the_levels_keep_one_unit_then_two_then_longer_probes_then_checks() {
+        let units = units();
+        let r = run(&units, 200_000);
+        let levels: Vec<(usize, usize, u64)> = (r.levels().iter())
+            .map(|l| (l.rank, l.checks, l.longest))
+            .collect();
+        assert_eq!(
+            levels,
+            [
+                (0, 0, 200_000),
+                (1, 0, 200_000),
+                (1, 0, 400_000),
+                (1, 0, 800_000),
+                (1, 2, PAST_THE_HEAD),
+                (usize::MAX, usize::MAX, PAST_THE_HEAD)
+            ]
+        );
+        assert_eq!(r.ranks(), [0, 0, 1, 1, 1, 2, 2, 3, 3, 0]);
+    }
+
+    /// The run's start (units 0-2, one job), a stretch of units 5-7 warmed up from 4, its
+    /// check, and the last unit. Measuring only each stratum's first unit keeps units 0 and
+    /// 1 of the first job (2 is the body's second) and drops the stretch and its check;
+    /// with the second units, 0-2; with all, the stretch and its check.
+    #[test]
+    fn a_job_keeps_its_units_from_the_first_to_the_last_its_level_needs() {
+        let units = units();
+        let r = run(&units, 0);
+        let start = [
+            span(0, Probing::None),
+            span(1, Probing::None),
+            span(2, Probing::None),
+        ];
+        let stretch = [
+            span(5, Probing::None),
+            span(6, Probing::None),
+            span(7, Probing::None),
+        ];
+        let last = [span(9, Probing::None)];
+        let outline = |from, check, units| Outline { from, check, units };
+        let jobs = [
+            outline(0, false, &start[..]),
+            outline(4, false, &stretch[..]),
+            outline(2, true, &stretch[..2]),
+            outline(9, false, &last[..]),
+        ];
+        let ranks = r.ranks();
+        let shapes = |rank, checks| {
+            let level = Level {
+                rank,
+                checks,
+                longest: PAST_THE_HEAD,
+            };
+            (r.shapes(&jobs, &ranks, level).into_iter())
+                .map(|s| s.map(|s| (s.from, s.kept)))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(shapes(0, 2), [Some((0, 0..2)), None, None, Some((9, 0..1))]);
+        assert_eq!(shapes(1, 2), [Some((0, 0..3)), None, None, Some((9, 0..1))]);
+        assert_eq!(
+            shapes(3, 2),
+            [
+                Some((0, 0..3)),
+                Some((4, 0..3)),
+                Some((2, 0..2)),
+                Some((9, 0..1))
+            ]
+        );
+        assert_eq!(shapes(3, 0)[2], None, "no check at a level without");
+        // Units 1-2 dropped from a stretch that started at unit 1 after a warm-up of two:
+        // its new first unit, 5, keeps the warm-up of two.
+        let late = [
+            span(1, Probing::None),
+            span(2, Probing::None),
+            span(5, Probing::None),
+        ];
+        let jobs = [outline(0, false, &late[..])];
+        let level = Level {
+            rank: 2,
+            checks: 0,
+            longest: PAST_THE_HEAD,
+        };
+        let shape = r.shapes(&jobs, &[9, 9, 9, 9, 9, 2, 9, 9, 9, 9], level);
+        assert_eq!(
+            shape[0].as_ref().map(|s| (s.from, s.kept.clone())),
+            Some((4, 2..3))
+        );
+    }
+
+    /// The plan's cost at each level, and the last within the share: a head's eleven
+    /// probes (8 cores in sockets of 4) of a unit's 100 warp instructions or longer
+    /// (`past_the_head` doubles to its longest), and two sockets' lone warps.
+    #[test]
+    fn the_budget_keeps_the_last_level_within_its_share() {
+        let units = units();
+        let r = run(&units, 100);
+        let head = Probing::Head {
+            longest: PAST_THE_HEAD,
+        };
+        let start = [span(0, Probing::None)];
+        let body = [span(1, head), span(2, Probing::None)];
+        let later = [span(5, Probing::None)];
+        let last = [span(9, Probing::None)];
+        let outline = |from, units| Outline {
+            from,
+            check: false,
+            units,
+        };
+        let jobs = [
+            outline(0, &start[..]),
+            outline(1, &body[..]),
+            outline(5, &later[..]),
+            outline(9, &last[..]),
+        ];
+        let lone = 2 * 2 * 8 * 1024;
+        let probes = |longest: u64| 11 * longest + lone;
+        let total = 1_000.0;
+        let cost = |share: f64| {
+            let c = r.choose(&jobs, share / total);
+            (c.kept, c.held, c.level.rank, c.level.longest)
+        };
+        // Units 0, 1 and 9 with probes of 100, then unit 2 too, then longer probes.
+        assert_eq!(cost(1.0), (300 + probes(100), false, 0, 100));
+        assert_eq!(
+            cost((300 + probes(100)) as f64),
+            (300 + probes(100), true, 0, 100)
+        );
+        assert_eq!(
+            cost((400 + probes(100)) as f64),
+            (400 + probes(100), true, 1, 100)
+        );
+        // The probes' longest: 100 doubled while within `PAST_THE_HEAD`.
+        let longest = 819_200;
+        let all = 500 + probes(longest);
+        assert_eq!(r.choose(&jobs, 1e9).planned, all);
+        assert_eq!(cost(all as f64), (all, true, usize::MAX, PAST_THE_HEAD));
+        let two = 400 + probes(longest);
+        assert_eq!(cost(all as f64 - 1.0), (two, true, 1, PAST_THE_HEAD));
+        assert_eq!(
+            cost(two as f64 - 1.0),
+            (400 + probes(longest / 2), true, 1, longest / 2)
+        );
+    }
+}
