@@ -27,7 +27,8 @@
 //! the gather measured after it alone ran 4% slow); measured units in a row are one
 //! stretch, simulated once from the first one's warm-up. A short run whose plan would
 //! simulate most of it in detail anyway is simulated whole instead, exactly ([`HOLD`],
-//! [`WHOLE_AT`]). The copies are independent, so
+//! [`WHOLE_AT`]); with a budget of detail, the plan is trimmed at the run's end to fit it
+//! where it can (`budget.rs`). The copies are independent, so
 //! `threads` simulate them at once; the estimate reads them in unit order, the same at
 //! every thread count.
 
