@@ -873,6 +873,10 @@ fn a_budget_trims_the_plan_to_its_share() {
     );
     assert!(b["dropped_checks"].as_u64().unwrap() >= 1, "{b}");
     assert!(
+        b.get("probe_length").is_none(),
+        "no probes shortened: units end only at launches here"
+    );
+    assert!(
         terminal.contains("budget") && terminal.contains("held"),
         "{terminal}"
     );

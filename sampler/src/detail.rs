@@ -233,7 +233,7 @@ fn head_sets(cores: usize, socket: usize) -> Vec<(usize, bool, Vec<usize>)> {
 impl Span {
     /// The lengths its head's probes of the cores try (`past_the_head`): at a kernel's
     /// head inside a launch, none elsewhere.
-    fn head_lengths(&self) -> Option<Vec<u64>> {
+    pub(crate) fn head_lengths(&self) -> Option<Vec<u64>> {
         match (self.probe, self.start, self.end) {
             (Probing::Head { longest }, Mark::Instructions(from), Mark::Instructions(to)) => {
                 Some(past_the_head(to - from, longest))
