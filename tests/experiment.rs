@@ -680,7 +680,7 @@ fn profile_errors_name_the_variable_the_profile_and_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let hello = program("hello");
     let programs = format!("[[programs]]\nfiles = ['{}']\n", hello.display());
-    let cases: [(&str, String, &[&str], &str); 7] = [
+    let cases: [(&str, String, &[&str], &str); 9] = [
         (
             "unknown variable",
             format!("profile = 'a'\n[profiles.a]\nx = 1\n{programs}set = ['memory.dram.clock_ratio=${{y}}']\n"),
@@ -716,6 +716,19 @@ fn profile_errors_name_the_variable_the_profile_and_the_file() {
             format!("[profiles.a]\nx = 1\n[profiles.b]\nx = 2\n{programs}"),
             &[],
             "the file has profiles (a, b): choose one with --profile NAME",
+        ),
+        (
+            "a dotted profile name",
+            format!("profile = 'a'\n[profiles.a]\nx = 1\n[profiles.b-0.5]\nx = 2\n{programs}set = ['memory.dram.clock_ratio=${{x}}']\n"),
+            &[],
+            "unknown variable `x` in profile `b-0` (it defines: 5); a `.` in `[profiles.NAME]` \
+             nests a table in a profile: quote such a name, `[profiles.\"NAME\"]`",
+        ),
+        (
+            "a dotted profile chosen",
+            format!("profile = 'a'\n[profiles.a]\nx = 1\n{programs}"),
+            &["--profile", "a.5"],
+            "--profile a.5: no such profile (the file defines a); a `.` in `[profiles.NAME]`",
         ),
         (
             "an array in text",

@@ -11,6 +11,11 @@ use std::path::Path;
 use anyhow::{anyhow, bail};
 use toml::{Table, Value};
 
+/// Said where a profile's name may hold a `.`: TOML reads `[profiles.a-0.25]` as a table
+/// `25` inside a profile `a-0`.
+const DOTTED_NAME: &str = "; a `.` in `[profiles.NAME]` nests a table in a profile: quote \
+                           such a name, `[profiles.\"NAME\"]`";
+
 /// Take the profile machinery out of `tree` (the file as parsed) and substitute the chosen
 /// profile's variables in what remains; returns the profile's name (none for a file
 /// without profiles, where any `${` is an error). Every profile is substituted (into a
@@ -77,8 +82,12 @@ pub fn apply(
         ))
     })?;
     if !profiles.contains_key(&chosen) {
+        let dotted = match chosen.contains('.') {
+            true => DOTTED_NAME,
+            false => "",
+        };
         bail!(at(format!(
-            "--profile {chosen}: no such profile (the file defines {names})"
+            "--profile {chosen}: no such profile (the file defines {names}){dotted}"
         )));
     }
     let mut result = None;
@@ -87,8 +96,13 @@ pub fn apply(
         substitute(&mut copy, "", &|var: &str, place: &str| {
             vars.get(var).cloned().ok_or_else(|| {
                 let defined: Vec<&str> = vars.keys().map(String::as_str).collect();
+                // `[profiles.a-0.25]` is TOML for a table `25` in a profile `a-0`.
+                let nested = match vars.values().all(Value::is_table) {
+                    true => DOTTED_NAME,
+                    false => "",
+                };
                 anyhow!(
-                    "{place}: unknown variable `{var}` in profile `{name}` (it defines: {})",
+                    "{place}: unknown variable `{var}` in profile `{name}` (it defines: {}){nested}",
                     defined.join(", ")
                 )
             })
