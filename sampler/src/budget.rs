@@ -191,18 +191,24 @@ impl Run<'_> {
         let levels = self.levels();
         let instructions: u64 = self.units.iter().map(|u| u.instructions).sum();
         let allowed = share * instructions as f64;
-        let costs: Vec<u64> = (levels.iter())
-            .map(|&l| self.cost(jobs, &self.shapes(jobs, &ranks, l), l))
+        let mut shaped: Vec<(Level, Vec<Option<Shape>>, u64)> = (levels.into_iter())
+            .map(|l| {
+                let shapes = self.shapes(jobs, &ranks, l);
+                let cost = self.cost(jobs, &shapes, l);
+                (l, shapes, cost)
+            })
             .collect();
-        let chosen = (costs.iter())
-            .rposition(|&c| c as f64 <= allowed)
+        let planned = shaped.last().map_or(0, |(_, _, cost)| *cost);
+        let chosen = (shaped.iter())
+            .rposition(|(_, _, cost)| *cost as f64 <= allowed)
             .unwrap_or(0);
+        let (level, shapes, kept) = shaped.swap_remove(chosen);
         Chosen {
-            level: levels[chosen],
-            shapes: self.shapes(jobs, &ranks, levels[chosen]),
-            planned: costs[costs.len() - 1],
-            kept: costs[chosen],
-            held: costs[chosen] as f64 <= allowed,
+            level,
+            shapes,
+            planned,
+            kept,
+            held: kept as f64 <= allowed,
         }
     }
 }
