@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 44's validation of the sampler within a budget of detail: each chapter-4 experiment
 # the issue names (Table 4.5 at its quick and medium sizes, Figures 4.10, 4.17, 4.18 and
-# 4.19 at their quick sizes), its `*-budget` profile (the default reading, at most a tenth
+# 4.19 at their quick sizes; Figure 4.10's again on RN and UK with units of 20k inside the
+# launches), its `*-budget` profile (the default reading, at most a tenth
 # of the warp instructions in detail) run both in full detail and sampled, into
 # docs/results/sampling/budget/ (docs/ARCHITECTURE.md, "Sampled simulation", item 15).
 #
@@ -16,7 +17,7 @@ wsim=${WSIM:-$root/target/release/wsim}
 out=$root/docs/results/sampling/budget
 mkdir -p "$out"
 for run in table4_5:quick-budget table4_5:medium-budget fig4_10:quick-budget \
-    fig4_17:quick-budget fig4_18:quick-budget fig4_19:quick-budget; do
+    fig4_10:quick-20k-budget fig4_17:quick-budget fig4_18:quick-budget fig4_19:quick-budget; do
     experiment=${run%%:*}
     profile=${run#*:}
     table=$out/$experiment-${profile%-budget}.csv

@@ -302,6 +302,7 @@ mod tests {
             whole_launches: false,
             sampled,
             fills: 0,
+            warps: None,
         }
     }
 

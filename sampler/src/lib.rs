@@ -71,6 +71,8 @@ struct Seen {
     sampled: bool,
     /// Lines the last-level cache installed while the functional run warmed it.
     fills: u64,
+    /// A launch body's: how many warps its work is spread over ([`effective_warps`]).
+    warps: Option<u32>,
 }
 
 /// Run `machine` to its end sampled by `plan`: the summary is the functional run's, with
@@ -151,6 +153,12 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         let features = features
             .as_mut()
             .map(|(counter, clusters)| (counter.unit(m), clusters));
+        let now_by_warp: Vec<u64> = m.instructions_by_warp().collect();
+        let by_warp: Vec<u64> = (now_by_warp.iter().zip(&by_warp_before))
+            .map(|(n, b)| n - b)
+            .collect();
+        by_warp_before = now_by_warp;
+        let body = inside && matches!(end, Mark::Instructions(_));
         let (stratum, sampled) = match (unit, end, inside) {
             (0, ..) => ("first".to_string(), true),
             (_, Mark::Launches(_), false) if !last_of.contains_key(&kernel) => {
@@ -173,14 +181,10 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
                 (stratum, sampled)
             }
         };
-        if let Some(bodies) = &mut bodies {
-            let now: Vec<u64> = m.instructions_by_warp().collect();
-            if inside {
-                let by_warp = (now.iter().zip(&by_warp_before)).map(|(n, b)| n - b);
-                let tail = matches!(end, Mark::Launches(_));
-                bodies.add(unit, launches, &kernel, by_warp.collect(), tail);
-            }
-            by_warp_before = now;
+        let warps = body.then(|| effective_warps(&by_warp));
+        if let (Some(bodies), true) = (&mut bodies, inside) {
+            let tail = matches!(end, Mark::Launches(_));
+            bodies.add(unit, launches, &kernel, by_warp, tail);
         }
         if sampled {
             // A kernel's first measured body unit probes its sockets with fewer cores at
@@ -240,6 +244,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             whole_launches: !inside && matches!(end, Mark::Launches(_)),
             sampled,
             fills: fills - fills_before,
+            warps,
         });
         fills_before = fills;
         launches = now;
@@ -263,6 +268,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             whole_launches: true,
             sampled: true,
             fills: machine.llc_warm_fills() - fills_before,
+            warps: None,
         });
         let from = unit.saturating_sub(warmup);
         let job = jobs(
@@ -659,6 +665,7 @@ fn estimate(
         })
         .collect();
     let correction = |stratum: &str| own.get(stratum).copied().or(run);
+    let post = post_strata(units, &cycles, timed);
     // The units the model times are left out of their strata's ratio estimates and are
     // their launches' time by place, shared by their weights, in cycles.
     let mut timed_in: BTreeMap<&str, Timed> = BTreeMap::new();
@@ -667,7 +674,7 @@ fn estimate(
     let mut corrected: BTreeMap<&str, Correction> = BTreeMap::new();
     let mut exact_in: BTreeMap<&str, u64> = BTreeMap::new();
     for (k, (u, c)) in units.iter().zip(&cycles).enumerate() {
-        let stratum = strata.entry(&u.stratum).or_default();
+        let stratum = strata.entry(&post[k]).or_default();
         let timed = timed(k);
         stratum.push(Unit {
             instructions: u.instructions,
@@ -689,9 +696,9 @@ fn estimate(
         let correction = correction(&u.stratum).filter(|_| k >= exact);
         match (correction, c) {
             (Some(r), Some(_)) => {
-                corrected.insert(&u.stratum, r);
+                corrected.insert(&post[k], r);
             }
-            (None, Some(c)) if k < exact => *exact_in.entry(&u.stratum).or_default() += c,
+            (None, Some(c)) if k < exact => *exact_in.entry(&post[k]).or_default() += c,
             _ => {}
         }
         if let (Some(r), Some(unit)) = (correction, stratum.last_mut()) {
@@ -807,7 +814,7 @@ fn estimate(
                 let u = &units[m.unit];
                 MeasuredUnit {
                     unit: m.unit as u32,
-                    stratum: u.stratum.clone(),
+                    stratum: post[m.unit].clone(),
                     launches_from: u.launches.0 as u32,
                     launches_to: u.launches.1 as u32,
                     whole_launches: u.whole_launches,
@@ -820,6 +827,64 @@ fn estimate(
             })
             .collect(),
     }
+}
+
+/// Each unit's stratum for the estimate: its own, but for a launch body that the cores'
+/// progress model does not time, split after the fact by the octave of its warps
+/// (post-stratification, Cochran 5A.9). A body stratum pools every launch of its kernel,
+/// and where one launch's last units are a few heavy warps draining (a search's level
+/// with a hub) they run many times slower a warp instruction than another launch's
+/// units with every warp at work: measured on BFS VM push on the UK stand-in at its quick
+/// size (units of 20k), one such unit of 38 (13.5 cycles a warp instruction, the others
+/// 1.0-2.6) made the estimate 3.06x the run's, 1.28x post-stratified (docs/ARCHITECTURE.md,
+/// "Sampled simulation", item 16). A unit goes to the nearest octave with a measured unit
+/// (the lower on a tie), so every post-stratum has one; which units are measured does not
+/// change. The model's launches time their draining warps themselves.
+fn post_strata(
+    units: &[Seen],
+    cycles: &[Option<u64>],
+    timed: impl Fn(usize) -> bool,
+) -> Vec<String> {
+    let octave = |k: usize| units[k].warps.map(u32::ilog2);
+    let mut measured: BTreeMap<&str, BTreeSet<u32>> = BTreeMap::new();
+    let mut split: BTreeMap<&str, bool> = BTreeMap::new();
+    for (k, u) in units.iter().enumerate() {
+        let Some(o) = octave(k) else { continue };
+        *split.entry(&u.stratum).or_insert(true) &= !timed(k);
+        if cycles[k].is_some() {
+            measured.entry(&u.stratum).or_default().insert(o);
+        }
+    }
+    (units.iter().enumerate())
+        .map(|(k, u)| {
+            let (Some(o), Some(true), Some(octaves)) = (
+                octave(k),
+                split.get(u.stratum.as_str()).copied(),
+                measured.get(u.stratum.as_str()),
+            ) else {
+                return u.stratum.clone();
+            };
+            let nearest = (octaves.iter())
+                .min_by_key(|&&m| m.abs_diff(o))
+                .expect("a measured octave");
+            let name = u.stratum.strip_suffix(')').unwrap_or(&u.stratum);
+            format!("{name}, 2^{nearest} warps)")
+        })
+        .collect()
+}
+
+/// How many warps a unit's work is spread over: the inverse Simpson index of its warp
+/// instructions by warp, (sum n)^2 / sum n^2 (every warp alike: their number; one heavy
+/// warp among light ones: about 1), at least 1.
+fn effective_warps(by_warp: &[u64]) -> u32 {
+    let (sum, squares) = (by_warp.iter()).fold((0.0, 0.0), |(s, q), &n| {
+        let n = n as f64;
+        (s + n, q + n * n)
+    });
+    if squares == 0.0 {
+        return 1;
+    }
+    ((sum * sum / squares) as u32).max(1)
 }
 
 /// A warm-up check's ratio that corrects some strata: a stratum's own (`of`) or the run's.
@@ -920,6 +985,7 @@ mod tests {
             whole_launches: false,
             sampled: true,
             fills: 0,
+            warps: None,
         }
     }
 
@@ -1091,5 +1157,74 @@ mod tests {
         assert!((stratum("body").cycles - 1200.0).abs() < 1e-6);
         assert!((stratum("tail").cycles - 6.0 * 202.0).abs() < 1e-6);
         assert!((stratum("few").cycles - 600.0 * run.ratio).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_body_untimed_is_estimated_by_the_octave_of_its_warps() {
+        let body = |instructions, warps| Seen {
+            warps: Some(warps),
+            ..seen("k (launch body)", instructions)
+        };
+        // A launch with every warp at work (units 1-4, 1 cycle a warp instruction) and
+        // another's drain, one heavy warp (units 5-6, 10 cycles).
+        let units = vec![
+            seen("first", 100),
+            body(100, 64),
+            body(100, 70),
+            body(100, 40),
+            body(100, 127),
+            body(100, 1),
+            body(100, 3),
+        ];
+        let all = [
+            measured(0, 100, false),
+            measured(2, 100, false),
+            measured(5, 1000, false),
+        ];
+        let s = estimate(&units, &all, &Scaling::default(), &Plan::default(), false);
+        let stratum = |name: &str| (s.strata.iter()).find(|h| h.name == name);
+        // Octaves 6 (64-127 warps, measured), 5 (40 warps: the nearest measured is 6),
+        // 0 (1 warp, measured) and 1 (3 warps: the nearest measured is 0).
+        let busy = stratum("k (launch body, 2^6 warps)").unwrap();
+        assert_eq!((busy.units, busy.sampled_units), (4, 1));
+        assert!((busy.cycles - 400.0).abs() < 1e-9);
+        let drain = stratum("k (launch body, 2^0 warps)").unwrap();
+        assert_eq!((drain.units, drain.sampled_units), (2, 1));
+        assert!((drain.cycles - 2000.0).abs() < 1e-9);
+        assert!(stratum("k (launch body)").is_none());
+        // Pooled, the drain's unit would have made every unit 5.5 cycles a warp instruction.
+        assert!((s.cycles - 2500.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_body_without_octaves_keeps_its_stratum() {
+        let units = vec![seen("k (launch body)", 100), seen("k (launch body)", 100)];
+        let cycles = [Some(10), None];
+        assert_eq!(
+            post_strata(&units, &cycles, |_| false),
+            ["k (launch body)", "k (launch body)"]
+        );
+        let warps = |w| Seen {
+            warps: Some(w),
+            ..seen("k (launch body)", 100)
+        };
+        let units = vec![warps(64), warps(1)];
+        // A stratum the model times is not split; nor is one with nothing measured.
+        assert_eq!(
+            post_strata(&units, &cycles, |_| true),
+            ["k (launch body)", "k (launch body)"]
+        );
+        assert_eq!(
+            post_strata(&units, &[None, None], |_| false),
+            ["k (launch body)", "k (launch body)"]
+        );
+    }
+
+    #[test]
+    fn effective_warps_count_the_warps_the_work_is_spread_over() {
+        assert_eq!(effective_warps(&[10, 10, 10, 10]), 4);
+        assert_eq!(effective_warps(&[1000, 1, 1, 1, 0]), 1);
+        assert_eq!(effective_warps(&[0, 0]), 1);
+        assert_eq!(effective_warps(&[]), 1);
     }
 }

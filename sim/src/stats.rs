@@ -612,7 +612,8 @@ pub struct WarmupCheck {
 /// A unit of a sampled run simulated in detail: where it is in the run and what it took.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct MeasuredUnit {
-    /// Its index among the run's units, and its stratum's name.
+    /// Its index among the run's units, and the name of the stratum its cycles are
+    /// estimated in (a launch body's post-stratum where one is split, `Stratum::name`).
     pub unit: u32,
     pub stratum: String,
     /// The launches ended when it starts and when it ends (the last unit ends with the
