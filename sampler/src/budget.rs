@@ -5,7 +5,8 @@
 //! warp instructions the run has is known only at its end; so with a budget every job is
 //! held back (`Workers`) and trimmed there. The plan is kept level by level, the most
 //! valuable first, each level whole before the next:
-//! 1. each stratum's first measured unit (a stratum without one has no estimate), with
+//! 1. each stratum's first measured unit (a stratum without one has no estimate; a launch
+//!    body's, the first of each octave of warps among its measured units), with
 //!    the cores' probes at a kernel's head at a unit's length (the progress model needs
 //!    them: without it PageRank VM on UK at a tenth of its size was 19.7% low);
 //! 2. each stratum's second measured unit, the fewest that give its spread;
@@ -76,12 +77,17 @@ pub(crate) struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// Each measured unit's rank among its stratum's measured units.
+    /// Each measured unit's rank among its stratum's measured units, a launch body's among
+    /// those of its octave of warps: a body the cores' progress model does not time is
+    /// estimated by those octaves (`post_strata`), and its draining warps' units, kept
+    /// apart, are what its first unit alone misses (docs/ARCHITECTURE.md, "Sampled
+    /// simulation", item 16).
     fn ranks(&self) -> Vec<usize> {
-        let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut seen: BTreeMap<(&str, Option<u32>), usize> = BTreeMap::new();
         (self.units.iter())
             .map(|u| {
-                let rank = seen.entry(&u.stratum).or_default();
+                let octave = u.warps.map(u32::ilog2);
+                let rank = seen.entry((&u.stratum, octave)).or_default();
                 *rank += usize::from(u.sampled);
                 rank.saturating_sub(1)
             })
@@ -352,6 +358,13 @@ mod tests {
             ]
         );
         assert_eq!(r.ranks(), [0, 0, 1, 1, 1, 2, 2, 3, 3, 0]);
+        // A body's units with their work on 1 warp (octave 0) and on 100 (octave 6) rank
+        // apart.
+        let mut by_warps = self::units();
+        for (u, warps) in (1..9).zip([100, 100, 1, 100, 1, 1, 120, 100]) {
+            by_warps[u].warps = Some(warps);
+        }
+        assert_eq!(run(&by_warps, 0).ranks(), [0, 0, 1, 0, 1, 0, 0, 2, 2, 0]);
     }
 
     /// The run's start (units 0-2, one job), a stretch of units 5-7 warmed up from 4, its
