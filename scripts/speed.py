@@ -9,8 +9,9 @@ round with the least CPU time, the least disturbed), the wall time of that round
 peak RSS, and the new/old ratios; at the end the geometric mean of the speed ratios. The
 whole process is timed: loading, graph generation and verification count, as a user
 waits for them. The `sim` column divides by the simulation's own seconds instead (the
-report's host.seconds, wall clock: read it on a quiet machine): on a short job such as a, whose graph's
-generation takes as long as its functional run, that is the engine's speed.
+report's host.seconds, wall clock: read it on a quiet machine): on a short job such as
+a, whose graph's generation takes as long as its functional run, that is the engine's
+speed.
 
 The two binaries must report the same statistics (the JSON report without `host`): a
 job whose statistics differ is marked DIFFERENT and the script exits with status 1.
