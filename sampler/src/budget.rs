@@ -86,8 +86,7 @@ impl Run<'_> {
         let mut seen: BTreeMap<(&str, Option<u32>), usize> = BTreeMap::new();
         (self.units.iter())
             .map(|u| {
-                let octave = u.warps.map(u32::ilog2);
-                let rank = seen.entry((&u.stratum, octave)).or_default();
+                let rank = seen.entry((&u.stratum, u.octave)).or_default();
                 *rank += usize::from(u.sampled);
                 rank.saturating_sub(1)
             })
@@ -308,7 +307,7 @@ mod tests {
             whole_launches: false,
             sampled,
             fills: 0,
-            warps: None,
+            octave: None,
         }
     }
 
@@ -361,8 +360,8 @@ mod tests {
         // A body's units with their work on 1 warp (octave 0) and on 100 (octave 6) rank
         // apart.
         let mut by_warps = self::units();
-        for (u, warps) in (1..9).zip([100, 100, 1, 100, 1, 1, 120, 100]) {
-            by_warps[u].warps = Some(warps);
+        for (u, warps) in (1..9).zip([100u32, 100, 1, 100, 1, 1, 120, 100]) {
+            by_warps[u].octave = Some(warps.ilog2());
         }
         assert_eq!(run(&by_warps, 0).ranks(), [0, 0, 1, 0, 1, 0, 0, 2, 2, 0]);
     }

@@ -71,8 +71,9 @@ struct Seen {
     sampled: bool,
     /// Lines the last-level cache installed while the functional run warmed it.
     fills: u64,
-    /// A launch body's: how many warps its work is spread over ([`effective_warps`]).
-    warps: Option<u32>,
+    /// A launch body's: the octave of the warps its work is spread over (log2 of
+    /// [`effective_warps`]), which its post-stratum and its rank in a budget's trim go by.
+    octave: Option<u32>,
 }
 
 /// Run `machine` to its end sampled by `plan`: the summary is the functional run's, with
@@ -158,7 +159,6 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             .map(|(n, b)| n - b)
             .collect();
         by_warp_before = now_by_warp;
-        let body = inside && matches!(end, Mark::Instructions(_));
         let (stratum, sampled) = match (unit, end, inside) {
             (0, ..) => ("first".to_string(), true),
             (_, Mark::Launches(_), false) if !last_of.contains_key(&kernel) => {
@@ -181,9 +181,9 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
                 (stratum, sampled)
             }
         };
-        let warps = body.then(|| effective_warps(&by_warp));
+        let tail = matches!(end, Mark::Launches(_));
+        let octave = (inside && !tail).then(|| effective_warps(&by_warp).ilog2());
         if let (Some(bodies), true) = (&mut bodies, inside) {
-            let tail = matches!(end, Mark::Launches(_));
             bodies.add(unit, launches, &kernel, by_warp, tail);
         }
         if sampled {
@@ -244,7 +244,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             whole_launches: !inside && matches!(end, Mark::Launches(_)),
             sampled,
             fills: fills - fills_before,
-            warps,
+            octave,
         });
         fills_before = fills;
         launches = now;
@@ -268,7 +268,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             whole_launches: true,
             sampled: true,
             fills: machine.llc_warm_fills() - fills_before,
-            warps: None,
+            octave: None,
         });
         let from = unit.saturating_sub(warmup);
         let job = jobs(
@@ -845,7 +845,7 @@ fn post_strata(
     cycles: &[Option<u64>],
     timed: impl Fn(usize) -> bool,
 ) -> Vec<String> {
-    let octave = |k: usize| units[k].warps.map(u32::ilog2);
+    let octave = |k: usize| units[k].octave;
     let mut measured: BTreeMap<&str, BTreeSet<u32>> = BTreeMap::new();
     let mut split: BTreeMap<&str, bool> = BTreeMap::new();
     for (k, u) in units.iter().enumerate() {
@@ -985,7 +985,7 @@ mod tests {
             whole_launches: false,
             sampled: true,
             fills: 0,
-            warps: None,
+            octave: None,
         }
     }
 
@@ -1161,8 +1161,8 @@ mod tests {
 
     #[test]
     fn a_body_untimed_is_estimated_by_the_octave_of_its_warps() {
-        let body = |instructions, warps| Seen {
-            warps: Some(warps),
+        let body = |instructions, warps: u32| Seen {
+            octave: Some(warps.ilog2()),
             ..seen("k (launch body)", instructions)
         };
         // A launch with every warp at work (units 1-4, 1 cycle a warp instruction) and
@@ -1204,8 +1204,8 @@ mod tests {
             post_strata(&units, &cycles, |_| false),
             ["k (launch body)", "k (launch body)"]
         );
-        let warps = |w| Seen {
-            warps: Some(w),
+        let warps = |w: u32| Seen {
+            octave: Some(w.ilog2()),
             ..seen("k (launch body)", 100)
         };
         let units = vec![warps(64), warps(1)];
