@@ -169,7 +169,7 @@ def main():
         rows.append({
             "job": name, "detailed_cycles": d["cycles"], "estimated_cycles": round(p["cycles"]),
             "error_pct": f"{100 * err:+.2f}",
-            "interval_pct": "inf" if high is None else f"{50 * (high - low) / p['cycles']:.2f}",
+            "interval_pct": "inf" if high is None else f"{100 * (high - p['cycles']) / p['cycles']:.2f}",
             "covered": "unbounded" if high is None else
                        "yes" if low <= d["cycles"] <= high else "no",
             # The sampled run's interleaving check (sampler/src/order.rs): work, places,

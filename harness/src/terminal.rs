@@ -411,15 +411,22 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
         100.0 * p.detailed_instructions as f64 / p.instructions.max(1) as f64
     );
     let how = if p.cycles_high.is_infinite() {
-        "estimated (no interval: a stratum of several units measured once)".to_string()
+        "estimated (no interval: a stratum of several units measured once, and no other to \
+         collapse it with)"
+            .to_string()
     } else if p.degrees_of_freedom == 0 {
         "estimated (every unit measured)".to_string()
     } else {
+        let collapsed = (p.strata.iter()).filter_map(|h| h.collapsed).max();
         format!(
-            "estimated (95% interval {:.0} to {:.0}, +-{:.2}%)",
+            "estimated (95% interval {:.0} to {:.0}, +-{:.2}%{})",
             p.cycles_low,
             p.cycles_high,
-            50.0 * (p.cycles_high - p.cycles_low) / p.cycles.max(1.0)
+            100.0 * (p.cycles_high - p.cycles) / p.cycles.max(1.0),
+            collapsed.map_or(String::new(), |l| format!(
+                "; {l} strata measured once collapsed: their spread between them stands for \
+                 each one's own, an overstatement"
+            ))
         )
     };
     let _ = writeln!(s, "{:<22}{:.0} {how}", "cycles", p.cycles);
@@ -463,7 +470,7 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
     for h in &p.strata {
         let _ = writeln!(
             s,
-            "{:<22}{}: {} of {} units, {} warp instructions, {:.0} cycles +-{:.0}{}{}",
+            "{:<22}{}: {} of {} units, {} warp instructions, {:.0} cycles +-{:.0}{}{}{}",
             "  stratum",
             h.name,
             h.sampled_units,
@@ -475,7 +482,12 @@ fn sampling(s: &mut String, p: &wsim_sim::stats::Sampling) {
                 .map_or(String::new(), |r| format!(", corrected by {r:.4}x")),
             h.progress_ratio.map_or(String::new(), |r| format!(
                 ", scaled by {r:.4}x for the cores' progress"
-            ))
+            )),
+            if h.collapsed.is_some() {
+                ", interval collapsed"
+            } else {
+                ""
+            }
         );
     }
     for probe in &p.probes {

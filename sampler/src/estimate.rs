@@ -5,7 +5,8 @@
 //! ratio. Strata whose every unit was measured add their cycles exactly. The units of a
 //! launch the cores' progress model times (`progress.rs`) are its share of the model's
 //! time instead, turned into cycles by the ratio of its kernel's measured full units'
-//! cycles to their weights (`calibration`).
+//! cycles to their weights (`calibration`). Strata measured once of several, and
+//! calibrations from one full unit of several, are collapsed (`collapse`).
 
 use wsim_sim::stats::Stratum;
 
@@ -21,11 +22,21 @@ pub struct Unit {
 }
 
 /// A stratum's estimate: its record, its variance and its degrees of freedom (the measured
-/// units less one, or zero when every unit was measured or only one was).
+/// units less one, or zero when every unit was measured or only one was), and when one
+/// unit of several was measured, what `collapse` needs of it.
 pub struct Estimated {
     pub stratum: Stratum,
     pub variance: f64,
     pub degrees_of_freedom: u32,
+    pub once: Option<Once>,
+}
+
+/// A stratum measured once of several: its ratio (cycles a warp instruction, or a unit
+/// where its units have none) and its finite-population correction, 1 - 1/N.
+#[derive(Clone, Copy, Debug)]
+pub struct Once {
+    pub ratio: f64,
+    pub fpc: f64,
 }
 
 /// The estimate of one stratum's cycles from `units` (every unit of it).
@@ -52,6 +63,7 @@ pub fn stratum(name: &str, units: &[Unit]) -> Estimated {
             stratum: record(cycles, 0.0),
             variance: 0.0,
             degrees_of_freedom: 0,
+            once: None,
         };
     }
     let (sx, sy) = (measured.iter()).fold((0.0, 0.0), |(a, b), (x, y)| (a + x, b + y));
@@ -83,7 +95,39 @@ pub fn stratum(name: &str, units: &[Unit]) -> Estimated {
         stratum: record(cycles, half_width),
         variance,
         degrees_of_freedom: df,
+        once: (n == 1).then(|| Once {
+            ratio,
+            fpc: 1.0 - 1.0 / population,
+        }),
     }
+}
+
+/// Ratios measured once each, collapsed (Cochran, "Sampling Techniques", 5A.12): a
+/// stratum measured once of several (or a calibration from one full unit of several) has
+/// no spread of its own, so each takes the spread of the group's ratios (`Once::ratio`,
+/// `Calibration::ratio`) about their mean, relative to the mean's square, with one degree
+/// of freedom fewer than they are. That spread includes the strata's differences, so it
+/// overstates each one's own (Cochran: the collapsed estimate is biased upwards), the side
+/// an interval may err on; relative, since one run's strata differ many times over in
+/// size and in cycles a warp instruction (a launch's head at 0.6, a drain at 13).
+/// Collapsing a kernel's strata apart from the others' was measured the same on Table
+/// 4.5's medium runs and Figure 4.10's quick ones within a budget of a tenth: none had two
+/// kernels with two each. None for fewer than two.
+pub fn collapse(ratios: &[f64]) -> Option<Spread> {
+    if ratios.len() < 2 {
+        return None;
+    }
+    let l = ratios.len() as f64;
+    let mean = ratios.iter().sum::<f64>() / l;
+    let variance = if mean > 0.0 {
+        ratios.iter().map(|r| (r / mean - 1.0).powi(2)).sum::<f64>() / (l - 1.0)
+    } else {
+        0.0
+    };
+    Some(Spread {
+        variance,
+        df: ratios.len() as u32 - 1,
+    })
 }
 
 /// The ratio that turns the cores' progress model's weights into cycles (`progress.rs`),
@@ -93,6 +137,9 @@ pub struct Calibration {
     pub ratio: f64,
     pub relative_variance: f64,
     pub df: u32,
+    /// Where one full unit of several was measured: how many ratios were collapsed into
+    /// the spread that stands for its own (`collapse`).
+    pub collapsed: Option<u32>,
 }
 
 /// A kernel's calibration from its measured full units' (weight, cycles) of `population`
@@ -116,6 +163,7 @@ pub fn calibration(pairs: &[(f64, f64)], population: usize, mean_weight: f64) ->
         ratio,
         relative_variance,
         df,
+        collapsed: None,
     }
 }
 
@@ -262,6 +310,31 @@ mod tests {
         let e = stratum("k", &[unit(10, Some(30)), unit(10, None)]);
         assert_eq!(e.stratum.cycles, 60.0);
         assert!(e.stratum.half_width.is_infinite());
+    }
+
+    #[test]
+    fn one_measured_unit_of_several_keeps_its_ratio_for_collapsing() {
+        let e = stratum("k", &[unit(10, Some(30)), unit(10, None), unit(20, None)]);
+        let once = e.once.expect("measured once of several");
+        assert_eq!((once.ratio, once.fpc), (3.0, 1.0 - 1.0 / 3.0));
+        assert!(stratum("k", &[unit(10, Some(30)), unit(10, Some(20))])
+            .once
+            .is_none());
+        let twice = [unit(10, Some(30)), unit(10, Some(20)), unit(10, None)];
+        assert!(stratum("k", &twice).once.is_none());
+    }
+
+    #[test]
+    fn collapsed_strata_share_their_ratios_relative_spread() {
+        // Mean 2; (1/2 - 1)^2 + (3/2 - 1)^2 = 0.5, over one degree of freedom.
+        let s = collapse(&[1.0, 3.0]).unwrap();
+        assert_eq!((s.variance, s.df), (0.5, 1));
+        // Mean 2; 0.25 + 0 + 0.25 over two.
+        let s = collapse(&[1.0, 2.0, 3.0]).unwrap();
+        assert_eq!((s.variance, s.df), (0.25, 2));
+        assert_eq!(collapse(&[2.0, 2.0]).unwrap().variance, 0.0);
+        assert_eq!(collapse(&[2.0]), None);
+        assert_eq!(collapse(&[]), None);
     }
 
     #[test]

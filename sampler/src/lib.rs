@@ -604,7 +604,7 @@ fn estimate(
             pairs.entry(kernel).or_default().push((weight(k), c as f64));
         }
     }
-    let calibrations: BTreeMap<&str, Calibration> = (pairs.iter())
+    let mut calibrations: BTreeMap<&str, Calibration> = (pairs.iter())
         .map(|(&kernel, pairs)| {
             let (units, weights) = population[kernel];
             let mean = weights / units as f64;
@@ -708,8 +708,47 @@ fn estimate(
     let mut estimated: Vec<_> = (strata.iter())
         .map(|(name, units)| estimate::stratum(name, units))
         .collect();
+    // Strata measured once of several, and calibrations from one full unit of several,
+    // have no spread of their own: each kind collapsed (`estimate::collapse`) takes the
+    // relative spread of its ratios, one of a kind alone the other kind's. The two are
+    // kept apart, a stratum's ratio being cycles a warp instruction and a calibration's
+    // cycles a cycle of the model's.
+    let once: Vec<(usize, estimate::Once)> = (estimated.iter().enumerate())
+        .filter_map(|(i, e)| Some((i, e.once?)))
+        .collect();
+    let lone: Vec<&str> = (calibrations.iter())
+        .filter(|(_, c)| c.relative_variance.is_nan())
+        .map(|(&kernel, _)| kernel)
+        .collect();
+    let strata_spread = estimate::collapse(&once.iter().map(|(_, o)| o.ratio).collect::<Vec<_>>())
+        .map(|s| (s, once.len() as u32));
+    let calibrations_spread = estimate::collapse(
+        &lone
+            .iter()
+            .map(|k| calibrations[k].ratio)
+            .collect::<Vec<_>>(),
+    )
+    .map(|s| (s, lone.len() as u32));
+    let mut df: u32 = 0;
+    if let Some((spread, strata)) = strata_spread.or(calibrations_spread) {
+        for &(i, o) in &once {
+            let e = &mut estimated[i];
+            e.variance = o.fpc * e.stratum.cycles.powi(2) * spread.variance;
+            e.stratum.half_width = t975(spread.df) * e.variance.sqrt();
+            e.stratum.collapsed = Some(strata);
+        }
+        df += spread.df;
+    }
+    if let Some((spread, strata)) = calibrations_spread.or(strata_spread) {
+        for kernel in lone {
+            let c = calibrations.get_mut(kernel).expect("a calibration");
+            c.relative_variance = (1.0 - 1.0 / population[kernel].0 as f64) * spread.variance;
+            c.df = spread.df;
+            c.collapsed = Some(strata);
+        }
+    }
     let mut variance: f64 = estimated.iter().map(|e| e.variance).sum();
-    let mut df: u32 = estimated.iter().map(|e| e.degrees_of_freedom).sum();
+    df += estimated.iter().map(|e| e.degrees_of_freedom).sum::<u32>();
     // A corrected part of the estimate is its ratio times what its strata give from the
     // units measured after the run's warm-up: its variance adds that of the ratio (times
     // the square of its strata's estimate less their exact units', an upper bound of the
@@ -753,6 +792,7 @@ fn estimate(
         e.stratum.half_width = e.stratum.half_width.hypot(lone);
         e.stratum.cycles += part;
         e.stratum.calibration = Some(c.ratio);
+        e.stratum.collapsed = c.collapsed;
         e.stratum.weight = Some(timed.weights);
         e.stratum.progress_ratio = Some(timed.weighed / timed.weights);
     }
@@ -772,6 +812,7 @@ fn estimate(
         unbounded_if_nan(t975(df) * variance.sqrt())
     };
     let half_width = half_width.hypot(lone.half_width());
+    let known: f64 = cycles[..exact].iter().flatten().map(|&c| c as f64).sum();
     let check_cycles = |unit: usize| (checks.iter()).find(|c| c.unit == unit).map(|c| c.cycles);
     Sampling {
         every: plan.every,
@@ -803,7 +844,9 @@ fn estimate(
             .sum(),
         instructions: units.iter().map(|u| u.instructions).sum(),
         cycles: total,
-        cycles_low: total - half_width,
+        // An interval wide enough to reach below the run's start simulated whole ends there
+        // (the collapsed strata's can: `estimate::collapse`).
+        cycles_low: (total - half_width).max(known),
         cycles_high: total + half_width,
         degrees_of_freedom: df,
         lone_warp_half_width: lone.half_width(),
@@ -1058,12 +1101,21 @@ mod tests {
         let mut units = vec![seen("first", 100)];
         units.extend((0..4).map(|_| seen("k (launch body)", 100)));
         units.push(seen("k (launch tail)", 100));
+        let all =
+            [(0, 50), (2, 110), (3, 90), (4, 999), (5, 888)].map(|(u, c)| measured(u, c, false));
+        let progress = launch_of_k(1.2, lone_warp_ratios);
+        estimate(&units, &all, &progress, &Plan::default(), false)
+    }
+
+    /// Units 1-5 a launch of kernel `k` at `ratio`: weights 100, 100, 100 (full), 300
+    /// (its drain) and 200 (its tail).
+    fn launch_of_k(ratio: f64, lone_warp_ratios: Vec<f64>) -> Scaling {
         let mut progress = Scaling::default();
         progress.launches.insert(
             1,
             LaunchProgress {
                 launch: 1,
-                ratio: 1.2,
+                ratio,
                 lone_warp_ratios,
                 ..LaunchProgress::default()
             },
@@ -1074,9 +1126,99 @@ mod tests {
             progress.weights.insert(unit, weight);
         }
         progress.full = (1..=3).map(|u| (u, "k".to_string())).collect();
-        let all =
-            [(0, 50), (2, 110), (3, 90), (4, 999), (5, 888)].map(|(u, c)| measured(u, c, false));
-        estimate(&units, &all, &progress, &Plan::default(), false)
+        progress
+    }
+
+    /// Two strata measured once of two units each, at 1 and 3 cycles a warp instruction:
+    /// collapsed, their relative spread 0.5 (`estimate::collapse`), each stratum's variance
+    /// (1 - 1/2) its estimate squared times 0.5, at one degree of freedom; the interval's
+    /// low end no lower than the run's start (unit 0, exact).
+    #[test]
+    fn strata_measured_once_collapse_into_an_interval() {
+        let mut units = vec![seen("first", 100)];
+        units.extend((0..2).map(|_| seen("a (launch head)", 100)));
+        units.extend((0..2).map(|_| seen("b (launch head)", 100)));
+        let all = [(0, 50), (2, 100), (3, 300)].map(|(u, c)| measured(u, c, false));
+        let s = estimate(&units, &all, &Scaling::default(), &Plan::default(), false);
+        let stratum = |name: &str| (s.strata.iter()).find(|h| h.name == name).unwrap();
+        let (a, b) = (stratum("a (launch head)"), stratum("b (launch head)"));
+        assert_eq!((a.cycles, b.cycles), (200.0, 600.0));
+        let variance = |cycles: f64| 0.5 * cycles * cycles * 0.5;
+        assert!((a.half_width - 12.706 * variance(200.0).sqrt()).abs() < 1e-9);
+        assert_eq!((a.collapsed, b.collapsed), (Some(2), Some(2)));
+        assert_eq!(stratum("first").collapsed, None);
+        let half = 12.706 * (variance(200.0) + variance(600.0)).sqrt();
+        assert!((s.cycles_high - s.cycles - half).abs() < 1e-6, "{s:?}");
+        assert_eq!(s.degrees_of_freedom, 1);
+        assert_eq!(s.cycles_low, 50.0, "the run's start, simulated whole");
+    }
+
+    /// The timed launch above with one of its three full units measured has no spread of
+    /// its calibration; with two strata measured once beside it (1 and 3 cycles a warp
+    /// instruction, relative spread 0.5) it takes theirs, (1 - 1/3) 0.5.
+    #[test]
+    fn a_calibration_from_one_unit_takes_the_collapsed_strata_spread() {
+        let mut units = vec![seen("first", 100)];
+        units.extend((0..4).map(|_| seen("k (launch body)", 100)));
+        units.push(seen("k (launch tail)", 100));
+        units.extend((0..2).map(|_| seen("a (launch head)", 100)));
+        units.extend((0..2).map(|_| seen("b (launch head)", 100)));
+        let progress = launch_of_k(1.0, Vec::new());
+        let all = [(0, 50), (2, 100), (6, 100), (8, 300)].map(|(u, c)| measured(u, c, false));
+        let s = estimate(&units, &all, &progress, &Plan::default(), false);
+        let body = (s.strata.iter())
+            .find(|h| h.name == "k (launch body)")
+            .unwrap();
+        // Calibration 1.0: the body 600 cycles, the tail 200, the heads 200 and 600.
+        assert!((body.cycles - 600.0).abs() < 1e-9, "{body:?}");
+        assert_eq!(body.collapsed, Some(2));
+        let relative = (1.0 - 1.0 / 3.0) * 0.5;
+        assert!((body.half_width - 12.706 * (600.0f64.powi(2) * relative).sqrt()).abs() < 1e-6);
+        let heads = 0.25 * (200.0f64.powi(2) + 600.0f64.powi(2));
+        let half = 12.706 * (heads + 800.0f64.powi(2) * relative).sqrt();
+        assert!((s.cycles_high - s.cycles - half).abs() < 1e-6, "{s:?}");
+    }
+
+    /// Two timed launches of two kernels, each calibrated by one of its three full units
+    /// (1.0 and 3.0 cycles a weight) and no stratum measured once: the calibrations
+    /// collapse among themselves, relative spread 0.5, each (1 - 1/3) 0.5.
+    #[test]
+    fn calibrations_from_one_unit_each_collapse_together() {
+        let mut units = vec![seen("first", 100)];
+        units.extend((0..4).map(|_| seen("k (launch body)", 100)));
+        units.extend((0..4).map(|_| seen("m (launch body)", 100)));
+        let mut progress = Scaling::default();
+        for (launch, kernel) in [(1, "k"), (2, "m")] {
+            progress.launches.insert(
+                launch,
+                LaunchProgress {
+                    launch: launch as u32,
+                    ratio: 1.0,
+                    ..LaunchProgress::default()
+                },
+            );
+            progress.kernels.insert(launch, kernel.to_string());
+            for unit in 4 * launch - 3..=4 * launch {
+                progress.units.insert(unit, launch);
+                progress.weights.insert(unit, 100.0);
+            }
+            for unit in 4 * launch - 3..4 * launch {
+                progress.full.insert(unit, kernel.to_string());
+            }
+        }
+        let all = [(0, 50), (2, 100), (6, 300)].map(|(u, c)| measured(u, c, false));
+        let s = estimate(&units, &all, &progress, &Plan::default(), false);
+        let stratum = |name: &str| (s.strata.iter()).find(|h| h.name == name).unwrap();
+        let (k, m) = (stratum("k (launch body)"), stratum("m (launch body)"));
+        assert_eq!((k.cycles, m.cycles), (400.0, 1200.0));
+        assert_eq!((k.collapsed, m.collapsed), (Some(2), Some(2)));
+        let relative: f64 = (1.0 - 1.0 / 3.0) * 0.5;
+        assert!(
+            (m.half_width - 12.706 * 1200.0 * relative.sqrt()).abs() < 1e-6,
+            "{m:?}"
+        );
+        let half = 12.706 * ((400.0f64.powi(2) + 1200.0f64.powi(2)) * relative).sqrt();
+        assert!((s.cycles_high - s.cycles - half).abs() < 1e-6, "{s:?}");
     }
 
     /// With each lone warp's ratio the launch's 800 of weight at calibration 1.0 is 880 or

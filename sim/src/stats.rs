@@ -390,7 +390,8 @@ pub struct Sampling {
     pub detailed_instructions: u64,
     pub instructions: u64,
     /// The estimate of the run's cycles and its 95% confidence interval (unbounded when a
-    /// stratum was measured once of several).
+    /// stratum was measured once of several and no other was to collapse it with; its low
+    /// end at least the cycles of the run's start simulated whole).
     pub cycles: f64,
     #[serde(deserialize_with = "unbounded::below")]
     pub cycles_low: f64,
@@ -670,6 +671,11 @@ pub struct Stratum {
     pub weight: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calibration: Option<f64>,
+    /// Where its interval borrows a spread (it, or its calibration, measured once of
+    /// several): how many strata measured once were collapsed into the group whose
+    /// ratios' spread stands for its own (the sampler's `estimate::collapse`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub collapsed: Option<u32>,
 }
 
 impl Stratum {

@@ -214,7 +214,7 @@ impl Experiment {
         };
         let detailed = dr.cycles as f64;
         let error = 100.0 * (p.cycles / detailed - 1.0);
-        let half = (p.cycles_high - p.cycles_low) / 2.0;
+        let half = p.cycles_high - p.cycles;
         let covered = p.cycles_low <= detailed && detailed <= p.cycles_high;
         let end = |e: f64| crate::stats::interval_end(Some(e));
         row.extend([
@@ -303,8 +303,8 @@ impl Experiment {
 
 impl Validation {
     /// `mean |error| 0.42%, max 1.10%, covered 9 of 10` over the runs compared (and how many
-    /// intervals are unbounded, and how many of them do work that follows the
-    /// interleaving), then the ratios' errors, the claims' (`claims`, a paper's compared),
+    /// intervals are unbounded, the bounded ones' median half width, and how many runs do
+    /// work that follows the interleaving), then the ratios' errors, the claims' (`claims`, a paper's compared),
     /// the largest share simulated in detail and the CPU in all.
     pub fn summary(&self, claims: Option<&Table>) -> String {
         let column = |t: &Table, name: &str| t.column(name).expect("a column of ours");
@@ -335,8 +335,19 @@ impl Validation {
             )
         };
         let (mean, max) = mean_max(&errors);
+        // How wide the bounded intervals are: a wide one covers easily (a stratum measured
+        // once borrows its run's spread between strata, an overstatement).
+        let mut widths = numbers(&self.runs, "interval_pct");
+        widths.sort_by(f64::total_cmp);
+        let width = match widths.len() {
+            0 => String::new(),
+            n => format!(
+                ", their median +-{:.1}%",
+                (widths[(n - 1) / 2] + widths[n / 2]) / 2.0
+            ),
+        };
         let mut line = format!(
-            "mean |error| {mean:.2}%, max {max:.2}%, covered {covered} of {}{unbounded}",
+            "mean |error| {mean:.2}%, max {max:.2}%, covered {covered} of {}{unbounded}{width}",
             self.runs.rows.len()
         );
         // Their intervals hold the functional run's trajectory, not the distance to the
