@@ -111,8 +111,8 @@ pub fn stratum(name: &str, units: &[Unit]) -> Estimated {
 /// an interval may err on; relative, since one run's strata differ many times over in
 /// size and in cycles a warp instruction (a launch's head at 0.6, a drain at 13).
 /// Collapsing a kernel's strata apart from the others' was measured the same on Table
-/// 4.5's medium runs and Figure 4.10's quick ones within a budget of a tenth: none had two
-/// kernels with two each. None for fewer than two.
+/// 4.5's medium runs and Figure 4.10's RN and UK runs at units of 20k within a budget of a
+/// tenth: none had two kernels with two each. None for fewer than two.
 pub fn collapse(ratios: &[f64]) -> Option<Spread> {
     if ratios.len() < 2 {
         return None;

@@ -304,8 +304,9 @@ impl Experiment {
 impl Validation {
     /// `mean |error| 0.42%, max 1.10%, covered 9 of 10` over the runs compared (and how many
     /// intervals are unbounded, the bounded ones' median half width, and how many runs do
-    /// work that follows the interleaving), then the ratios' errors, the claims' (`claims`, a paper's compared),
-    /// the largest share simulated in detail and the CPU in all.
+    /// work that follows the interleaving), then the ratios' errors, the claims'
+    /// (`claims`, a paper's compared), the largest share simulated in detail and the CPU
+    /// in all.
     pub fn summary(&self, claims: Option<&Table>) -> String {
         let column = |t: &Table, name: &str| t.column(name).expect("a column of ours");
         let numbers = |t: &Table, name: &str| -> Vec<f64> {
