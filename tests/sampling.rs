@@ -237,6 +237,7 @@ fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
     let measured = s["measured"].as_array().unwrap();
     let exact = exact_of(measured);
     let unscaled_measured = unscaled["sampling"]["measured"].as_array().unwrap();
+    let unscaled_exact = exact_of(unscaled_measured);
     let kernel = |stratum: &Value| {
         stratum
             .as_str()
@@ -275,7 +276,7 @@ fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
             .filter(|m| m["stratum"] == b["name"])
         {
             let unit = m["unit"].as_u64().unwrap();
-            let exact = unit < exact_of(unscaled_measured);
+            let exact = unit < unscaled_exact;
             cycles += m["cycles"].as_f64().unwrap() * if exact { 1.0 } else { check };
             instructions += m["instructions"].as_f64().unwrap();
         }

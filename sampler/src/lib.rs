@@ -888,20 +888,19 @@ fn post_strata(
     cycles: &[Option<u64>],
     timed: impl Fn(usize) -> bool,
 ) -> Vec<String> {
-    let octave = |k: usize| units[k].octave;
     let mut measured: BTreeMap<&str, BTreeSet<u32>> = BTreeMap::new();
     let mut split: BTreeMap<&str, bool> = BTreeMap::new();
     for (k, u) in units.iter().enumerate() {
-        let Some(o) = octave(k) else { continue };
+        let Some(o) = u.octave else { continue };
         *split.entry(&u.stratum).or_insert(true) &= !timed(k);
         if cycles[k].is_some() {
             measured.entry(&u.stratum).or_default().insert(o);
         }
     }
-    (units.iter().enumerate())
-        .map(|(k, u)| {
+    (units.iter())
+        .map(|u| {
             let (Some(o), Some(true), Some(octaves)) = (
-                octave(k),
+                u.octave,
                 split.get(u.stratum.as_str()).copied(),
                 measured.get(u.stratum.as_str()),
             ) else {
