@@ -194,10 +194,17 @@ def main():
             w.writeheader()
             w.writerows(rows)
     errs = [abs(float(r["error_pct"])) for r in rows]
-    following = sum(r["interleaving"] not in ("same", "") for r in rows)
+    follows = [r for r in rows if r["interleaving"] not in ("same", "")]
+    others = [r for r in rows if r["interleaving"] in ("same", "")]
+
+    def bounded_covering(side, their=""):
+        bounded = [r for r in side if r["covered"] != "unbounded"]
+        return f"{sum(r['covered'] == 'yes' for r in bounded)} of {their}{len(bounded)}"
     print(f"mean |error| {sum(errs) / len(errs):.2f}%, max {max(errs):.2f}%, "
           f"covered {sum(r['covered'] == 'yes' for r in rows)} of {len(rows)}"
-          + (f" ({following} whose work follows the order)" if following else ""))
+          + (f" ({len(follows)} whose work follows the order, "
+             f"{bounded_covering(follows, 'their ')} bounded covering; "
+             f"the others {bounded_covering(others)})" if follows else ""))
 
 
 if __name__ == "__main__":

@@ -319,6 +319,9 @@ fn validate_sampling_tabulates_each_run_both_ways() {
     let mut errors = Vec::new();
     let mut widths = Vec::new();
     let (mut covered, mut following, mut most) = (0, 0, 0.0f64);
+    // Bounded intervals covering, and bounded, where the work does not follow the order
+    // and where it does.
+    let mut sides = [(0, 0); 2];
     for row in &rows {
         assert_eq!(row["verdict"], "ok", "{row:?}");
         let (detailed, estimate) = (n(row, "detailed_cycles"), n(row, "estimated_cycles"));
@@ -345,6 +348,9 @@ fn validate_sampling_tabulates_each_run_both_ways() {
             "{row:?}"
         );
         following += usize::from(finding != "same");
+        let side = &mut sides[usize::from(finding != "same")];
+        side.0 += usize::from(covers);
+        side.1 += 1;
         if row["program"].starts_with("pr_") {
             assert_eq!(finding, "same", "{row:?}");
         }
@@ -412,7 +418,11 @@ fn validate_sampling_tabulates_each_run_both_ways() {
     let max = errors.iter().copied().fold(0.0, f64::max);
     let following = match following {
         0 => String::new(),
-        n => format!(" ({n} whose work follows the order)"),
+        n => format!(
+            " ({n} whose work follows the order, {} of their {} bounded covering; \
+             the others {} of {})",
+            sides[1].0, sides[1].1, sides[0].0, sides[0].1
+        ),
     };
     widths.sort_by(f64::total_cmp);
     let summary = format!(
