@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Issue 44's validation of the sampler within a budget of detail: each chapter-4 experiment
 # the issue names (Table 4.5 at its quick and medium sizes, Figures 4.10, 4.17, 4.18 and
-# 4.19 at their quick sizes; Figure 4.10's again on RN and UK with units of 20k inside the
-# launches), its `*-budget` profile (the default reading, at most a tenth
+# 4.19 at their quick sizes; Figure 4.10's again with units of 20k inside the launches),
+# its `*-budget` profile (the default reading, at most a tenth
 # of the warp instructions in detail) run both in full detail and sampled, into
-# docs/results/sampling/budget/ (docs/ARCHITECTURE.md, "Sampled simulation", item 15).
+# docs/results/sampling/budget/ (docs/ARCHITECTURE.md, "Sampled simulation", items 15,
+# 17 and 18). About an hour on two cores.
 #
 # Usage: scripts/validate-budget.sh [OPTION ...]
 #   Options go to every `wsim experiment validate-sampling`, e.g. `--graphs RN,UK` (every
