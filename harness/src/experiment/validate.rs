@@ -360,7 +360,8 @@ impl Validation {
             column(&self.runs, "interval_pct"),
             column(&self.runs, "covered"),
         );
-        // (runs, bounded, bounded covering) where the work follows the order and where not.
+        // (runs, bounded, bounded covering): where the work does not follow the order, and
+        // where it does.
         let mut sides = [(0, 0, 0); 2];
         for r in &self.runs.rows {
             let side =
@@ -371,11 +372,11 @@ impl Validation {
                 side.2 += usize::from(r[covered_at].to_string() == "yes");
             }
         }
-        let [(_, alone, alone_covered), (following, bounded, bounded_covered)] = sides;
+        let [(_, others, others_covered), (following, bounded, bounded_covered)] = sides;
         if following > 0 {
             line.push_str(&format!(
                 " ({following} whose work follows the order, {bounded_covered} of their \
-                 {bounded} bounded covering; the others {alone_covered} of {alone})"
+                 {bounded} bounded covering; the others {others_covered} of {others})"
             ));
         }
         let ratio_errors: Vec<f64> = numbers(&self.ratios, "error_pct")
