@@ -10,12 +10,16 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// What the simulator is built from: `-modified` and the source fingerprint both look here.
-const SOURCES: [&str; 8] = [
+/// Every crate of the workspace (tests/structure.rs checks it): a sampled run's result is
+/// the sampler's too.
+const SOURCES: [&str; 10] = [
     "src",
     "sim",
     "isa",
+    "files",
     "graph",
     "workloads",
+    "sampler",
     "harness",
     "Cargo.toml",
     "Cargo.lock",

@@ -226,6 +226,24 @@ fn crates_depend_only_on_lower_layers() {
     }
 }
 
+/// The experiment cache keys on the sources the simulator is built from
+/// (`WSIM_SOURCE_TREES`, harness/build.rs), and a build of edited sources is `-modified`:
+/// every crate's folder is among them, or a commit (or an edit) of that crate alone would
+/// keep the cached runs it changes.
+#[test]
+fn the_cache_keys_on_every_crate() {
+    let build = std::fs::read_to_string(root().join("harness/build.rs")).unwrap();
+    let start = build.find("const SOURCES").expect("harness/build.rs's SOURCES");
+    let sources = &build[start..start + build[start..].find("];").unwrap()];
+    for (folder, package, _) in LAYERS {
+        let folder = if folder == "." { "src" } else { folder };
+        assert!(
+            sources.contains(&format!("\"{folder}\"")),
+            "harness/build.rs's SOURCES lacks {folder}, {package}'s sources"
+        );
+    }
+}
+
 /// The engine knows no workload: no file of it names a graph program's or a GCN layer's
 /// descriptor. Workloads reach a machine through its host API (`Machine::symbol`,
 /// `read_words`, `write_words`, `reserve_region`).
