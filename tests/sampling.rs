@@ -234,6 +234,40 @@ fn each_octave_of_a_body_has_its_first_unit_measured() {
     }
 }
 
+/// A kernel whose launches differ: BFS push under EM on the HW stand-in, from the hub. Its
+/// second level (launch 3) updates most vertices, at 1.85 cycles a warp instruction in
+/// full detail against 0.57 for the first and the third; pooled by kernel, the units
+/// inside launches measured were the first level's and the estimate was 47% low. The
+/// first body unit of each launch joins its kernel's clusters by its features, and a
+/// launch outside its kernel's first cluster has its body and tail as strata of their own,
+/// measured from it and timed apart by the cores' progress model.
+#[test]
+fn a_kernels_launches_unlike_its_first_are_strata_of_their_own() {
+    let graph = ["gen:table43:graph=HW,scale=0.001", "--source-hub"];
+    let period = ["--sample", "--sample-period", "20000"];
+    let sampled = report(
+        "graph/bfs_em_push",
+        &graph,
+        &[&period[..], &["--sample-exact-fallback=false"]].concat(),
+    );
+    assert!(verified(&sampled));
+    let measured = sampled["sampling"]["measured"].as_array().unwrap();
+    let apart: Vec<&Value> = (measured.iter())
+        .filter(|m| m["stratum"] == "em_kernel (launch body, cluster of launch 3)")
+        .collect();
+    assert!(!apart.is_empty(), "{measured:?}");
+    assert!(apart.iter().all(|m| m["launches_from"] == 3), "{apart:?}");
+    let detailed = report("graph/bfs_em_push", &graph, &[]);
+    let (estimate, cycles) = (
+        sampled["cycles"].as_f64().unwrap(),
+        detailed["cycles"].as_f64().unwrap(),
+    );
+    assert!(
+        (estimate / cycles - 1.0).abs() < 0.15,
+        "{estimate} against {cycles}"
+    );
+}
+
 /// Units inside launches on the dissertation's machine (sockets of three cores served in
 /// core order): each launch's units are timed by the cores' progress through it
 /// (sampler/src/progress.rs). A stratum's timed units are their kernel's calibration (its

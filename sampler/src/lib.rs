@@ -18,12 +18,15 @@
 //! units the first two and then one in `every`, at a random place in each block
 //! (`Choice`).
 //! With a `period`, a unit also ends inside a launch, and a launch's head, body and tail
-//! are strata of their kernel; under core order the bodies are scaled by the cores'
-//! progress through the launch (`progress.rs`), and a body the model does not time is
-//! estimated by the octave of the warps its units' work is spread over (`post_strata`),
-//! so each octave's first body unit is measured too (`Seen::octave_first`). A measured unit is preceded by units simulated in detail
-//! and not measured, so that its caches, DRAM rows, Weaver tables and pipeline hold what
-//! the run would have left there: `warmup_units` of them, and back to the previous unit
+//! are strata of their kernel (with a `cluster` diameter, its body and tail of its
+//! kernel's cluster of launches, by its first body unit's features: a search's level that
+//! updates most vertices runs several times slower a warp instruction than one that
+//! updates few); under core order the bodies are scaled by the cores' progress through
+//! the launch (`progress.rs`), and a body the model does not time is estimated by the
+//! octave of the warps its units' work is spread over (`post_strata`), so each octave's
+//! first body unit is measured too (`Seen::octave_first`). A measured unit is preceded by
+//! units simulated in detail and not measured, so that its caches, DRAM rows, Weaver
+//! tables and pipeline hold what the run would have left there: `warmup_units` of them, and back to the previous unit
 //! of its kernel when that is within [`REACH`] (PageRank alternates its gather and its
 //! vertex update: the update's unit alone leaves the edges that the gather reads cold, and
 //! the gather measured after it alone ran 4% slow); measured units in a row are one
@@ -122,6 +125,11 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     let mut tails_probed: BTreeMap<String, usize> = BTreeMap::new();
     // The (stratum, octave) of every launch body unit measured so far.
     let mut octaves_measured: BTreeSet<(String, u32)> = BTreeSet::new();
+    // With clusters, the open launch's cluster among its kernel's launches cut into units,
+    // by the features of its first body unit (`None`: not yet known, Some(None): its
+    // kernel's first cluster), and per kernel the launch that started its first.
+    let mut open_cluster: Option<Option<usize>> = None;
+    let mut first_body_cluster: BTreeMap<String, usize> = BTreeMap::new();
     // After warming and counting are on: a job fast-forwarding from a copy does both as
     // the run did (neither changes what a detailed run does).
     let reach = if warmup > 0 { warmup.max(REACH) } else { 0 };
@@ -182,9 +190,20 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
                     (Mark::Launches(_), false, None) => {
                         format!("{kernel} (2^{} instructions)", size.max(1).ilog2())
                     }
-                    (Mark::Launches(_), true, _) => format!("{kernel} (launch tail)"),
+                    (Mark::Launches(_), true, _) => {
+                        format!("{kernel} (launch tail{})", cluster_part(open_cluster))
+                    }
                     (_, false, _) => format!("{kernel} (launch head)"),
-                    (_, true, _) => format!("{kernel} (launch body)"),
+                    (_, true, features) => {
+                        if let (None, Some((f, clusters))) = (open_cluster, features) {
+                            let body = format!("{kernel} (launch body)");
+                            let first = clusters.join(&body, launches, f);
+                            let kernels =
+                                *first_body_cluster.entry(kernel.clone()).or_insert(first);
+                            open_cluster = Some((first != kernels).then_some(first));
+                        }
+                        format!("{kernel} (launch body{})", cluster_part(open_cluster))
+                    }
                 };
                 let sampled = choice.measures(&stratum);
                 (stratum, sampled)
@@ -199,8 +218,18 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         if let (Some(key), true) = (octave_key, sampled) {
             octaves_measured.insert(key);
         }
+        // What the cores' progress model takes as the unit's kernel, probes and all: its
+        // launch's cluster (the kernel's probes put beside a slower cluster's own rates
+        // made BFS EM push on the HW stand-in -32.5% where its own gave -5.9%).
+        let group = match open_cluster.flatten() {
+            Some(c) => format!("{kernel} (cluster of launch {c})"),
+            None => kernel.clone(),
+        };
+        if tail {
+            open_cluster = None;
+        }
         if let (Some(bodies), true) = (&mut bodies, inside) {
-            bodies.add(unit, launches, &kernel, by_warp, tail);
+            bodies.add(unit, launches, &group, by_warp, tail);
         }
         if sampled {
             // A kernel's first measured body unit probes its sockets with fewer cores at
@@ -208,11 +237,11 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             // tails probe the warps that are left.
             let probe = match (&bodies, inside && !octave_first, end) {
                 (None, ..) | (_, false, _) => Probing::None,
-                (_, _, Mark::Instructions(_)) if probed.insert(kernel.clone()) => Probing::Head {
+                (_, _, Mark::Instructions(_)) if probed.insert(group.clone()) => Probing::Head {
                     longest: detail::PAST_THE_HEAD,
                 },
                 (_, _, Mark::Launches(_)) => {
-                    let tails = tails_probed.entry(kernel.clone()).or_default();
+                    let tails = tails_probed.entry(group.clone()).or_default();
                     *tails += 1;
                     match *tails <= TAILS_PROBED {
                         true => Probing::Tail,
@@ -383,6 +412,14 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     };
     summary.sampling = Some(record);
     Ok(summary)
+}
+
+/// The part of a launch body's or tail's stratum that names its launch's cluster, when it
+/// is not its kernel's first.
+fn cluster_part(cluster: Option<Option<usize>>) -> String {
+    cluster
+        .flatten()
+        .map_or(String::new(), |c| format!(", cluster of launch {c}"))
 }
 
 /// Which of each stratum's units are measured: its first two, and then one at a random
