@@ -196,6 +196,78 @@ fn units_inside_launches_end_at_their_instruction_counts() {
     assert!(sampled["sampling"]["sampled_units"].as_u64() < sampled["sampling"]["units"].as_u64());
 }
 
+/// A launch body the cores' progress model does not time is estimated by the octaves of
+/// the warps its units' work is spread over (`post_strata`), and the plan's one unit in
+/// `every` can leave a drain's octave the only one measured: so the first unit of each
+/// octave is measured too (`octave_first`; PageRank's first gather drains from 128 warps
+/// through several octaves). Untimed, each such unit is the first measured of its
+/// post-stratum (its own octave), which it names. Where the model times the launch, such
+/// a unit calibrates nothing, though one of them ran with every core at work (a full unit).
+#[test]
+fn each_octave_of_a_body_has_its_first_unit_measured() {
+    let period = ["--sample", "--sample-period", "3000"];
+    for progress in ["--sample-progress=false", "--sample-progress=true"] {
+        let r = pagerank(&[&period[..], &[progress]].concat());
+        assert!(verified(&r));
+        let measured = r["sampling"]["measured"].as_array().unwrap();
+        let octave_firsts: Vec<&Value> = (measured.iter())
+            .filter(|m| m["octave_first"] == true)
+            .collect();
+        assert!(octave_firsts.len() >= 2, "{progress}: {measured:?}");
+        for m in &octave_firsts {
+            assert!(m.get("calibrates").is_none(), "{m}");
+        }
+        if progress.ends_with("false") {
+            let mut seen = BTreeSet::new();
+            for m in measured {
+                let stratum = m["stratum"].as_str().unwrap();
+                let first = seen.insert(stratum);
+                if m["octave_first"] == true {
+                    assert!(first && stratum.contains("(launch body, 2^"), "{m}");
+                }
+            }
+        } else {
+            let full =
+                (octave_firsts.iter()).any(|m| m["weight"].as_f64() == m["instructions"].as_f64());
+            assert!(full, "a full unit among them: {octave_firsts:?}");
+        }
+    }
+}
+
+/// A kernel whose launches differ: BFS push under EM on the HW stand-in, from the hub. Its
+/// second level (launch 3) updates most vertices, at 1.85 cycles a warp instruction in
+/// full detail against 0.57 for the first and the third; pooled by kernel, the units
+/// inside launches measured were the first level's and the estimate was 47% low. The
+/// first body unit of each launch joins its kernel's clusters by its features, and a
+/// launch outside its kernel's first cluster has its body and tail as strata of their own,
+/// measured from it and timed apart by the cores' progress model.
+#[test]
+fn a_kernels_launches_unlike_its_first_are_strata_of_their_own() {
+    let graph = ["gen:table43:graph=HW,scale=0.001", "--source-hub"];
+    let period = ["--sample", "--sample-period", "20000"];
+    let sampled = report(
+        "graph/bfs_em_push",
+        &graph,
+        &[&period[..], &["--sample-exact-fallback=false"]].concat(),
+    );
+    assert!(verified(&sampled));
+    let measured = sampled["sampling"]["measured"].as_array().unwrap();
+    let apart: Vec<&Value> = (measured.iter())
+        .filter(|m| m["stratum"] == "em_kernel (launch body, cluster of launch 3)")
+        .collect();
+    assert!(!apart.is_empty(), "{measured:?}");
+    assert!(apart.iter().all(|m| m["launches_from"] == 3), "{apart:?}");
+    let detailed = report("graph/bfs_em_push", &graph, &[]);
+    let (estimate, cycles) = (
+        sampled["cycles"].as_f64().unwrap(),
+        detailed["cycles"].as_f64().unwrap(),
+    );
+    assert!(
+        (estimate / cycles - 1.0).abs() < 0.15,
+        "{estimate} against {cycles}"
+    );
+}
+
 /// Units inside launches on the dissertation's machine (sockets of three cores served in
 /// core order): each launch's units are timed by the cores' progress through it
 /// (sampler/src/progress.rs). A stratum's timed units are their kernel's calibration (its

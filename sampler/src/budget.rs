@@ -9,21 +9,28 @@
 //!    body's, the first of each octave of warps among its measured units), with
 //!    the cores' probes at a kernel's head at a unit's length (the progress model needs
 //!    them: without it PageRank VM on UK at a tenth of its size was 19.7% low);
-//! 2. each stratum's second measured unit, the fewest that give its spread;
-//! 3. the probes longer, doubling towards `PAST_THE_HEAD` (a short probe measures the
+//! 2. the units measured for their octave alone (`Seen::octave_first`);
+//! 3. each stratum's second measured unit, the fewest that give its spread, without the
+//!    octaves' units;
+//! 4. the probes longer, doubling towards `PAST_THE_HEAD` (a short probe measures the
 //!    head's ramp);
-//! 4. the first two warm-up checks, the fewest whose ratio is applied;
-//! 5. the rest of the plan.
+//! 5. the octaves' units again;
+//! 6. the first two warm-up checks, the fewest whose ratio is applied;
+//! 7. the rest of the plan.
 //!
 //! Measured (docs/ARCHITECTURE.md, "Sampled simulation", item 15): with the longer probes
 //! before the second units, Table 4.5's medium PageRanks under VM on HW and UK came to
-//! +5.90% and +3.70% at a tenth, with them after +3.41% and +2.48%.
+//! +5.90% and +3.70% at a tenth, with them after +3.41% and +2.48%. The octaves' units
+//! give way to the second units where both do not fit (item 19): kept at the first level,
+//! beside the first units, they left strata measured once and 13 more of Figure 4.19's
+//! quick intervals unbounded; where the first level alone is beyond the budget they are
+//! what a drain's post-strata need.
 //!
-//! The last level within the share is kept. When the first alone is beyond it the first
+//! The last level within the share is kept. When the first alone is beyond it the second
 //! is kept, and the record says the budget was not held: fewer units would leave strata
-//! unmeasured. A job keeps its units from the first to the last kept one (those between
-//! cost nothing more: they are its warm-up), starting as far before its new first unit as
-//! it did before its old one.
+//! unmeasured, and the octaves' few units then cost little beside them. A job keeps its
+//! units from the first to the last kept one (those between cost nothing more: they are
+//! its warm-up), starting as far before its new first unit as it did before its old one.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -40,6 +47,8 @@ struct Level {
     rank: usize,
     checks: usize,
     longest: u64,
+    /// The units measured only as their octave's first (`Seen::octave_first`) are kept.
+    octave_firsts: bool,
 }
 
 /// What the trim reads of a job: where its warm-up starts, whether it is a warm-up check,
@@ -86,6 +95,10 @@ impl Run<'_> {
         let mut seen: BTreeMap<(&str, Option<u32>), usize> = BTreeMap::new();
         (self.units.iter())
             .map(|u| {
+                // A unit measured for its octave alone is kept by its own level.
+                if u.octave_first {
+                    return 0;
+                }
                 let rank = seen.entry((&u.stratum, u.octave)).or_default();
                 *rank += usize::from(u.sampled);
                 rank.saturating_sub(1)
@@ -93,7 +106,8 @@ impl Run<'_> {
             .collect()
     }
 
-    /// The levels, cheapest first.
+    /// The levels, cheapest first (but that the octaves' units give way to the second
+    /// units until those are all in).
     fn levels(&self) -> Vec<Level> {
         let lengths = match self.period {
             0 => vec![PAST_THE_HEAD],
@@ -103,17 +117,31 @@ impl Run<'_> {
             rank,
             checks: 0,
             longest,
+            octave_firsts: false,
         };
-        let mut levels = vec![level(0, lengths[0])];
+        let first = level(0, lengths[0]);
+        let mut levels = vec![
+            first,
+            Level {
+                octave_firsts: true,
+                ..first
+            },
+        ];
         levels.extend(lengths.iter().map(|&longest| level(1, longest)));
+        let octave_firsts = Level {
+            octave_firsts: true,
+            ..level(1, PAST_THE_HEAD)
+        };
+        levels.push(octave_firsts);
         levels.push(Level {
             checks: 2,
-            ..level(1, PAST_THE_HEAD)
+            ..octave_firsts
         });
         levels.push(Level {
             rank: usize::MAX,
             checks: usize::MAX,
             longest: PAST_THE_HEAD,
+            octave_firsts: true,
         });
         levels
     }
@@ -123,7 +151,10 @@ impl Run<'_> {
     fn shapes(&self, jobs: &[Outline], ranks: &[usize], level: Level) -> Vec<Option<Shape>> {
         let mut shapes: Vec<Option<Shape>> = (jobs.iter())
             .map(|job| {
-                let keep = |s: &Span| ranks[s.unit] <= level.rank;
+                let keep = |s: &Span| {
+                    ranks[s.unit] <= level.rank
+                        && (level.octave_firsts || !self.units[s.unit].octave_first)
+                };
                 let first = job.units.iter().position(keep)?;
                 let last = job.units.iter().rposition(keep)?;
                 let from = job.units[first].unit - (job.units[0].unit - job.from);
@@ -190,10 +221,12 @@ struct Chosen {
 
 impl Run<'_> {
     /// The last level of the plan of `jobs` within `share` of the run's warp instructions,
-    /// or the first when none is.
+    /// or when none is the first with the octaves' units: the budget is not held anyway,
+    /// and those few units are what a drain's post-strata need.
     fn choose(&self, jobs: &[Outline], share: f64) -> Chosen {
         let ranks = self.ranks();
         let levels = self.levels();
+        let beyond = (levels.iter().position(|l| l.octave_firsts)).expect("a level has them");
         let instructions: u64 = self.units.iter().map(|u| u.instructions).sum();
         let allowed = share * instructions as f64;
         let mut shaped: Vec<(Level, Vec<Option<Shape>>, u64)> = (levels.into_iter())
@@ -206,7 +239,7 @@ impl Run<'_> {
         let planned = shaped.last().map_or(0, |(_, _, cost)| *cost);
         let chosen = (shaped.iter())
             .rposition(|(_, _, cost)| *cost as f64 <= allowed)
-            .unwrap_or(0);
+            .unwrap_or(beyond);
         let (level, shapes, kept) = shaped.swap_remove(chosen);
         Chosen {
             level,
@@ -308,6 +341,7 @@ mod tests {
             sampled,
             fills: 0,
             octave: None,
+            octave_first: false,
         }
     }
 
@@ -339,21 +373,23 @@ mod tests {
     }
 
     #[test]
-    fn the_levels_keep_one_unit_then_two_then_longer_probes_then_checks() {
+    fn the_levels_keep_one_unit_then_two_then_longer_probes_then_octaves_then_checks() {
         let units = units();
         let r = run(&units, 200_000);
-        let levels: Vec<(usize, usize, u64)> = (r.levels().iter())
-            .map(|l| (l.rank, l.checks, l.longest))
+        let levels: Vec<(usize, usize, u64, bool)> = (r.levels().iter())
+            .map(|l| (l.rank, l.checks, l.longest, l.octave_firsts))
             .collect();
         assert_eq!(
             levels,
             [
-                (0, 0, 200_000),
-                (1, 0, 200_000),
-                (1, 0, 400_000),
-                (1, 0, 800_000),
-                (1, 2, PAST_THE_HEAD),
-                (usize::MAX, usize::MAX, PAST_THE_HEAD)
+                (0, 0, 200_000, false),
+                (0, 0, 200_000, true),
+                (1, 0, 200_000, false),
+                (1, 0, 400_000, false),
+                (1, 0, 800_000, false),
+                (1, 0, PAST_THE_HEAD, true),
+                (1, 2, PAST_THE_HEAD, true),
+                (usize::MAX, usize::MAX, PAST_THE_HEAD, true)
             ]
         );
         assert_eq!(r.ranks(), [0, 0, 1, 1, 1, 2, 2, 3, 3, 0]);
@@ -364,6 +400,23 @@ mod tests {
             by_warps[u].octave = Some(warps.ilog2());
         }
         assert_eq!(run(&by_warps, 0).ranks(), [0, 0, 1, 0, 1, 0, 0, 2, 2, 0]);
+        // Unit 3 measured only as octave 0's first: the plan's units rank as without it.
+        (by_warps[3].sampled, by_warps[3].octave_first) = (true, true);
+        assert_eq!(run(&by_warps, 0).ranks(), [0, 0, 1, 0, 1, 0, 0, 2, 2, 0]);
+        let jobs = [Outline {
+            from: 3,
+            check: false,
+            units: &[span(3, Probing::None)],
+        }];
+        let r = run(&by_warps, 0);
+        let kept = |l: Level| r.shapes(&jobs, &r.ranks(), l)[0].is_some();
+        let levels = r.levels();
+        let kept: Vec<bool> = levels.into_iter().map(kept).collect();
+        assert_eq!(
+            kept,
+            [false, true, false, true, true, true],
+            "but beside second units"
+        );
     }
 
     /// The run's start (units 0-2, one job), a stretch of units 5-7 warmed up from 4, its
@@ -398,6 +451,7 @@ mod tests {
                 rank,
                 checks,
                 longest: PAST_THE_HEAD,
+                octave_firsts: false,
             };
             (r.shapes(&jobs, &ranks, level).into_iter())
                 .map(|s| s.map(|s| (s.from, s.kept)))
@@ -427,6 +481,7 @@ mod tests {
             rank: 2,
             checks: 0,
             longest: PAST_THE_HEAD,
+            octave_firsts: false,
         };
         let shape = r.shapes(&jobs, &[9, 9, 9, 9, 9, 2, 9, 9, 9, 9], level);
         assert_eq!(
@@ -487,6 +542,32 @@ mod tests {
         assert_eq!(
             cost(two as f64 - 1.0),
             (400 + probes(longest / 2), true, 1, longest / 2)
+        );
+        // Unit 3 measured for its octave alone: kept with the first units when they are
+        // beyond the share anyway, dropped for the second units.
+        let mut units = self::units();
+        (units[3].sampled, units[3].octave_first) = (true, true);
+        let r = run(&units, 100);
+        let octave = [span(3, Probing::None)];
+        let jobs = [
+            outline(0, &start[..]),
+            outline(1, &body[..]),
+            outline(5, &later[..]),
+            outline(9, &last[..]),
+            outline(3, &octave[..]),
+        ];
+        let chosen = |share: f64| {
+            let c = r.choose(&jobs, share / total);
+            (c.kept, c.held, c.level.rank, c.level.octave_firsts)
+        };
+        assert_eq!(chosen(1.0), (400 + probes(100), false, 0, true));
+        assert_eq!(
+            chosen((300 + probes(100)) as f64),
+            (300 + probes(100), true, 0, false)
+        );
+        assert_eq!(
+            chosen((400 + probes(100)) as f64),
+            (400 + probes(100), true, 1, false)
         );
     }
 }

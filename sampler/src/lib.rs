@@ -18,10 +18,15 @@
 //! units the first two and then one in `every`, at a random place in each block
 //! (`Choice`).
 //! With a `period`, a unit also ends inside a launch, and a launch's head, body and tail
-//! are strata of their kernel; under core order the bodies are scaled by the cores'
-//! progress through the launch (`progress.rs`). A measured unit is preceded by units simulated in detail
-//! and not measured, so that its caches, DRAM rows, Weaver tables and pipeline hold what
-//! the run would have left there: `warmup_units` of them, and back to the previous unit
+//! are strata of their kernel (with a `cluster` diameter, its body and tail of its
+//! kernel's cluster of launches, by its first body unit's features: a search's level that
+//! updates most vertices runs several times slower a warp instruction than one that
+//! updates few); under core order the bodies are scaled by the cores' progress through
+//! the launch (`progress.rs`), and a body the model does not time is estimated by the
+//! octave of the warps its units' work is spread over (`post_strata`), so each octave's
+//! first body unit is measured too (`Seen::octave_first`). A measured unit is preceded by
+//! units simulated in detail and not measured, so that its caches, DRAM rows, Weaver
+//! tables and pipeline hold what the run would have left there: `warmup_units` of them, and back to the previous unit
 //! of its kernel when that is within [`REACH`] (PageRank alternates its gather and its
 //! vertex update: the update's unit alone leaves the edges that the gather reads cold, and
 //! the gather measured after it alone ran 4% slow); measured units in a row are one
@@ -74,6 +79,11 @@ struct Seen {
     /// A launch body's: the octave of the warps its work is spread over (log2 of
     /// [`effective_warps`]), which its post-stratum and its rank in a budget's trim go by.
     octave: Option<u32>,
+    /// Measured beyond the plan as the first of its body stratum's units in its octave,
+    /// so that every octave a launch body reaches has a measured unit for its post-stratum
+    /// (`post_strata`). Measured alone (its own job, from a copy) and read by nothing
+    /// else: not by the cores' progress model, its calibration or the run's exact start.
+    octave_first: bool,
 }
 
 /// Run `machine` to its end sampled by `plan`: the summary is the functional run's, with
@@ -113,6 +123,13 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     // kernel's measured launch tails have had theirs (`progress.rs`).
     let mut probed: BTreeSet<String> = BTreeSet::new();
     let mut tails_probed: BTreeMap<String, usize> = BTreeMap::new();
+    // The (stratum, octave) of every launch body unit measured so far.
+    let mut octaves_measured: BTreeSet<(String, u32)> = BTreeSet::new();
+    // With clusters, the open launch's cluster among its kernel's launches cut into units,
+    // by the features of its first body unit (`None`: not yet known, Some(None): its
+    // kernel's first cluster), and per kernel the launch that started its first.
+    let mut open_cluster: Option<Option<usize>> = None;
+    let mut first_body_cluster: BTreeMap<String, usize> = BTreeMap::new();
     // After warming and counting are on: a job fast-forwarding from a copy does both as
     // the run did (neither changes what a detailed run does).
     let reach = if warmup > 0 { warmup.max(REACH) } else { 0 };
@@ -173,9 +190,20 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
                     (Mark::Launches(_), false, None) => {
                         format!("{kernel} (2^{} instructions)", size.max(1).ilog2())
                     }
-                    (Mark::Launches(_), true, _) => format!("{kernel} (launch tail)"),
+                    (Mark::Launches(_), true, _) => {
+                        format!("{kernel} (launch tail{})", cluster_part(open_cluster))
+                    }
                     (_, false, _) => format!("{kernel} (launch head)"),
-                    (_, true, _) => format!("{kernel} (launch body)"),
+                    (_, true, features) => {
+                        if let (None, Some((f, clusters))) = (open_cluster, features) {
+                            let body = format!("{kernel} (launch body)");
+                            let first = clusters.join(&body, launches, f);
+                            let kernels =
+                                *first_body_cluster.entry(kernel.clone()).or_insert(first);
+                            open_cluster = Some((first != kernels).then_some(first));
+                        }
+                        format!("{kernel} (launch body{})", cluster_part(open_cluster))
+                    }
                 };
                 let sampled = choice.measures(&stratum);
                 (stratum, sampled)
@@ -183,20 +211,37 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         };
         let tail = matches!(end, Mark::Launches(_));
         let octave = (inside && !tail).then(|| effective_warps(&by_warp).ilog2());
+        let octave_key = octave.map(|o| (stratum.clone(), o));
+        let octave_first =
+            !sampled && (octave_key.as_ref()).is_some_and(|k| !octaves_measured.contains(k));
+        let sampled = sampled || octave_first;
+        if let (Some(key), true) = (octave_key, sampled) {
+            octaves_measured.insert(key);
+        }
+        // What the cores' progress model takes as the unit's kernel, probes and all: its
+        // launch's cluster (the kernel's probes put beside a slower cluster's own rates
+        // made BFS EM push on the HW stand-in -32.5% where its own gave -5.9%).
+        let group = match open_cluster.flatten() {
+            Some(c) => format!("{kernel} (cluster of launch {c})"),
+            None => kernel.clone(),
+        };
+        if tail {
+            open_cluster = None;
+        }
         if let (Some(bodies), true) = (&mut bodies, inside) {
-            bodies.add(unit, launches, &kernel, by_warp, tail);
+            bodies.add(unit, launches, &group, by_warp, tail);
         }
         if sampled {
             // A kernel's first measured body unit probes its sockets with fewer cores at
             // work, where they have most of the launch ahead; its first measured launch
             // tails probe the warps that are left.
-            let probe = match (&bodies, inside, end) {
+            let probe = match (&bodies, inside && !octave_first, end) {
                 (None, ..) | (_, false, _) => Probing::None,
-                (_, _, Mark::Instructions(_)) if probed.insert(kernel.clone()) => Probing::Head {
+                (_, _, Mark::Instructions(_)) if probed.insert(group.clone()) => Probing::Head {
                     longest: detail::PAST_THE_HEAD,
                 },
                 (_, _, Mark::Launches(_)) => {
-                    let tails = tails_probed.entry(kernel.clone()).or_default();
+                    let tails = tails_probed.entry(group.clone()).or_default();
                     *tails += 1;
                     match *tails <= TAILS_PROBED {
                         true => Probing::Tail,
@@ -214,7 +259,12 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             };
             // A unit inside a launch the cores' progress model weighs is timed by it and
             // not corrected by a warm-up check (`estimate`): checking it would be wasted.
-            let checking = check > 0 && !(bodies.is_some() && inside);
+            let checking = check > 0 && !(bodies.is_some() && inside) && !octave_first;
+            // A unit measured for its octave alone is a stretch of its own, so that the
+            // plan's units are measured as they would be without it.
+            if octave_first {
+                stretch.close(&mut workers);
+            }
             stretch.add(
                 Span {
                     unit,
@@ -232,6 +282,9 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
                 checking,
                 &mut workers,
             );
+            if octave_first {
+                stretch.close(&mut workers);
+            }
         } else {
             stretch.close(&mut workers);
         }
@@ -245,6 +298,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             sampled,
             fills: fills - fills_before,
             octave,
+            octave_first,
         });
         fills_before = fills;
         launches = now;
@@ -269,6 +323,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             sampled: true,
             fills: machine.llc_warm_fills() - fills_before,
             octave: None,
+            octave_first: false,
         });
         let from = unit.saturating_sub(warmup);
         let job = jobs(
@@ -337,7 +392,9 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     let Done { measured, whole } = workers.finish()?;
     // A run simulated whole has its cycles: nothing to scale.
     let progress = match bodies.filter(|_| !whole_run) {
-        Some(bodies) => bodies.scaling(measured.iter().filter(|m| !m.check)),
+        Some(bodies) => {
+            bodies.scaling((measured.iter()).filter(|m| !m.check && !units[m.unit].octave_first))
+        }
         None => Scaling::default(),
     };
     let mut record = estimate(&units, &measured, &progress, plan, whole_run);
@@ -355,6 +412,14 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     };
     summary.sampling = Some(record);
     Ok(summary)
+}
+
+/// The part of a launch body's or tail's stratum that names its launch's cluster, when it
+/// is not its kernel's first.
+fn cluster_part(cluster: Option<Option<usize>>) -> String {
+    cluster
+        .flatten()
+        .map_or(String::new(), |c| format!(", cluster of launch {c}"))
 }
 
 /// Which of each stratum's units are measured: its first two, and then one at a random
@@ -589,7 +654,10 @@ fn estimate(
         cycles[m.unit] = Some(m.cycles);
     }
     // The stretch from the run's start is the detailed run itself: exact, not corrected.
-    let exact = cycles.iter().take_while(|c| c.is_some()).count();
+    // A unit measured for its octave alone starts from a copy.
+    let exact = (cycles.iter().zip(units))
+        .take_while(|(c, u)| c.is_some() && !u.octave_first)
+        .count();
     // Each unit's weight: the cores' progress model's for it, or its instructions.
     let weight =
         |k: usize| (progress.weights.get(&k).copied()).unwrap_or(units[k].instructions as f64);
@@ -600,7 +668,7 @@ fn estimate(
     for (&k, kernel) in &progress.full {
         let all = population.entry(kernel).or_default();
         *all = (all.0 + 1, all.1 + weight(k));
-        if let Some(c) = cycles[k] {
+        if let (Some(c), false) = (cycles[k], units[k].octave_first) {
             pairs.entry(kernel).or_default().push((weight(k), c as f64));
         }
     }
@@ -865,7 +933,8 @@ fn estimate(
                     cycles: m.cycles,
                     check_cycles: check_cycles(m.unit),
                     weight: progress.weights.get(&m.unit).copied(),
-                    calibrates: progress.full.contains_key(&m.unit),
+                    calibrates: progress.full.contains_key(&m.unit) && !u.octave_first,
+                    octave_first: u.octave_first,
                 }
             })
             .collect(),
@@ -881,8 +950,9 @@ fn estimate(
 /// size (units of 20k), one such unit of 38 (13.5 cycles a warp instruction, the others
 /// 1.0-2.6) made the estimate 3.06x the run's, 1.28x post-stratified (docs/ARCHITECTURE.md,
 /// "Sampled simulation", item 16). A unit goes to the nearest octave with a measured unit
-/// (the lower on a tie), so every post-stratum has one; which units are measured does not
-/// change. The model's launches time their draining warps themselves.
+/// (the lower on a tie), so every post-stratum has one; the first unit of each octave is
+/// measured (`Seen::octave_first`), as the plan's choice may leave a drain's octave the only
+/// one measured (item 19). The model's launches time their draining warps themselves.
 fn post_strata(
     units: &[Seen],
     cycles: &[Option<u64>],
@@ -1028,6 +1098,7 @@ mod tests {
             sampled: true,
             fills: 0,
             octave: None,
+            octave_first: false,
         }
     }
 

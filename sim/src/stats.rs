@@ -638,6 +638,10 @@ pub struct MeasuredUnit {
     /// the cores' progress model times are calibrated by these alone (`Stratum::calibration`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub calibrates: bool,
+    /// Measured beyond the plan as the first unit of its launch body's octave of warps,
+    /// for that octave's post-stratum alone (`Stratum::name`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub octave_first: bool,
 }
 
 /// One stratum of a sampled run: its units, those measured, its estimate.
