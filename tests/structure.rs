@@ -233,7 +233,9 @@ fn crates_depend_only_on_lower_layers() {
 #[test]
 fn the_cache_keys_on_every_crate() {
     let build = std::fs::read_to_string(root().join("harness/build.rs")).unwrap();
-    let start = build.find("const SOURCES").expect("harness/build.rs's SOURCES");
+    let start = build
+        .find("const SOURCES")
+        .expect("harness/build.rs's SOURCES");
     let sources = &build[start..start + build[start..].find("];").unwrap()];
     for (folder, package, _) in LAYERS {
         let folder = if folder == "." { "src" } else { folder };
