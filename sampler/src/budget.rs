@@ -21,10 +21,10 @@
 //! Measured (docs/ARCHITECTURE.md, "Sampled simulation", item 15): with the longer probes
 //! before the second units, Table 4.5's medium PageRanks under VM on HW and UK came to
 //! +5.90% and +3.70% at a tenth, with them after +3.41% and +2.48%. The octaves' units
-//! give way to the second units where both do not fit (item 19): kept at the first level,
-//! beside the first units, they left strata measured once and 13 more of Figure 4.19's
-//! quick intervals unbounded; where the first level alone is beyond the budget they are
-//! what a drain's post-strata need.
+//! give way to the second units where both do not fit (item 19): in the first level itself
+//! (item 18's build) they left strata measured once and 13 more of Figure 4.19's quick
+//! intervals unbounded; where the first level alone is beyond the budget they are what a
+//! drain's post-strata need.
 //!
 //! The last level within the share is kept. When the first alone is beyond it the second
 //! is kept, and the record says the budget was not held: fewer units would leave strata

@@ -26,14 +26,14 @@
 //! octave of the warps its units' work is spread over (`post_strata`), so each octave's
 //! first body unit is measured too (`Seen::octave_first`). A measured unit is preceded by
 //! units simulated in detail and not measured, so that its caches, DRAM rows, Weaver
-//! tables and pipeline hold what the run would have left there: `warmup_units` of them, and back to the previous unit
-//! of its kernel when that is within [`REACH`] (PageRank alternates its gather and its
-//! vertex update: the update's unit alone leaves the edges that the gather reads cold, and
-//! the gather measured after it alone ran 4% slow); measured units in a row are one
-//! stretch, simulated once from the first one's warm-up. A short run whose plan would
-//! simulate most of it in detail anyway is simulated whole instead, exactly ([`HOLD`],
-//! [`WHOLE_AT`]); with a budget of detail, the plan is trimmed at the run's end to fit it
-//! where it can (`budget.rs`). The copies are independent, so
+//! tables and pipeline hold what the run would have left there: `warmup_units` of them,
+//! and back to the previous unit of its kernel when that is within [`REACH`] (PageRank
+//! alternates its gather and its vertex update: the update's unit alone leaves the edges
+//! that the gather reads cold, and the gather measured after it alone ran 4% slow);
+//! measured units in a row are one stretch, simulated once from the first one's warm-up.
+//! A short run whose plan would simulate most of it in detail anyway is simulated whole
+//! instead, exactly ([`HOLD`], [`WHOLE_AT`]); with a budget of detail, the plan is trimmed
+//! at the run's end to fit it where it can (`budget.rs`). The copies are independent, so
 //! `threads` simulate them at once; the estimate reads them in unit order, the same at
 //! every thread count.
 
@@ -232,9 +232,9 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             bodies.add(unit, launches, &group, by_warp, tail);
         }
         if sampled {
-            // A kernel's first measured body unit probes its sockets with fewer cores at
-            // work, where they have most of the launch ahead; its first measured launch
-            // tails probe the warps that are left.
+            // A kernel's (a cluster's of its launches) first measured body unit probes its
+            // sockets with fewer cores at work, where they have most of the launch ahead;
+            // its first measured launch tails probe the warps that are left.
             let probe = match (&bodies, inside && !octave_first, end) {
                 (None, ..) | (_, false, _) => Probing::None,
                 (_, _, Mark::Instructions(_)) if probed.insert(group.clone()) => Probing::Head {
