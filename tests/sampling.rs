@@ -266,6 +266,25 @@ fn a_kernels_launches_unlike_its_first_are_strata_of_their_own() {
         (estimate / cycles - 1.0).abs() < 0.15,
         "{estimate} against {cycles}"
     );
+    // A search on the RN stand-in: its levels' bodies drift with the frontier, about 0.04
+    // a level, and a launch within the diameter of its kernel's last one stays in its
+    // cluster, so the drift (0.25 every ten levels or so) starts none.
+    let road = ["gen:table43:graph=RN,scale=0.01", "--source-hub"];
+    let budget = ["--sample-budget", "0.1", "--sample-exact-fallback=false"];
+    let r = report(
+        "graph/bfs_em_pull",
+        &road,
+        &[&period[..], &budget[..]].concat(),
+    );
+    let names: Vec<&str> = (r["sampling"]["strata"].as_array().unwrap().iter())
+        .map(|s| s["name"].as_str().unwrap())
+        .filter(|name| name.starts_with("em_kernel (launch body"))
+        .collect();
+    assert!(!names.is_empty(), "{names:?}");
+    assert!(
+        names.iter().all(|n| !n.contains("cluster of launch")),
+        "{names:?}"
+    );
 }
 
 /// Units inside launches on the dissertation's machine (sockets of three cores served in

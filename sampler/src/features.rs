@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use wsim_sim::Machine;
 
 /// A unit's features.
+#[derive(Clone)]
 pub(crate) struct Features {
     /// (PC index, share of the unit's warp instructions), by index, the nonzero ones.
     bbv: Vec<(u32, f64)>,
