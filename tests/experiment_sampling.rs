@@ -318,9 +318,9 @@ fn validate_sampling_tabulates_each_run_both_ways() {
     };
     let mut errors = Vec::new();
     let mut widths = Vec::new();
-    let (mut covered, mut following, mut most) = (0, 0, 0.0f64);
-    // Bounded intervals covering, and bounded, where the work does not follow the order
-    // and where it does.
+    let (mut covered, mut most) = (0, 0.0f64);
+    // Intervals covering, and runs (every interval here is bounded), where the work does
+    // not follow the order and where it does.
     let mut sides = [(0, 0); 2];
     for row in &rows {
         assert_eq!(row["verdict"], "ok", "{row:?}");
@@ -347,7 +347,6 @@ fn validate_sampling_tabulates_each_run_both_ways() {
             ["same", "places", "work", "elsewhere"].contains(&finding),
             "{row:?}"
         );
-        following += usize::from(finding != "same");
         let side = &mut sides[usize::from(finding != "same")];
         side.0 += usize::from(covers);
         side.1 += 1;
@@ -416,7 +415,7 @@ fn validate_sampling_tabulates_each_run_both_ways() {
     let claim_max = (claims.iter()).fold(0.0, |m: f64, c| m.max(n(c, "error_pct").abs()));
     let mean = errors.iter().sum::<f64>() / errors.len() as f64;
     let max = errors.iter().copied().fold(0.0, f64::max);
-    let following = match following {
+    let following = match sides[1].1 {
         0 => String::new(),
         n => format!(
             " ({n} whose work follows the order, {} of their {} bounded covering; \

@@ -104,6 +104,8 @@ pub(crate) struct Clusters {
     /// Per kernel, each cluster's first launch (its index among the run's launches) and
     /// features.
     kernels: BTreeMap<String, Vec<(usize, Features)>>,
+    /// Per kernel followed ([`Clusters::follow`]), its last launch's cluster and features.
+    last: BTreeMap<String, (usize, Features)>,
 }
 
 impl Clusters {
@@ -111,7 +113,21 @@ impl Clusters {
         Clusters {
             threshold,
             kernels: BTreeMap::new(),
+            last: BTreeMap::new(),
         }
+    }
+
+    /// The cluster of `kernel`'s launch `launch` with `features`, following a drift: its
+    /// kernel's last launch's when within the threshold of that launch's features, else as
+    /// [`Clusters::join`] has it. Its first launch's index, and whether it is the kernel's
+    /// first cluster.
+    pub fn follow(&mut self, kernel: &str, launch: usize, features: Features) -> (usize, bool) {
+        let cluster = match self.last.get(kernel) {
+            Some((last, seen)) if seen.distance(&features) <= self.threshold => *last,
+            _ => self.join(kernel, launch, features.clone()),
+        };
+        self.last.insert(kernel.to_string(), (cluster, features));
+        (cluster, self.kernels[kernel][0].0 == cluster)
     }
 
     /// The cluster of `kernel`'s launch `launch` with `features`: its first launch's index.
@@ -159,5 +175,19 @@ mod tests {
         assert_eq!(c.join("j", 6, features(&[(0, 1.0)], 1.0)), 6);
         // The lanes count: the same vector at half the lanes is 0.5 away.
         assert_eq!(c.join("k", 7, features(&[(0, 1.0)], 0.5)), 7);
+    }
+
+    /// A drift of 0.1-0.2 a launch stays in the first cluster, 0.4 past its first launch;
+    /// a jump starts a cluster, and a launch back near the first joins it again.
+    #[test]
+    fn a_launch_near_its_kernels_last_follows_it_into_its_cluster() {
+        let mut c = Clusters::new(0.25);
+        let at = |x: f64| features(&[(0, 1.0 - x), (1, x)], 1.0);
+        assert_eq!(c.follow("k", 1, at(0.0)), (1, true));
+        assert_eq!(c.follow("k", 2, at(0.05)), (1, true));
+        assert_eq!(c.follow("k", 3, at(0.1)), (1, true));
+        assert_eq!(c.follow("k", 4, at(0.2)), (1, true));
+        assert_eq!(c.follow("k", 5, at(0.9)), (5, false));
+        assert_eq!(c.follow("k", 6, at(0.05)), (1, true));
     }
 }

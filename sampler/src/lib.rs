@@ -55,7 +55,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use detail::{ended, Done, Job, Mark, Measured, Probing, Span};
 pub use estimate::{t975, Unit};
 use estimate::{Calibration, Spread};
-use features::{Clusters, Counter, Features};
+use features::{Clusters, Counter};
 use order::OrderCheck;
 pub use plan::Plan;
 use progress::{Bodies, Scaling};
@@ -126,13 +126,9 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     // The (stratum, octave) of every launch body unit measured so far.
     let mut octaves_measured: BTreeSet<(String, u32)> = BTreeSet::new();
     // With clusters, the open launch's cluster among its kernel's launches cut into units,
-    // by the features of its first body unit (`None`: not yet known, Some(None): its
-    // kernel's first cluster), and per kernel the launch that started its first.
+    // by the features of its first body unit (`Clusters::follow`; `None`: not yet known,
+    // Some(None): its kernel's first cluster).
     let mut open_cluster: Option<Option<usize>> = None;
-    let mut first_body_cluster: BTreeMap<String, usize> = BTreeMap::new();
-    // Per kernel its last launch's cluster and first body unit's features: a launch whose
-    // body lies within the diameter of its kernel's last one's stays in its cluster.
-    let mut last_body: BTreeMap<String, (Option<usize>, Features)> = BTreeMap::new();
     // After warming and counting are on: a job fast-forwarding from a copy does both as
     // the run did (neither changes what a detailed run does).
     let reach = if warmup > 0 { warmup.max(REACH) } else { 0 };
@@ -199,18 +195,9 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
                     (_, false, _) => format!("{kernel} (launch head)"),
                     (_, true, features) => {
                         if let (None, Some((f, clusters))) = (open_cluster, features) {
-                            let cluster = match last_body.get(&kernel) {
-                                Some((last, g)) if g.distance(&f) <= plan.cluster => *last,
-                                _ => {
-                                    let body = format!("{kernel} (launch body)");
-                                    let first = clusters.join(&body, launches, f.clone());
-                                    let kernels = *(first_body_cluster.entry(kernel.clone()))
-                                        .or_insert(first);
-                                    (first != kernels).then_some(first)
-                                }
-                            };
-                            last_body.insert(kernel.clone(), (cluster, f));
-                            open_cluster = Some(cluster);
+                            let body = format!("{kernel} (launch body)");
+                            let (cluster, first) = clusters.follow(&body, launches, f);
+                            open_cluster = Some((!first).then_some(cluster));
                         }
                         format!("{kernel} (launch body{})", cluster_part(open_cluster))
                     }
