@@ -183,8 +183,9 @@ fn units_inside_launches_end_at_their_instruction_counts() {
     assert!(s["units"].as_u64().unwrap() > launches + 1, "{s}");
     let strata = s["strata"].as_array().unwrap();
     // A body the model does not time (every unit measured, the run is exact) is estimated
-    // by post-strata, `vm_kernel (launch body, 2^K warps)`.
-    for part in ["launch head)", "launch body", "launch tail)"] {
+    // by post-strata, `vm_kernel (launch body, 2^K warps)`; its first `RAMP` units after
+    // the head are its ramp.
+    for part in ["launch head)", "launch ramp", "launch body", "launch tail)"] {
         let name = format!("vm_kernel ({part}");
         assert!(
             (strata.iter()).any(|h| h["name"].as_str().unwrap().starts_with(&name)),
@@ -205,7 +206,7 @@ fn units_inside_launches_end_at_their_instruction_counts() {
 /// a unit calibrates nothing, though one of them ran with every core at work (a full unit).
 #[test]
 fn each_octave_of_a_body_has_its_first_unit_measured() {
-    let period = ["--sample", "--sample-period", "3000"];
+    let period = ["--sample", "--sample-period", "2000"];
     for progress in ["--sample-progress=false", "--sample-progress=true"] {
         let r = pagerank(&[&period[..], &[progress]].concat());
         assert!(verified(&r));
@@ -223,12 +224,16 @@ fn each_octave_of_a_body_has_its_first_unit_measured() {
                 let stratum = m["stratum"].as_str().unwrap();
                 let first = seen.insert(stratum);
                 if m["octave_first"] == true {
-                    assert!(first && stratum.contains("(launch body, 2^"), "{m}");
+                    let body = ["(launch ramp, 2^", "(launch body, 2^"];
+                    assert!(first && body.iter().any(|b| stratum.contains(b)), "{m}");
                 }
             }
         } else {
-            let full =
-                (octave_firsts.iter()).any(|m| m["weight"].as_f64() == m["instructions"].as_f64());
+            // A full unit's weight is its instructions (to rounding).
+            let full = (octave_firsts.iter()).any(|m| {
+                let (weight, instructions) = (m["weight"].as_f64(), m["instructions"].as_f64());
+                (weight.unwrap() - instructions.unwrap()).abs() <= 1e-9 * instructions.unwrap()
+            });
             assert!(full, "a full unit among them: {octave_firsts:?}");
         }
     }
@@ -253,7 +258,10 @@ fn a_kernels_launches_unlike_its_first_are_strata_of_their_own() {
     assert!(verified(&sampled));
     let measured = sampled["sampling"]["measured"].as_array().unwrap();
     let apart: Vec<&Value> = (measured.iter())
-        .filter(|m| m["stratum"] == "em_kernel (launch body, cluster of launch 3)")
+        .filter(|m| {
+            let stratum = m["stratum"].as_str().unwrap();
+            stratum.starts_with("em_kernel (launch ") && stratum.ends_with(", cluster of launch 3)")
+        })
         .collect();
     assert!(!apart.is_empty(), "{measured:?}");
     assert!(apart.iter().all(|m| m["launches_from"] == 3), "{apart:?}");
@@ -278,7 +286,9 @@ fn a_kernels_launches_unlike_its_first_are_strata_of_their_own() {
     );
     let names: Vec<&str> = (r["sampling"]["strata"].as_array().unwrap().iter())
         .map(|s| s["name"].as_str().unwrap())
-        .filter(|name| name.starts_with("em_kernel (launch body"))
+        .filter(|name| {
+            name.starts_with("em_kernel (launch body") || name.starts_with("em_kernel (launch ramp")
+        })
         .collect();
     assert!(!names.is_empty(), "{names:?}");
     assert!(
@@ -348,18 +358,23 @@ fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
             assert!(b.get(key).is_none(), "{b}");
         }
         let name = b["name"].as_str().unwrap();
+        // A body the model does not time scaled is split unscaled too.
         let whole = match name.split_once(", 2^") {
             Some((body, warps)) => {
                 split += 1;
                 assert!(
-                    body.ends_with("(launch body") && warps.ends_with(" warps)"),
+                    (body.ends_with("(launch body") || body.ends_with("(launch ramp"))
+                        && warps.ends_with(" warps)"),
                     "{b}"
                 );
                 format!("{body})")
             }
             None => name.to_string(),
         };
-        assert!(names.contains(&&Value::from(whole)), "{b}: {names:?}");
+        assert!(
+            names.contains(&&Value::from(whole)) || names.contains(&&b["name"]),
+            "{b}: {names:?}"
+        );
         let check = b["check_ratio"].as_f64().unwrap_or(1.0);
         let (mut cycles, mut instructions) = (0.0, 0.0);
         for m in unscaled_measured
@@ -379,7 +394,7 @@ fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
         assert!((cb - expected).abs() <= 1e-9 * cb, "{b}: {expected}");
     }
     assert!(split > 0, "{}", unscaled["sampling"]);
-    let mut bodies = 0;
+    let (mut bodies, mut own_ramps) = (0, 0);
     for a in a {
         let of_it = || measured.iter().filter(|m| m["stratum"] == a["name"]);
         let expected = match a["progress_ratio"].as_f64() {
@@ -387,20 +402,36 @@ fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
                 bodies += 1;
                 let name = a["name"].as_str().unwrap();
                 assert!(
-                    name.ends_with("(launch body)") || name.ends_with("(launch tail)"),
+                    ["(launch ramp)", "(launch body)", "(launch tail)"]
+                        .iter()
+                        .any(|part| name.ends_with(part)),
                     "{a}"
                 );
-                // The calibration: the kernel's measured full units' cycles over weights.
-                let (mut cycles, mut weights) = (0.0, 0.0);
-                for m in measured.iter().filter(|m| m["calibrates"] == true) {
-                    if kernel(&m["stratum"]) == kernel(&a["name"]) {
-                        cycles += m["cycles"].as_f64().unwrap();
-                        weights += m["weight"].as_f64().unwrap();
+                // The calibration: the kernel's measured full units' cycles over weights, a
+                // ramp's its own ramp units' where it has some.
+                let ramp = |stratum: &Value| stratum.as_str().unwrap().contains("(launch ramp");
+                let calibration_of = |ramps: bool| {
+                    let (mut cycles, mut weights) = (0.0, 0.0);
+                    for m in measured.iter().filter(|m| m["calibrates"] == true) {
+                        if kernel(&m["stratum"]) == kernel(&a["name"])
+                            && ramp(&m["stratum"]) == ramps
+                        {
+                            cycles += m["cycles"].as_f64().unwrap();
+                            weights += m["weight"].as_f64().unwrap();
+                        }
                     }
-                }
+                    (weights > 0.0).then(|| cycles / weights)
+                };
+                let expected = match ramp(&a["name"]) {
+                    true => {
+                        own_ramps += usize::from(calibration_of(true).is_some());
+                        calibration_of(true).or(calibration_of(false))
+                    }
+                    false => calibration_of(false),
+                };
                 let calibration = a["calibration"].as_f64().unwrap();
                 assert!(
-                    (calibration - cycles / weights).abs() <= 1e-9 * calibration,
+                    (calibration - expected.unwrap()).abs() <= 1e-9 * calibration,
                     "{a}"
                 );
                 let exact_part: f64 = (of_it())
@@ -434,6 +465,7 @@ fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
         assert!((ca - expected).abs() <= 1e-9 * ca, "{a}: {expected}");
     }
     assert!(bodies > 0);
+    assert!(own_ramps > 0, "a ramp calibrated by its own units: {s}");
     assert_ne!(scaled["cycles"], unscaled["cycles"]);
     // The warm-up check does not correct the units the model times, so it does not
     // simulate them again; without the model it checks launch bodies too.
@@ -447,7 +479,10 @@ fn launch_bodies_are_scaled_by_the_cores_progress_under_core_order() {
         (r["sampling"]["measured"].as_array().unwrap().iter())
             .filter(|m| m.get("check_cycles").is_some())
             .filter(|m| !timed_only || timed_stratum(&m["stratum"]))
-            .filter(|m| m["stratum"].as_str().unwrap().contains("(launch body"))
+            .filter(|m| {
+                let stratum = m["stratum"].as_str().unwrap();
+                stratum.contains("(launch body") || stratum.contains("(launch ramp")
+            })
             .count()
     };
     assert_eq!(checked_bodies(&scaled, true), 0, "{s}");

@@ -6,7 +6,8 @@
 //! held back (`Workers`) and trimmed there. The plan is kept level by level, the most
 //! valuable first, each level whole before the next:
 //! 1. each stratum's first measured unit (a stratum without one has no estimate; a launch
-//!    body's, the first of each octave of warps among its measured units), with
+//!    body's, the first of each octave of warps among its measured units; the units the
+//!    plan placed at random in its blocks first, its first two after them), with
 //!    the cores' probes at a kernel's head at a unit's length (the progress model needs
 //!    them: without it PageRank VM on UK at a tenth of its size was 19.7% low);
 //! 2. the units measured for their octave alone (`Seen::octave_first`);
@@ -83,6 +84,8 @@ pub(crate) struct Run<'a> {
     pub socket: usize,
     /// The plan's units' length inside launches (0: none).
     pub period: u64,
+    /// With the cores' progress model, the units that can calibrate it (`Bodies::full_units`).
+    pub full: Option<BTreeSet<usize>>,
 }
 
 impl Run<'_> {
@@ -91,17 +94,52 @@ impl Run<'_> {
     /// estimated by those octaves (`post_strata`), and its draining warps' units, kept
     /// apart, are what its first unit alone misses (docs/ARCHITECTURE.md, "Sampled
     /// simulation", item 16).
-    fn ranks(&self) -> Vec<usize> {
-        let mut seen: BTreeMap<(&str, Option<u32>), usize> = BTreeMap::new();
-        (self.units.iter())
-            .map(|u| {
+    ///
+    /// The units the plan placed at random in their blocks (`Choice`) rank before the
+    /// stratum's first two, which stand where its first launch starts: a body's first
+    /// units after its ramp still ran 1.2-1.5 cycles a warp instruction where the rest ran
+    /// 1.0 (PageRank VM on the UK stand-in, item 21). With the cores' progress model only a
+    /// full unit does, as only those calibrate it (later ones left a kernel uncalibrated
+    /// and so untimed: PageRank VM on the CO stand-in at a tenth of its size +4.7% to
+    /// +25.6%); and a unit that carries the cores' probes (`probed`) keeps its rank by
+    /// order: the model reads them.
+    fn ranks(&self, probed: &BTreeSet<usize>) -> Vec<usize> {
+        type Group<'a> = (&'a str, Option<u32>);
+        let placed = |k: usize| {
+            self.units[k].placed
+                && !probed.contains(&k)
+                && self.full.as_ref().is_none_or(|full| full.contains(&k))
+        };
+        let mut placed_in: BTreeMap<Group, usize> = BTreeMap::new();
+        for (k, u) in self.units.iter().enumerate() {
+            if placed(k) {
+                *placed_in.entry((&u.stratum, u.octave)).or_default() += 1;
+            }
+        }
+        // Per group: its measured units so far, its placed ones, its others.
+        let mut seen: BTreeMap<Group, [usize; 3]> = BTreeMap::new();
+        (self.units.iter().enumerate())
+            .map(|(k, u)| {
                 // A unit measured for its octave alone is kept by its own level.
                 if u.octave_first {
                     return 0;
                 }
-                let rank = seen.entry((&u.stratum, u.octave)).or_default();
-                *rank += usize::from(u.sampled);
-                rank.saturating_sub(1)
+                if !u.sampled {
+                    return usize::MAX;
+                }
+                let group = (u.stratum.as_str(), u.octave);
+                let [sampled, placed_so_far, first_so_far] = seen.entry(group).or_default();
+                *sampled += 1;
+                if probed.contains(&k) {
+                    *first_so_far += 1;
+                    *sampled - 1
+                } else if placed(k) {
+                    *placed_so_far += 1;
+                    *placed_so_far - 1
+                } else {
+                    *first_so_far += 1;
+                    placed_in.get(&group).copied().unwrap_or(0) + *first_so_far - 1
+                }
             })
             .collect()
     }
@@ -224,7 +262,12 @@ impl Run<'_> {
     /// or when none is the first with the octaves' units: the budget is not held anyway,
     /// and those few units are what a drain's post-strata need.
     fn choose(&self, jobs: &[Outline], share: f64) -> Chosen {
-        let ranks = self.ranks();
+        let probed: BTreeSet<usize> = (jobs.iter().filter(|j| !j.check))
+            .flat_map(|j| j.units.iter())
+            .filter(|s| !matches!(s.probe, Probing::None))
+            .map(|s| s.unit)
+            .collect();
+        let ranks = self.ranks(&probed);
         let levels = self.levels();
         let beyond = (levels.iter().position(|l| l.octave_firsts)).expect("a level has them");
         let instructions: u64 = self.units.iter().map(|u| u.instructions).sum();
@@ -342,6 +385,7 @@ mod tests {
             fills: 0,
             octave: None,
             octave_first: false,
+            placed: false,
         }
     }
 
@@ -369,6 +413,7 @@ mod tests {
             cores: 8,
             socket: 4,
             period,
+            full: None,
         }
     }
 
@@ -392,24 +437,48 @@ mod tests {
                 (usize::MAX, usize::MAX, PAST_THE_HEAD, true)
             ]
         );
-        assert_eq!(r.ranks(), [0, 0, 1, 1, 1, 2, 2, 3, 3, 0]);
+        const NOT: usize = usize::MAX;
+        let none = BTreeSet::new();
+        assert_eq!(r.ranks(&none), [0, 0, 1, NOT, NOT, 2, NOT, 3, NOT, 0]);
+        // Units 5 and 7 at their blocks' random places rank before the first two, but a
+        // unit that carries probes (1) keeps its rank by order.
+        let mut placed = self::units();
+        (placed[5].placed, placed[7].placed) = (true, true);
+        let r_placed = run(&placed, 0);
+        assert_eq!(
+            r_placed.ranks(&none),
+            [0, 2, 3, NOT, NOT, 0, NOT, 1, NOT, 0]
+        );
+        let probed = BTreeSet::from([1]);
+        assert_eq!(
+            r_placed.ranks(&probed),
+            [0, 0, 3, NOT, NOT, 0, NOT, 1, NOT, 0]
+        );
+        // With the progress model, unit 7 is not full: it ranks after the first two.
+        let r_full = Run {
+            full: Some(BTreeSet::from([1, 2, 5])),
+            ..run(&placed, 0)
+        };
+        assert_eq!(r_full.ranks(&none), [0, 1, 2, NOT, NOT, 0, NOT, 3, NOT, 0]);
         // A body's units with their work on 1 warp (octave 0) and on 100 (octave 6) rank
         // apart.
         let mut by_warps = self::units();
         for (u, warps) in (1..9).zip([100u32, 100, 1, 100, 1, 1, 120, 100]) {
             by_warps[u].octave = Some(warps.ilog2());
         }
-        assert_eq!(run(&by_warps, 0).ranks(), [0, 0, 1, 0, 1, 0, 0, 2, 2, 0]);
+        let ranks = [0, 0, 1, NOT, NOT, 0, NOT, 2, NOT, 0];
+        assert_eq!(run(&by_warps, 0).ranks(&none), ranks);
         // Unit 3 measured only as octave 0's first: the plan's units rank as without it.
         (by_warps[3].sampled, by_warps[3].octave_first) = (true, true);
-        assert_eq!(run(&by_warps, 0).ranks(), [0, 0, 1, 0, 1, 0, 0, 2, 2, 0]);
+        let ranks = [0, 0, 1, 0, NOT, 0, NOT, 2, NOT, 0];
+        assert_eq!(run(&by_warps, 0).ranks(&none), ranks);
         let jobs = [Outline {
             from: 3,
             check: false,
             units: &[span(3, Probing::None)],
         }];
         let r = run(&by_warps, 0);
-        let kept = |l: Level| r.shapes(&jobs, &r.ranks(), l)[0].is_some();
+        let kept = |l: Level| r.shapes(&jobs, &r.ranks(&none), l)[0].is_some();
         let levels = r.levels();
         let kept: Vec<bool> = levels.into_iter().map(kept).collect();
         assert_eq!(
@@ -445,7 +514,7 @@ mod tests {
             outline(2, true, &stretch[..2]),
             outline(9, false, &last[..]),
         ];
-        let ranks = r.ranks();
+        let ranks = r.ranks(&BTreeSet::new());
         let shapes = |rank, checks| {
             let level = Level {
                 rank,

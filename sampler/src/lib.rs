@@ -84,6 +84,9 @@ struct Seen {
     /// (`post_strata`). Measured alone (its own job, from a copy) and read by nothing
     /// else: not by the cores' progress model, its calibration or the run's exact start.
     octave_first: bool,
+    /// Measured at the random place the plan drew in one of its stratum's blocks
+    /// (`Choice`), not as one of its first two.
+    placed: bool,
 }
 
 /// Run `machine` to its end sampled by `plan`: the summary is the functional run's, with
@@ -129,6 +132,8 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     // by the features of its first body unit (`Clusters::follow`; `None`: not yet known,
     // Some(None): its kernel's first cluster).
     let mut open_cluster: Option<Option<usize>> = None;
+    // The open launch's body units so far: its first `RAMP` are its ramp.
+    let mut body_units = 0;
     // After warming and counting are on: a job fast-forwarding from a copy does both as
     // the run did (neither changes what a detailed run does).
     let reach = if warmup > 0 { warmup.max(REACH) } else { 0 };
@@ -175,10 +180,10 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             .map(|(n, b)| n - b)
             .collect();
         by_warp_before = now_by_warp;
-        let (stratum, sampled) = match (unit, end, inside) {
-            (0, ..) => ("first".to_string(), true),
+        let (stratum, sampled, placed) = match (unit, end, inside) {
+            (0, ..) => ("first".to_string(), true, false),
             (_, Mark::Launches(_), false) if !last_of.contains_key(&kernel) => {
-                (format!("{kernel} (first launch)"), true)
+                (format!("{kernel} (first launch)"), true, false)
             }
             (_, end, inside) => {
                 let stratum = match (end, inside, features) {
@@ -199,11 +204,16 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
                             let (cluster, first) = clusters.follow(&body, launches, f);
                             open_cluster = Some((!first).then_some(cluster));
                         }
-                        format!("{kernel} (launch body{})", cluster_part(open_cluster))
+                        body_units += 1;
+                        let part = if body_units <= RAMP { "ramp" } else { "body" };
+                        format!("{kernel} (launch {part}{})", cluster_part(open_cluster))
                     }
                 };
-                let sampled = choice.measures(&stratum);
-                (stratum, sampled)
+                let (sampled, placed) = match choice.measures(&stratum) {
+                    Some(placed) => (true, placed),
+                    None => (false, false),
+                };
+                (stratum, sampled, placed)
             }
         };
         let tail = matches!(end, Mark::Launches(_));
@@ -224,6 +234,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         };
         if tail {
             open_cluster = None;
+            body_units = 0;
         }
         if let (Some(bodies), true) = (&mut bodies, inside) {
             bodies.add(unit, launches, &group, by_warp, tail);
@@ -296,6 +307,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             fills: fills - fills_before,
             octave,
             octave_first,
+            placed,
         });
         fills_before = fills;
         launches = now;
@@ -321,6 +333,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             fills: machine.llc_warm_fills() - fills_before,
             octave: None,
             octave_first: false,
+            placed: false,
         });
         let from = unit.saturating_sub(warmup);
         let job = jobs(
@@ -369,6 +382,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             cores,
             socket,
             period: plan.period,
+            full: bodies.as_ref().map(Bodies::full_units),
         };
         let mut dropped = Vec::new();
         workers.trim_held(|jobs| {
@@ -388,12 +402,19 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     };
     let Done { measured, whole } = workers.finish()?;
     // A run simulated whole has its cycles: nothing to scale.
-    let progress = match bodies.filter(|_| !whole_run) {
+    let mut progress = match bodies.filter(|_| !whole_run) {
         Some(bodies) => {
             bodies.scaling((measured.iter()).filter(|m| !m.check && !units[m.unit].octave_first))
         }
         None => Scaling::default(),
     };
+    // A launch's ramp runs at another ratio of cycles to the model's weights than its
+    // body: its full units calibrate its own (item 21).
+    for (&k, kernel) in &mut progress.full {
+        if is_ramp(&units[k]) {
+            *kernel = ramp_of(kernel);
+        }
+    }
     let mut record = estimate(&units, &measured, &progress, plan, whole_run);
     record.interleaving = interleaving;
     record.budget = budget;
@@ -409,6 +430,16 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     };
     summary.sampling = Some(record);
     Ok(summary)
+}
+
+/// Whether `unit` is of a launch's ramp (`RAMP`).
+fn is_ramp(unit: &Seen) -> bool {
+    unit.stratum.contains("(launch ramp")
+}
+
+/// The calibration of `kernel`'s launches' ramps.
+fn ramp_of(kernel: &str) -> String {
+    format!("{kernel} (ramp)")
 }
 
 /// The part of a launch body's or tail's stratum that names its launch's cluster, when it
@@ -445,8 +476,9 @@ impl Choice {
         }
     }
 
-    /// Whether the next unit of `stratum` is measured.
-    fn measures(&mut self, stratum: &str) -> bool {
+    /// Whether the next unit of `stratum` is measured: `Some(true)` at its block's random
+    /// place, `Some(false)` as one of its first two.
+    fn measures(&mut self, stratum: &str) -> Option<bool> {
         let seed = self.strata.len() as u64;
         let (rng, count, place) = (self.strata)
             .entry(stratum.to_string())
@@ -454,17 +486,25 @@ impl Choice {
         let unit = *count;
         *count += 1;
         if unit < 2 {
-            return true;
+            return Some(false);
         }
-        let Some(after) = unit.checked_sub(self.every) else {
-            return false;
-        };
+        let after = unit.checked_sub(self.every)?;
         if after.is_multiple_of(self.every) {
             *place = (rng.next_u64() % self.every as u64) as usize;
         }
-        after % self.every == *place
+        (after % self.every == *place).then_some(true)
     }
 }
+
+/// How many of a launch's body units after its head are its ramp, a stratum of their own:
+/// the warps start their edges together, their loads missing at once, and the launch runs
+/// slower a warp instruction until they spread apart. Measured with every unit of the
+/// quick-size UK stand-in in detail (units of 20k warp instructions, three PageRank
+/// iterations): under VM push the first body unit of each launch ran 2.33-2.46 cycles a
+/// warp instruction, the second 1.43-1.53, the third 1.18-1.19, the rest about 1.0; a body
+/// stratum's first two measured units were its first launch's ramp, and the estimate was
+/// 84% high. Under VM pull the first ran 1.71, BFS VM push's 8.0 (its levels short).
+pub const RAMP: usize = 2;
 
 /// A run of at most this many units holds its detailed jobs back until its end: when they
 /// would simulate [`WHOLE_AT`] of the run's warp instructions or more (a short run, whose
@@ -683,12 +723,18 @@ fn estimate(
         .filter(|l| calibrations.contains_key(progress.kernels[l].as_str()))
         .collect();
     let in_timed_launch = |k: usize| (progress.units.get(&k)).is_some_and(|l| launches.contains(l));
-    let timed_strata: BTreeMap<&str, &str> = (0..units.len())
+    // Each timed stratum's kernel and calibration: its kernel's, a ramp's its own where
+    // measured.
+    let timed_strata: BTreeMap<&str, (&str, &str)> = (0..units.len())
         .filter(|&k| in_timed_launch(k))
         .map(|k| {
+            let kernel = progress.kernel(k).unwrap_or_default();
+            let ramp = (is_ramp(&units[k]))
+                .then(|| calibrations.get_key_value(ramp_of(kernel).as_str()))
+                .flatten();
             (
                 units[k].stratum.as_str(),
-                progress.kernel(k).unwrap_or_default(),
+                (kernel, ramp.map_or(kernel, |(&ramp, _)| ramp)),
             )
         })
         .collect();
@@ -747,10 +793,10 @@ fn estimate(
             timed,
         });
         if timed {
-            let kernel = timed_strata[u.stratum.as_str()];
+            let (kernel, calibration) = timed_strata[u.stratum.as_str()];
             (timed_in
                 .entry(&u.stratum)
-                .or_insert_with(|| Timed::new(kernel)))
+                .or_insert_with(|| Timed::new(kernel, calibration)))
             .add(
                 weight(k),
                 progress.ratio(k).unwrap_or(1.0),
@@ -834,20 +880,24 @@ fn estimate(
     // A stratum's units the model times add their part: the calibration times their
     // weights times their launches' ratios, whose variance is the calibration's, and the
     // lone warps' spread (`estimate::lone_warps`) widens the interval by its own half
-    // width in quadrature (the rest of the model's error is not in it). A kernel's strata
-    // share its calibration and its probes, so their variances are added once, for their
-    // parts together.
-    let mut by_kernel: BTreeMap<&str, Timed> = BTreeMap::new();
+    // width in quadrature (the rest of the model's error is not in it). The strata that
+    // share a calibration have its variance added once, for their parts together, and a
+    // kernel's strata share its probes, so the lone warps' spread is of their parts
+    // together in cycles.
+    let mut by_calibration: BTreeMap<&str, f64> = BTreeMap::new();
+    let mut lone_parts: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
     for e in &mut estimated {
         let Some(timed) = timed_in.get(e.stratum.name.as_str()) else {
             continue;
         };
-        let c = calibrations[timed.kernel];
+        let c = calibrations[timed.calibration];
         let part = c.ratio * timed.weighed;
-        (by_kernel
-            .entry(timed.kernel)
-            .or_insert_with(|| Timed::new(timed.kernel)))
-        .merge(timed);
+        *by_calibration.entry(timed.calibration).or_default() += part;
+        let parts = lone_parts.entry(timed.kernel).or_default();
+        parts.resize(timed.by_lone_warp.len(), 0.0);
+        for (sum, w) in parts.iter_mut().zip(&timed.by_lone_warp) {
+            *sum += c.ratio * w;
+        }
         let own = e.variance + part * part * c.relative_variance;
         let df = fewest(e.degrees_of_freedom, c.df);
         if own != 0.0 {
@@ -862,12 +912,13 @@ fn estimate(
         e.stratum.progress_ratio = Some(timed.weighed / timed.weights);
     }
     let mut lone = Spread::default();
-    for (kernel, timed) in by_kernel {
-        let c = calibrations[kernel];
-        let part = c.ratio * timed.weighed;
+    for (calibration, part) in by_calibration {
+        let c = calibrations[calibration];
         variance += part * part * c.relative_variance;
         df = fewest(df, c.df);
-        lone = lone.and(timed.lone_warps(c.ratio));
+    }
+    for parts in lone_parts.values() {
+        lone = lone.and(estimate::lone_warps(parts));
     }
     let total: f64 = estimated.iter().map(|e| e.stratum.cycles).sum();
     let half_width = if variance == 0.0 {
@@ -1025,20 +1076,22 @@ fn fewest(a: u32, b: u32) -> u32 {
     }
 }
 
-/// A stratum's units the cores' progress model times (`progress.rs`), or a kernel's: their
-/// kernel, their weights, their weights times their launches' ratios, and the same with
-/// each probed lone warp's ratios in turn.
+/// A stratum's units the cores' progress model times (`progress.rs`): their kernel (whose
+/// probes they share) and calibration, their weights, their weights times their launches'
+/// ratios, and the same with each probed lone warp's ratios in turn.
 struct Timed<'a> {
     kernel: &'a str,
+    calibration: &'a str,
     weights: f64,
     weighed: f64,
     by_lone_warp: Vec<f64>,
 }
 
 impl<'a> Timed<'a> {
-    fn new(kernel: &'a str) -> Self {
+    fn new(kernel: &'a str, calibration: &'a str) -> Self {
         Timed {
             kernel,
+            calibration,
             weights: 0.0,
             weighed: 0.0,
             by_lone_warp: Vec::new(),
@@ -1050,6 +1103,7 @@ impl<'a> Timed<'a> {
     fn add(&mut self, weight: f64, ratio: f64, lone_warp_ratios: &[f64]) {
         self.merge(&Timed {
             kernel: self.kernel,
+            calibration: self.calibration,
             weights: weight,
             weighed: weight * ratio,
             by_lone_warp: lone_warp_ratios.iter().map(|r| weight * r).collect(),
@@ -1096,6 +1150,7 @@ mod tests {
             fills: 0,
             octave: None,
             octave_first: false,
+            placed: false,
         }
     }
 

@@ -58,7 +58,9 @@
 //! are weighed by those times and scaled by the time by place over the units' times
 //! together, so that together they are the time by place; the kernel's measured full units'
 //! cycles over their weights turn that into cycles (`estimate.rs`, `Scaling::full`: a later
-//! unit's copy drains as lock step does, not as detail does, so it does not calibrate).
+//! unit's copy drains as lock step does, not as detail does, so it does not calibrate; a
+//! launch's ramp, `RAMP`, runs at another ratio and is calibrated by its own full units
+//! where measured, `lib.rs`).
 //! Without a lone warp's rate (every probed warp ran out of work first) a warp takes what
 //! its core is given, the cores' model of before. The probes tell a core at its own limit
 //! from one a shared resource held: on the GCN layer's SparseWeaver at the paper's size
@@ -77,7 +79,7 @@
 //! the cores share a socket alike, as lock step has them, and nothing is scaled (the warps'
 //! own drain under round robin is not modelled).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use wsim_sim::config::Arbiter;
 use wsim_sim::stats::{CoreProbe, LaunchProgress};
@@ -348,6 +350,14 @@ impl Bodies {
         } else {
             body.units.push((unit, by_warp));
         }
+    }
+
+    /// The units whose copies have every core at work to their end, of every launch: those
+    /// that calibrate the model (`Scaling::full`).
+    pub fn full_units(&self) -> BTreeSet<usize> {
+        (self.launches.values())
+            .flat_map(|body| body.full_units(self.warps).map(|(u, _)| *u))
+            .collect()
     }
 
     /// Each launch's ratio, by place over its units' times in the copies, the units it
