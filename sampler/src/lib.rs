@@ -503,7 +503,10 @@ impl Choice {
 /// iterations): under VM push the first body unit of each launch ran 2.33-2.46 cycles a
 /// warp instruction, the second 1.43-1.53, the third 1.18-1.19, the rest about 1.0; a body
 /// stratum's first two measured units were its first launch's ramp, and the estimate was
-/// 84% high. Under VM pull the first ran 1.71, BFS VM push's 8.0 (its levels short).
+/// 84% high. Under VM pull the first ran 1.71, BFS VM push's 8.0 (its levels short). A
+/// ramp can be fast too: the GCN layer's SparseWeaver on the CO stand-in (width 64) ran
+/// its launches' first units at 0.6-1.3 and the rest at 1.7-2.1 once the memory's queues
+/// had filled, so the cores' progress model calibrates a ramp by its own units (item 21).
 pub const RAMP: usize = 2;
 
 /// A run of at most this many units holds its detailed jobs back until its end: when they
