@@ -116,8 +116,9 @@ impl Run<'_> {
                 *placed_in.entry((&u.stratum, u.octave)).or_default() += 1;
             }
         }
-        // Per group: its measured units so far, its placed ones, its others.
-        let mut seen: BTreeMap<Group, [usize; 3]> = BTreeMap::new();
+        // Per group: its placed units so far, and its others (its first two, probed ones
+        // among them).
+        let mut seen: BTreeMap<Group, [usize; 2]> = BTreeMap::new();
         (self.units.iter().enumerate())
             .map(|(k, u)| {
                 // A unit measured for its octave alone is kept by its own level.
@@ -128,18 +129,19 @@ impl Run<'_> {
                     return usize::MAX;
                 }
                 let group = (u.stratum.as_str(), u.octave);
-                let [sampled, placed_so_far, first_so_far] = seen.entry(group).or_default();
-                *sampled += 1;
-                if probed.contains(&k) {
-                    *first_so_far += 1;
-                    *sampled - 1
-                } else if placed(k) {
+                let [placed_so_far, first_so_far] = seen.entry(group).or_default();
+                if placed(k) {
                     *placed_so_far += 1;
-                    *placed_so_far - 1
-                } else {
-                    *first_so_far += 1;
-                    placed_in.get(&group).copied().unwrap_or(0) + *first_so_far - 1
+                    return *placed_so_far - 1;
                 }
+                *first_so_far += 1;
+                // A probed unit is one of its group's first (a kernel's first measured body
+                // unit, its first measured tails), ahead of every placed unit.
+                let behind = match probed.contains(&k) {
+                    true => 0,
+                    false => placed_in.get(&group).copied().unwrap_or(0),
+                };
+                behind + *first_so_far - 1
             })
             .collect()
     }

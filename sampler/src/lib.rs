@@ -17,8 +17,10 @@
 //! the last launch): the strata of one unit are always simulated, and of the others'
 //! units the first two and then one in `every`, at a random place in each block
 //! (`Choice`).
-//! With a `period`, a unit also ends inside a launch, and a launch's head, body and tail
-//! are strata of their kernel (with a `cluster` diameter, its body and tail of its
+//! With a `period`, a unit also ends inside a launch, and a launch's head, ramp (its
+//! first [`RAMP`] body units, slower or faster than the rest while its warps start
+//! together), body and tail are strata of their kernel (with a `cluster` diameter, its
+//! ramp, body and tail of its
 //! kernel's cluster of launches, by its first body unit's features: a search's level that
 //! updates most vertices runs several times slower a warp instruction than one that
 //! updates few); under core order the bodies are scaled by the cores' progress through
@@ -209,10 +211,8 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
                         format!("{kernel} (launch {part}{})", cluster_part(open_cluster))
                     }
                 };
-                let (sampled, placed) = match choice.measures(&stratum) {
-                    Some(placed) => (true, placed),
-                    None => (false, false),
-                };
+                let (sampled, placed) =
+                    (choice.measures(&stratum)).map_or((false, false), |placed| (true, placed));
                 (stratum, sampled, placed)
             }
         };
@@ -1104,21 +1104,11 @@ impl<'a> Timed<'a> {
     /// A unit of weight `weight` in a launch of ratio `ratio`, `lone_warp_ratios` with each
     /// probed lone warp (a kernel's launches share its probes: as many for each).
     fn add(&mut self, weight: f64, ratio: f64, lone_warp_ratios: &[f64]) {
-        self.merge(&Timed {
-            kernel: self.kernel,
-            calibration: self.calibration,
-            weights: weight,
-            weighed: weight * ratio,
-            by_lone_warp: lone_warp_ratios.iter().map(|r| weight * r).collect(),
-        });
-    }
-
-    fn merge(&mut self, other: &Timed) {
-        self.weights += other.weights;
-        self.weighed += other.weighed;
-        self.by_lone_warp.resize(other.by_lone_warp.len(), 0.0);
-        for (sum, w) in self.by_lone_warp.iter_mut().zip(&other.by_lone_warp) {
-            *sum += w;
+        self.weights += weight;
+        self.weighed += weight * ratio;
+        self.by_lone_warp.resize(lone_warp_ratios.len(), 0.0);
+        for (sum, r) in self.by_lone_warp.iter_mut().zip(lone_warp_ratios) {
+            *sum += weight * r;
         }
     }
 
