@@ -84,8 +84,9 @@ pub(crate) struct Run<'a> {
     pub socket: usize,
     /// The plan's units' length inside launches (0: none).
     pub period: u64,
-    /// With the cores' progress model, the units that can calibrate it (`Bodies::full_units`).
-    pub full: Option<BTreeSet<usize>>,
+    /// With the cores' progress model, the launch bodies' units that cannot calibrate it
+    /// (`Bodies::unfull_units`): not promoted when placed.
+    pub unfull: BTreeSet<usize>,
 }
 
 impl Run<'_> {
@@ -98,17 +99,21 @@ impl Run<'_> {
     /// The units the plan placed at random in their blocks (`Choice`) rank before the
     /// stratum's first two, which stand where its first launch starts: a body's first
     /// units after its ramp still ran 1.2-1.5 cycles a warp instruction where the rest ran
-    /// 1.0 (PageRank VM on the UK stand-in, item 21). With the cores' progress model only a
-    /// full unit does, as only those calibrate it (later ones left a kernel uncalibrated
-    /// and so untimed: PageRank VM on the CO stand-in at a tenth of its size +4.7% to
-    /// +25.6%); and a unit that carries the cores' probes (`probed`) keeps its rank by
-    /// order: the model reads them.
+    /// 1.0 (PageRank VM on the UK stand-in, item 21). With the cores' progress model a
+    /// launch body's unit does only when full, as only those calibrate it (later ones left
+    /// a kernel uncalibrated and so untimed: PageRank VM on the CO stand-in at a tenth of
+    /// its size +4.7% to +25.6%); heads and tails calibrate nothing and do (else a
+    /// kernel's first launches' heads and tails stood for all its others: item 22); a short
+    /// launch's tail (`Seen::with_head`) ranks with its head, so that a level keeps the
+    /// launch whole or not at all; and a unit that carries the cores' probes (`probed`)
+    /// keeps its rank by order: the model reads them.
     fn ranks(&self, probed: &BTreeSet<usize>) -> Vec<usize> {
         type Group<'a> = (&'a str, Option<u32>);
         let placed = |k: usize| {
             self.units[k].placed
+                && !self.units[k].with_head
                 && !probed.contains(&k)
-                && self.full.as_ref().is_none_or(|full| full.contains(&k))
+                && !self.unfull.contains(&k)
         };
         let mut placed_in: BTreeMap<Group, usize> = BTreeMap::new();
         for (k, u) in self.units.iter().enumerate() {
@@ -119,31 +124,36 @@ impl Run<'_> {
         // Per group: its placed units so far, and its others (its first two, probed ones
         // among them).
         let mut seen: BTreeMap<Group, [usize; 2]> = BTreeMap::new();
-        (self.units.iter().enumerate())
-            .map(|(k, u)| {
+        let mut ranks: Vec<usize> = Vec::with_capacity(self.units.len());
+        for (k, u) in self.units.iter().enumerate() {
+            let rank = if u.octave_first {
                 // A unit measured for its octave alone is kept by its own level.
-                if u.octave_first {
-                    return 0;
-                }
-                if !u.sampled {
-                    return usize::MAX;
-                }
+                0
+            } else if u.with_head {
+                // A short launch's tail is kept with its head.
+                ranks[k - 1]
+            } else if !u.sampled {
+                usize::MAX
+            } else {
                 let group = (u.stratum.as_str(), u.octave);
                 let [placed_so_far, first_so_far] = seen.entry(group).or_default();
                 if placed(k) {
                     *placed_so_far += 1;
-                    return *placed_so_far - 1;
+                    *placed_so_far - 1
+                } else {
+                    *first_so_far += 1;
+                    // A probed unit is one of its group's first (a kernel's first measured
+                    // body unit, its first measured tails), ahead of every placed unit.
+                    let behind = match probed.contains(&k) {
+                        true => 0,
+                        false => placed_in.get(&group).copied().unwrap_or(0),
+                    };
+                    behind + *first_so_far - 1
                 }
-                *first_so_far += 1;
-                // A probed unit is one of its group's first (a kernel's first measured body
-                // unit, its first measured tails), ahead of every placed unit.
-                let behind = match probed.contains(&k) {
-                    true => 0,
-                    false => placed_in.get(&group).copied().unwrap_or(0),
-                };
-                behind + *first_so_far - 1
-            })
-            .collect()
+            };
+            ranks.push(rank);
+        }
+        ranks
     }
 
     /// The levels, cheapest first (but that the octaves' units give way to the second
@@ -388,14 +398,21 @@ mod tests {
             octave: None,
             octave_first: false,
             placed: false,
+            with_head: false,
         }
     }
 
     fn span(unit: usize, probe: Probing) -> Span {
         Span {
             unit,
-            start: Mark::Instructions(unit as u64 * 100),
-            end: Mark::Instructions(unit as u64 * 100 + 100),
+            start: Mark::Instructions {
+                launches: 0,
+                after: unit as u64 * 100,
+            },
+            end: Mark::Instructions {
+                launches: 0,
+                after: unit as u64 * 100 + 100,
+            },
             probe,
         }
     }
@@ -415,7 +432,7 @@ mod tests {
             cores: 8,
             socket: 4,
             period,
-            full: None,
+            unfull: BTreeSet::new(),
         }
     }
 
@@ -456,9 +473,9 @@ mod tests {
             r_placed.ranks(&probed),
             [0, 0, 3, NOT, NOT, 0, NOT, 1, NOT, 0]
         );
-        // With the progress model, unit 7 is not full: it ranks after the first two.
+        // With the progress model, body unit 7 is not full: it ranks after the first two.
         let r_full = Run {
-            full: Some(BTreeSet::from([1, 2, 5])),
+            unfull: BTreeSet::from([3, 4, 6, 7, 8]),
             ..run(&placed, 0)
         };
         assert_eq!(r_full.ranks(&none), [0, 1, 2, NOT, NOT, 0, NOT, 3, NOT, 0]);
@@ -488,6 +505,24 @@ mod tests {
             [false, true, false, true, true, true],
             "but beside second units"
         );
+    }
+
+    /// Units 1-8 as four short launches of two units each (a head, its tail with it), 1-2
+    /// and 5-6 measured, 5 at its block's random place (and its tail with it): each tail
+    /// ranks with its head, so that a level keeps a launch whole or not at all.
+    #[test]
+    fn a_short_launchs_tail_ranks_with_its_head() {
+        let mut units = units();
+        for (u, seen) in units.iter_mut().enumerate().take(9).skip(1) {
+            seen.stratum = "short".to_string();
+            seen.sampled = [1, 2, 5, 6].contains(&u);
+            seen.with_head = u % 2 == 0;
+        }
+        (units[5].placed, units[6].placed) = (true, true);
+        const NOT: usize = usize::MAX;
+        let none = BTreeSet::new();
+        let ranks = [0, 1, 1, NOT, NOT, 0, 0, NOT, NOT, 0];
+        assert_eq!(run(&units, 0).ranks(&none), ranks);
     }
 
     /// The run's start (units 0-2, one job), a stretch of units 5-7 warmed up from 4, its

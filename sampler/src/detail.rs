@@ -7,22 +7,67 @@ use wsim_sim::error::ErrorKind;
 use wsim_sim::{Machine, RunSummary, SimError, SimResult};
 
 /// A point of the run where a unit starts or ends: when a number of launches have ended,
-/// when the cores have issued a number of warp instructions (a unit inside a launch), or
-/// the run's end.
+/// when the cores have issued a number of warp instructions since the last of a number of
+/// launches ended (a unit inside a launch), or the run's end.
+///
+/// Inside a launch a mark counts from the launch's start, not from the run's: detail
+/// turns `wsim_spawn`'s wait loop more often than the functional rounds do (BFS WM push on
+/// the quick RN stand-in issued 26.7k warp instructions more in detail over 95 launches,
+/// 87-1,054 a launch), and counted from the run's start a detailed run reached each mark
+/// that much earlier, launch after launch: measured every unit, its later launches' heads
+/// took no cycles at all and their tails the whole launch (docs/ARCHITECTURE.md, "Sampled
+/// simulation", item 22).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mark {
     Launches(usize),
-    Instructions(u64),
+    Instructions { launches: usize, after: u64 },
     Exit,
 }
 
 impl Mark {
-    /// Whether `m` has reached the mark.
-    fn reached(self, m: &Machine) -> bool {
+    /// Whether `m`, at `count`, has reached the mark.
+    fn reached(self, m: &Machine, count: &mut Count) -> bool {
+        count.observe(m);
         match self {
-            Mark::Launches(n) => ended(m) >= n,
-            Mark::Instructions(n) => m.progress().instructions >= n,
+            Mark::Launches(n) => count.launches >= n,
+            Mark::Instructions { launches, after } => {
+                count.launches > launches
+                    || (count.launches == launches
+                        && m.progress().instructions - count.base >= after)
+            }
             Mark::Exit => false,
+        }
+    }
+}
+
+/// Where a run stands against the marks: the launches ended, and the warp instructions
+/// the cores had issued when the last of them ended.
+struct Count {
+    launches: usize,
+    base: u64,
+}
+
+impl Count {
+    /// The count of `m`, which stands at `mark` (a unit's start).
+    fn at(m: &Machine, mark: Mark) -> Count {
+        let now = m.progress().instructions;
+        match mark {
+            Mark::Instructions { launches, after } => Count {
+                launches,
+                base: now - after,
+            },
+            _ => Count {
+                launches: ended(m),
+                base: now,
+            },
+        }
+    }
+
+    fn observe(&mut self, m: &Machine) {
+        let now = ended(m);
+        if now != self.launches {
+            self.launches = now;
+            self.base = m.progress().instructions;
         }
     }
 }
@@ -59,6 +104,8 @@ pub(crate) enum Probing {
 /// ended: consecutive measured units share one warm-up).
 pub(crate) struct Job {
     pub machine: Machine,
+    /// Where in the run the machine stands: the start of a unit.
+    pub at: Mark,
     /// The unit its warm-up starts at.
     pub from: usize,
     pub forward: Option<Mark>,
@@ -117,8 +164,9 @@ pub(crate) fn ended(m: &Machine) -> usize {
 
 pub(crate) fn measure(job: Job) -> SimResult<Done> {
     let mut m = job.machine;
+    let mut count = Count::at(&m, job.at);
     if let Some(start) = job.forward {
-        if m.run_functional_until(|m| start.reached(m))? {
+        if m.run_functional_until(|m| start.reached(m, &mut count))? {
             return Err(SimError::new(ErrorKind::Setup(format!(
                 "the sampler's fast-forward to {start:?} ran past the program's end"
             ))));
@@ -127,11 +175,11 @@ pub(crate) fn measure(job: Job) -> SimResult<Done> {
     let mut measured = Vec::with_capacity(job.units.len());
     let mut first = m.progress().instructions;
     for span in &job.units {
-        m.run_until(|m| span.start.reached(m))?;
+        m.run_until(|m| span.start.reached(m, &mut count))?;
         let (probes, probed) = probe(&m, span)?;
         let start = m.cycle();
         let at_start: Vec<u64> = m.instructions_by_warp().collect();
-        m.run_until(|m| span.end.reached(m))?;
+        m.run_until(|m| span.end.reached(m, &mut count))?;
         let instructions = m.progress().instructions;
         measured.push(Measured {
             unit: span.unit,
@@ -235,9 +283,11 @@ impl Span {
     /// head inside a launch, none elsewhere.
     pub(crate) fn head_lengths(&self) -> Option<Vec<u64>> {
         match (self.probe, self.start, self.end) {
-            (Probing::Head { longest }, Mark::Instructions(from), Mark::Instructions(to)) => {
-                Some(past_the_head(to - from, longest))
-            }
+            (
+                Probing::Head { longest },
+                Mark::Instructions { after: from, .. },
+                Mark::Instructions { after: to, .. },
+            ) => Some(past_the_head(to - from, longest)),
             _ => None,
         }
     }
@@ -457,7 +507,8 @@ mod tests {
             end,
             probe,
         };
-        let body = (Mark::Instructions(100_000), Mark::Instructions(200_000));
+        let inside = |after| Mark::Instructions { launches: 2, after };
+        let body = (inside(100_000), inside(200_000));
         let lone = 2 * 2 * LONE_WARPS as u64 * LONE_WARP_INSTRUCTIONS;
         assert_eq!(
             span(

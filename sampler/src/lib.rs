@@ -17,16 +17,19 @@
 //! the last launch): the strata of one unit are always simulated, and of the others'
 //! units the first two and then one in `every`, at a random place in each block
 //! (`Choice`).
-//! With a `period`, a unit also ends inside a launch, and a launch's head, ramp (its
+//! With a `period`, a unit also ends inside a launch, and a launch's head (its kernel's
+//! first apart: cold), ramp (its
 //! first [`RAMP`] body units, slower or faster than the rest while its warps start
 //! together), body and tail are strata of their kernel (with a `cluster` diameter, its
 //! ramp, body and tail of its
 //! kernel's cluster of launches, by its first body unit's features: a search's level that
 //! updates most vertices runs several times slower a warp instruction than one that
-//! updates few); under core order the bodies are scaled by the cores' progress through
-//! the launch (`progress.rs`), and a body the model does not time is estimated by the
-//! octave of the warps its units' work is spread over (`post_strata`), so each octave's
-//! first body unit is measured too (`Seen::octave_first`). A measured unit is preceded by
+//! updates few); a launch of a head and a tail alone is one unit of its kernel's short
+//! launches in two, measured whole or not at all (`Head`); under core order the bodies
+//! are scaled by the cores' progress through
+//! the launch (`progress.rs`), and a body or tail the model does not time is estimated by
+//! the octave of the warps its units' work is spread over (`post_strata`), so each
+//! octave's first unit is measured too (`Seen::octave_first`). A measured unit is preceded by
 //! units simulated in detail and not measured, so that its caches, DRAM rows, Weaver
 //! tables and pipeline hold what the run would have left there: `warmup_units` of them,
 //! and back to the previous unit of its kernel when that is within [`REACH`] (PageRank
@@ -78,17 +81,21 @@ struct Seen {
     sampled: bool,
     /// Lines the last-level cache installed while the functional run warmed it.
     fills: u64,
-    /// A launch body's: the octave of the warps its work is spread over (log2 of
-    /// [`effective_warps`]), which its post-stratum and its rank in a budget's trim go by.
+    /// A launch body's or tail's: the octave of the warps its work is spread over (log2
+    /// of [`effective_warps`]), which its post-stratum and its rank in a budget's trim go
+    /// by.
     octave: Option<u32>,
-    /// Measured beyond the plan as the first of its body stratum's units in its octave,
-    /// so that every octave a launch body reaches has a measured unit for its post-stratum
+    /// Measured beyond the plan as the first of its body or tail stratum's units in its
+    /// octave, so that every octave a launch body or tail reaches has a measured unit for
+    /// its post-stratum
     /// (`post_strata`). Measured alone (its own job, from a copy) and read by nothing
     /// else: not by the cores' progress model, its calibration or the run's exact start.
     octave_first: bool,
     /// Measured at the random place the plan drew in one of its stratum's blocks
     /// (`Choice`), not as one of its first two.
     placed: bool,
+    /// A short launch's tail: measured with its head, and ranked with it in a budget.
+    with_head: bool,
 }
 
 /// Run `machine` to its end sampled by `plan`: the summary is the functional run's, with
@@ -103,6 +110,9 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     let mut choice = Choice::new(every);
     let mut last_of: BTreeMap<String, usize> = BTreeMap::new();
     let (mut unit_start, mut launches) = (0u64, 0usize);
+    // The warp instructions issued when the last launch ended (a mark inside a launch
+    // counts from there, `Mark`).
+    let mut launch_start = 0u64;
     let mut fills_before = 0;
     // Where the current unit started: at a launch's end (or the run's start), or inside one.
     let mut start = Mark::Launches(0);
@@ -136,12 +146,16 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     let mut open_cluster: Option<Option<usize>> = None;
     // The open launch's body units so far: its first `RAMP` are its ramp.
     let mut body_units = 0;
+    // The open launch's head, until the unit after it says whether the launch is short.
+    let mut open_head: Option<Head> = None;
     // After warming and counting are on: a job fast-forwarding from a copy does both as
     // the run did (neither changes what a detailed run does).
     let reach = if warmup > 0 { warmup.max(REACH) } else { 0 };
     let check = plan.check_warmup as usize;
     let llc_lines = machine.llc_lines();
-    let mut starts = Starts::new(machine, reach.max(check));
+    // A launch's head is measured, or not, once the unit after it has ended (`Head`): its
+    // jobs start up to one unit further back than the current unit's.
+    let mut starts = Starts::new(machine, reach.max(check) + 1);
     // Held back with the run's start while the run might still be simulated whole (`HOLD`),
     // and with a budget to the run's end.
     let mut workers = Workers::new(
@@ -161,7 +175,8 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             && instructions - unit_start >= plan.period
             && m.open_launch().is_some()
         {
-            (Mark::Instructions(instructions), m.open_launch())
+            let after = instructions - launch_start;
+            (Mark::Instructions { launches, after }, m.open_launch())
         } else {
             return false;
         };
@@ -169,7 +184,23 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         let kernel = kernel.unwrap_or("launch").to_string();
         let unit = units.len();
         let size = instructions - unit_start;
-        let inside = matches!(start, Mark::Instructions(_));
+        let inside = matches!(start, Mark::Instructions { .. });
+        let tail = matches!(end, Mark::Launches(_));
+        let head = unit > 0 && !inside && !tail;
+        // A launch of a head and a tail alone (at most two periods) is one stratum's unit
+        // in two: its tail is measured with its head, so that the ratio estimator reads
+        // whole launches, not tails whose drain is most of their time (item 22).
+        let short = inside && tail && body_units == 0 && open_head.is_some();
+        if let Some(h) = open_head.take() {
+            h.decide(
+                short,
+                &mut units,
+                &mut choice,
+                &starts,
+                &mut stretch,
+                &mut workers,
+            );
+        }
         // Its stratum. A whole launch's: its kernel and the octave of its warp instructions
         // (a level of a search with a large frontier is unlike one with a small one), or
         // with clusters its kernel's cluster of launches like it; a part of a launch's: its
@@ -184,6 +215,12 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         by_warp_before = now_by_warp;
         let (stratum, sampled, placed) = match (unit, end, inside) {
             (0, ..) => ("first".to_string(), true, false),
+            // Named and measured or not once the unit after it ends (`Head::decide`).
+            _ if head => (format!("{kernel} (launch head)"), false, false),
+            _ if short => {
+                let head = &units[unit - 1];
+                (head.stratum.clone(), head.sampled, head.placed)
+            }
             (_, Mark::Launches(_), false) if !last_of.contains_key(&kernel) => {
                 (format!("{kernel} (first launch)"), true, false)
             }
@@ -199,8 +236,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
                     (Mark::Launches(_), true, _) => {
                         format!("{kernel} (launch tail{})", cluster_part(open_cluster))
                     }
-                    (_, false, _) => format!("{kernel} (launch head)"),
-                    (_, true, features) => {
+                    (_, _, features) => {
                         if let (None, Some((f, clusters))) = (open_cluster, features) {
                             let body = format!("{kernel} (launch body)");
                             let (cluster, first) = clusters.follow(&body, launches, f);
@@ -216,8 +252,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
                 (stratum, sampled, placed)
             }
         };
-        let tail = matches!(end, Mark::Launches(_));
-        let octave = (inside && !tail).then(|| effective_warps(&by_warp).ilog2());
+        let octave = (inside && !short).then(|| effective_warps(&by_warp).ilog2());
         let octave_key = octave.map(|o| (stratum.clone(), o));
         let octave_first =
             !sampled && (octave_key.as_ref()).is_some_and(|k| !octaves_measured.contains(k));
@@ -236,18 +271,46 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             open_cluster = None;
             body_units = 0;
         }
-        if let (Some(bodies), true) = (&mut bodies, inside) {
+        // A short launch is no launch body: its two units are estimated together.
+        let in_body = inside && !short;
+        if let (Some(bodies), true) = (&mut bodies, in_body) {
             bodies.add(unit, launches, &group, by_warp, tail);
         }
-        if sampled {
+        // The warm-up: `warmup` units, and back to the kernel's previous unit (what it
+        // touched is what this one touches) when that is within reach.
+        let from = unit.saturating_sub(warmup);
+        let from = match last_of.get(&kernel) {
+            Some(&last) if warmup > 0 && unit - last <= REACH => from.min(last),
+            _ => from,
+        };
+        // A unit inside a launch the cores' progress model weighs is timed by it and
+        // not corrected by a warm-up check (`estimate`): checking it would be wasted.
+        let checking = check > 0 && !(bodies.is_some() && in_body) && !octave_first;
+        if head {
+            open_head = Some(Head {
+                span: Span {
+                    unit,
+                    start,
+                    end,
+                    probe: Probing::None,
+                },
+                kernel: kernel.clone(),
+                first: !last_of.contains_key(&kernel),
+                from,
+                check_from: check_from(&units, check, llc_lines),
+                checking,
+            });
+        } else if sampled {
             // A kernel's (a cluster's of its launches) first measured body unit probes its
             // sockets with fewer cores at work, where they have most of the launch ahead;
             // its first measured launch tails probe the warps that are left.
-            let probe = match (&bodies, inside && !octave_first, end) {
+            let probe = match (&bodies, in_body && !octave_first, end) {
                 (None, ..) | (_, false, _) => Probing::None,
-                (_, _, Mark::Instructions(_)) if probed.insert(group.clone()) => Probing::Head {
-                    longest: detail::PAST_THE_HEAD,
-                },
+                (_, _, Mark::Instructions { .. }) if probed.insert(group.clone()) => {
+                    Probing::Head {
+                        longest: detail::PAST_THE_HEAD,
+                    }
+                }
                 (_, _, Mark::Launches(_)) => {
                     let tails = tails_probed.entry(group.clone()).or_default();
                     *tails += 1;
@@ -258,16 +321,6 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
                 }
                 _ => Probing::None,
             };
-            // The warm-up: `warmup` units, and back to the kernel's previous unit (what it
-            // touched is what this one touches) when that is within reach.
-            let from = unit.saturating_sub(warmup);
-            let from = match last_of.get(&kernel) {
-                Some(&last) if warmup > 0 && unit - last <= REACH => from.min(last),
-                _ => from,
-            };
-            // A unit inside a launch the cores' progress model weighs is timed by it and
-            // not corrected by a warm-up check (`estimate`): checking it would be wasted.
-            let checking = check > 0 && !(bodies.is_some() && inside) && !octave_first;
             // A unit measured for its octave alone is a stretch of its own, so that the
             // plan's units are measured as they would be without it.
             if octave_first {
@@ -308,10 +361,14 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             octave,
             octave_first,
             placed,
+            with_head: short,
         });
         fills_before = fills;
         launches = now;
         unit_start = instructions;
+        if tail {
+            launch_start = instructions;
+        }
         start = end;
         starts.push(unit + 1, start, m);
         if units.len() == HOLD && plan.budget.is_none() {
@@ -319,6 +376,17 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         }
         false
     })?;
+    // A run that ended inside a launch ended after its head.
+    if let Some(h) = open_head.take() {
+        h.decide(
+            false,
+            &mut units,
+            &mut choice,
+            &starts,
+            &mut stretch,
+            &mut workers,
+        );
+    }
     // The last unit, after the last launch (or the whole run when it launched nothing), is
     // always measured.
     let instructions = machine.progress().instructions;
@@ -334,6 +402,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             octave: None,
             octave_first: false,
             placed: false,
+            with_head: false,
         });
         let from = unit.saturating_sub(warmup);
         let job = jobs(
@@ -368,6 +437,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         units.iter_mut().for_each(|u| u.sampled = true);
         workers.replace_held(|start| Job {
             machine: start,
+            at: Mark::Launches(0),
             from: 0,
             forward: None,
             units: starts.spans(units.len()).collect(),
@@ -382,7 +452,9 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             cores,
             socket,
             period: plan.period,
-            full: bodies.as_ref().map(Bodies::full_units),
+            unfull: bodies
+                .as_ref()
+                .map_or_else(BTreeSet::new, Bodies::unfull_units),
         };
         let mut dropped = Vec::new();
         workers.trim_held(|jobs| {
@@ -493,6 +565,59 @@ impl Choice {
             *place = (rng.next_u64() % self.every as u64) as usize;
         }
         (after % self.every == *place).then_some(true)
+    }
+}
+
+/// A launch's head, measured or not once the unit after it ends: the head of a launch of
+/// a head and a tail alone (a short launch) is its launch's stratum's, with its tail
+/// (docs/ARCHITECTURE.md, "Sampled simulation", item 22).
+struct Head {
+    span: Span,
+    kernel: String,
+    /// Of its kernel's first launch.
+    first: bool,
+    /// Where its warm-up and its warm-up check start.
+    from: usize,
+    check_from: usize,
+    checking: bool,
+}
+
+impl Head {
+    /// Name the head's stratum (its launch's when `short`), decide whether it is measured
+    /// and, when it is, measure it.
+    fn decide(
+        self,
+        short: bool,
+        units: &mut [Seen],
+        choice: &mut Choice,
+        starts: &Starts,
+        stretch: &mut Stretch,
+        workers: &mut Workers,
+    ) {
+        let kernel = &self.kernel;
+        // A kernel's first head starts cold (its code, its arrays): the road BFS's under
+        // WM ran 1.42 cycles a warp instruction, its later heads 0.61-0.83.
+        let stratum = match (short, self.first) {
+            (true, true) => format!("{kernel} (first launch)"),
+            (true, false) => format!("{kernel} (short launch)"),
+            (false, true) => format!("{kernel} (first launch head)"),
+            (false, false) => format!("{kernel} (launch head)"),
+        };
+        // A kernel's first launch, or head, is a stratum of one.
+        let (sampled, placed) = match self.first {
+            true => (true, false),
+            false => (choice.measures(&stratum)).map_or((false, false), |placed| (true, placed)),
+        };
+        let unit = self.span.unit;
+        let seen = &mut units[unit];
+        (seen.stratum, seen.sampled, seen.placed) = (stratum, sampled, placed);
+        match sampled {
+            true => {
+                let job = jobs(starts, unit, self.from, self.check_from, self.span.end);
+                stretch.add(self.span, job, self.checking, workers);
+            }
+            false => stretch.close(workers),
+        }
     }
 }
 
@@ -789,13 +914,12 @@ fn estimate(
     let mut exact_in: BTreeMap<&str, u64> = BTreeMap::new();
     for (k, (u, c)) in units.iter().zip(&cycles).enumerate() {
         let stratum = strata.entry(&post[k]).or_default();
-        let timed = timed(k);
-        stratum.push(Unit {
-            instructions: u.instructions,
-            cycles: c.map(|c| c as f64),
-            timed,
-        });
-        if timed {
+        if timed(k) {
+            stratum.push(Unit {
+                instructions: u.instructions,
+                cycles: c.map(|c| c as f64),
+                timed: true,
+            });
             let (kernel, calibration) = timed_strata[u.stratum.as_str()];
             (timed_in
                 .entry(&u.stratum)
@@ -815,8 +939,18 @@ fn estimate(
             (None, Some(c)) if k < exact => *exact_in.entry(&post[k]).or_default() += c,
             _ => {}
         }
-        if let (Some(r), Some(unit)) = (correction, stratum.last_mut()) {
-            unit.cycles = unit.cycles.map(|c| c * r.ratio);
+        let cycles = c.map(|c| c as f64 * correction.map_or(1.0, |r| r.ratio));
+        match (u.with_head, stratum.last_mut()) {
+            // A short launch's head and tail are one unit of its stratum: the launch.
+            (true, Some(head)) => {
+                head.instructions += u.instructions;
+                head.cycles = head.cycles.zip(cycles).map(|(h, t)| h + t);
+            }
+            _ => stratum.push(Unit {
+                instructions: u.instructions,
+                cycles,
+                timed: false,
+            }),
         }
     }
     let mut estimated: Vec<_> = (strata.iter())
@@ -992,8 +1126,8 @@ fn estimate(
     }
 }
 
-/// Each unit's stratum for the estimate: its own, but for a launch body that the cores'
-/// progress model does not time, split after the fact by the octave of its warps
+/// Each unit's stratum for the estimate: its own, but for a launch body or tail that the
+/// cores' progress model does not time, split after the fact by the octave of its warps
 /// (post-stratification, Cochran 5A.9). A body stratum pools every launch of its kernel,
 /// and where one launch's last units are a few heavy warps draining (a search's level
 /// with a hub) they run many times slower a warp instruction than another launch's
@@ -1003,7 +1137,9 @@ fn estimate(
 /// "Sampled simulation", item 16). A unit goes to the nearest octave with a measured unit
 /// (the lower on a tie), so every post-stratum has one; the first unit of each octave is
 /// measured (`Seen::octave_first`), as the plan's choice may leave a drain's octave the only
-/// one measured (item 19). The model's launches time their draining warps themselves.
+/// one measured (item 19). A tail is a launch's drain and the work left before it, whose
+/// time goes with the warps still at work more than with their instructions (item 22).
+/// The model's launches time their draining warps themselves.
 fn post_strata(
     units: &[Seen],
     cycles: &[Option<u64>],
@@ -1144,6 +1280,7 @@ mod tests {
             octave: None,
             octave_first: false,
             placed: false,
+            with_head: false,
         }
     }
 
@@ -1266,6 +1403,34 @@ mod tests {
         assert!((s.cycles_high - s.cycles - half).abs() < 1e-6, "{s:?}");
         assert_eq!(s.degrees_of_freedom, 1);
         assert_eq!(s.cycles_low, 50.0, "the run's start, simulated whole");
+    }
+
+    /// Three short launches, each a head of 100 warp instructions and a tail of 20 (with
+    /// it), the first and the last measured (head 50 and 80 cycles, tail 70 and 100): the
+    /// ratio estimator reads launches, (120 + 180) / 240 cycles a warp instruction, never a
+    /// tail's 3.5-5 alone, and has one degree of freedom: two launches measured.
+    #[test]
+    fn a_short_launchs_head_and_tail_are_one_unit_of_its_stratum() {
+        let mut units = vec![seen("first", 100)];
+        for _ in 0..3 {
+            units.push(seen("k (short launch)", 100));
+            units.push(Seen {
+                with_head: true,
+                ..seen("k (short launch)", 20)
+            });
+        }
+        let all =
+            [(0, 40), (1, 50), (2, 70), (5, 80), (6, 100)].map(|(u, c)| measured(u, c, false));
+        let s = estimate(&units, &all, &Scaling::default(), &Plan::default(), false);
+        let short = (s.strata.iter())
+            .find(|h| h.name == "k (short launch)")
+            .unwrap();
+        assert_eq!((short.units, short.sampled_units), (3, 2));
+        assert!(
+            (short.cycles - 360.0 * 300.0 / 240.0).abs() < 1e-9,
+            "{short:?}"
+        );
+        assert_eq!(s.degrees_of_freedom, 1);
     }
 
     /// The timed launch above with one of its three full units measured has no spread of

@@ -352,11 +352,14 @@ impl Bodies {
         }
     }
 
-    /// The units whose copies have every core at work to their end, of every launch: those
-    /// that calibrate the model (`Scaling::full`).
-    pub fn full_units(&self) -> BTreeSet<usize> {
+    /// The body units (tails apart) whose copies do not have every core at work to their
+    /// end, of every launch: those that cannot calibrate the model (`Scaling::full`).
+    pub fn unfull_units(&self) -> BTreeSet<usize> {
         (self.launches.values())
-            .flat_map(|body| body.full_units(self.warps).map(|(u, _)| *u))
+            .flat_map(|body| {
+                let full: BTreeSet<usize> = body.full_units(self.warps).map(|(u, _)| *u).collect();
+                (body.units.iter().map(|(u, _)| *u)).filter(move |u| !full.contains(u))
+            })
             .collect()
     }
 

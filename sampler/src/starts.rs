@@ -86,6 +86,7 @@ impl Starts {
             .expect("a copy at or before every start within reach is kept");
         Job {
             machine: copy.clone(),
+            at: self.marks[*at],
             from,
             forward: (*at < from).then_some(self.marks[from]),
             units: vec![Span {
