@@ -53,7 +53,9 @@ mod starts;
 mod workers;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::hash::Hasher;
 
+use fnv::FnvHasher;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -529,9 +531,12 @@ fn cluster_part(cluster: Option<Option<usize>>) -> String {
 /// CO stand-in at scale 0.1 (period 100k) has 20 body units a launch, so that with every
 /// 20 each measured body unit was its launch's first, where the warps are all at their
 /// vertices' first edges (124-132k cycles each, against 115-119k for a launch's 7th to
-/// 10th). The places are drawn from a generator seeded per stratum by the order the
-/// strata appear in, so that a run's choice is the same every time and at every thread
-/// count. Measured, a random place in the block of units 3 to 22 too raised the detail of
+/// 10th). The places are drawn from a generator seeded per stratum by its name (FNV-1a),
+/// so that a run's choice is the same every time and at every thread count, and a
+/// stratum's draws stay its own when another stratum comes or goes (seeded by the order
+/// the strata appear in, a kernel's first head apart, item 22, redrew others: EGHW's
+/// GraphSum body on the CO stand-in lost its one placed unit and went from -3.7% to
+/// -21.2%). Measured, a random place in the block of units 3 to 22 too raised the detail of
 /// the small validation set's PageRanks (12 launches of each kernel) from 60% of their
 /// warp instructions to 109%: a third unit of each stratum, in a stretch of its own.
 struct Choice {
@@ -551,10 +556,11 @@ impl Choice {
     /// Whether the next unit of `stratum` is measured: `Some(true)` at its block's random
     /// place, `Some(false)` as one of its first two.
     fn measures(&mut self, stratum: &str) -> Option<bool> {
-        let seed = self.strata.len() as u64;
-        let (rng, count, place) = (self.strata)
-            .entry(stratum.to_string())
-            .or_insert_with(|| (Xoshiro256PlusPlus::seed_from_u64(seed), 0, 0));
+        let (rng, count, place) = (self.strata).entry(stratum.to_string()).or_insert_with(|| {
+            let mut name = FnvHasher::default();
+            name.write(stratum.as_bytes());
+            (Xoshiro256PlusPlus::seed_from_u64(name.finish()), 0, 0)
+        });
         let unit = *count;
         *count += 1;
         if unit < 2 {
@@ -1403,6 +1409,28 @@ mod tests {
         assert!((s.cycles_high - s.cycles - half).abs() < 1e-6, "{s:?}");
         assert_eq!(s.degrees_of_freedom, 1);
         assert_eq!(s.cycles_low, 50.0, "the run's start, simulated whole");
+    }
+
+    /// A stratum's draws are its own: the same places whichever strata came before it.
+    #[test]
+    fn a_stratums_places_do_not_move_with_other_strata() {
+        let places = |others: &[&str]| {
+            let mut choice = Choice::new(4);
+            for other in others {
+                choice.measures(other);
+            }
+            (0..40)
+                .map(|_| choice.measures("k (launch body)"))
+                .collect::<Vec<_>>()
+        };
+        let alone = places(&[]);
+        assert_eq!(alone[..2], [Some(false), Some(false)]);
+        assert_eq!(
+            alone.iter().filter(|m| **m == Some(true)).count(),
+            9,
+            "{alone:?}"
+        );
+        assert_eq!(places(&["k (first launch head)", "j (launch tail)"]), alone);
     }
 
     /// Three short launches, each a head of 100 warp instructions and a tail of 20 (with
