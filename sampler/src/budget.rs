@@ -7,7 +7,8 @@
 //! valuable first, each level whole before the next:
 //! 1. each stratum's first measured unit (a stratum without one has no estimate; a launch
 //!    body's, the first of each octave of warps among its measured units; the units the
-//!    plan placed at random in its blocks first, its first two after them), with
+//!    plan placed at random in its blocks first, its first two after them; a short
+//!    launch's tail with its head), with
 //!    the cores' probes at a kernel's head at a unit's length (the progress model needs
 //!    them: without it PageRank VM on UK at a tenth of its size was 19.7% low);
 //! 2. the units measured for their octave alone (`Seen::octave_first`);

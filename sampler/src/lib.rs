@@ -192,7 +192,8 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
         // A launch of a head and a tail alone (at most two periods) is one stratum's unit
         // in two: its tail is measured with its head, so that the ratio estimator reads
         // whole launches, not tails whose drain is most of their time (item 22).
-        let short = inside && tail && body_units == 0 && open_head.is_some();
+        // (A head is open only in the unit right after it: one that ends the launch ends it.)
+        let short = tail && open_head.is_some();
         if let Some(h) = open_head.take() {
             h.decide(
                 short,
@@ -249,8 +250,7 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
                         format!("{kernel} (launch {part}{})", cluster_part(open_cluster))
                     }
                 };
-                let (sampled, placed) =
-                    (choice.measures(&stratum)).map_or((false, false), |placed| (true, placed));
+                let (sampled, placed) = choice.draw(&stratum);
                 (stratum, sampled, placed)
             }
         };
@@ -572,6 +572,12 @@ impl Choice {
         }
         (after % self.every == *place).then_some(true)
     }
+
+    /// Whether the next unit of `stratum` is measured, and whether at its block's random
+    /// place (`measures`).
+    fn draw(&mut self, stratum: &str) -> (bool, bool) {
+        (self.measures(stratum)).map_or((false, false), |placed| (true, placed))
+    }
 }
 
 /// A launch's head, measured or not once the unit after it ends: the head of a launch of
@@ -612,7 +618,7 @@ impl Head {
         // A kernel's first launch, or head, is a stratum of one.
         let (sampled, placed) = match self.first {
             true => (true, false),
-            false => (choice.measures(&stratum)).map_or((false, false), |placed| (true, placed)),
+            false => choice.draw(&stratum),
         };
         let unit = self.span.unit;
         let seen = &mut units[unit];
