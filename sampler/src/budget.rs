@@ -28,6 +28,10 @@
 //! intervals unbounded; where the first level alone is beyond the budget they are what a
 //! drain's post-strata need.
 //!
+//! At every level a kernel's probes are kept only with one of the units that calibrate the
+//! model for it: without one it is not timed and nothing reads them (on Table 4.5's quick
+//! PageRanks no body unit is full, and the probes were half the detail).
+//!
 //! The last level within the share is kept. When the first alone is beyond it the second
 //! is kept, and the record says the budget was not held: fewer units would leave strata
 //! unmeasured, and the octaves' few units then cost little beside them. A job keeps its
@@ -88,6 +92,13 @@ pub(crate) struct Run<'a> {
     /// With the cores' progress model, the launch bodies' units that cannot calibrate it
     /// (`Bodies::unfull_units`): not promoted when placed.
     pub unfull: BTreeSet<usize>,
+    /// With the cores' progress model, the kernel of each launch body's and tail's unit
+    /// (`Bodies::kernels`), and the units that can calibrate a kernel's body: its full
+    /// units but a ramp's and those measured for their octave alone. A kernel none of
+    /// whose calibrating units is kept is not timed (`estimate`), so its probes, which
+    /// nothing else reads, are dropped.
+    pub kernels: BTreeMap<usize, String>,
+    pub calibrating: BTreeSet<usize>,
 }
 
 impl Run<'_> {
@@ -239,15 +250,45 @@ impl Run<'_> {
         shapes
     }
 
+    /// The kernels whose probes are read with the units the measuring jobs (not the
+    /// checks) of `jobs` keep: those with a unit kept that calibrates them.
+    fn read<'s>(&self, jobs: impl IntoIterator<Item = (bool, &'s [Span])>) -> BTreeSet<&str> {
+        (jobs.into_iter().filter(|(check, _)| !check))
+            .flat_map(|(_, spans)| spans.iter())
+            .filter(|s| self.calibrating.contains(&s.unit))
+            .filter_map(|s| Some(self.kernels.get(&s.unit)?.as_str()))
+            .collect()
+    }
+
+    /// `span` as a level keeps it: its head's probes at most `longest` long, and none where
+    /// its kernel's probes are not `read`.
+    fn kept(&self, span: Span, longest: u64, read: &BTreeSet<&str>) -> Span {
+        let read = (self.kernels.get(&span.unit)).is_some_and(|k| read.contains(k.as_str()));
+        match span.probe {
+            Probing::None => span,
+            _ if !read => Span {
+                probe: Probing::None,
+                ..span
+            },
+            _ => shorter(span, longest),
+        }
+    }
+
     /// The warp instructions `jobs` shaped by `shapes` simulate in detail at most (each
     /// from its warm-up's start to its last unit, its probes at their longest).
     fn cost(&self, jobs: &[Outline], shapes: &[Option<Shape>], level: Level) -> u64 {
+        let read = self.read((jobs.iter().zip(shapes)).filter_map(|(job, shape)| {
+            Some((job.check, &job.units[shape.as_ref()?.kept.clone()]))
+        }));
         (jobs.iter().zip(shapes))
             .filter_map(|(job, shape)| {
                 let shape = shape.as_ref()?;
                 let spans = &job.units[shape.kept.clone()];
                 let probes: u64 = (spans.iter())
-                    .map(|s| shorter(*s, level.longest).probes_at_most(self.cores, self.socket))
+                    .map(|s| {
+                        (self.kept(*s, level.longest, &read))
+                            .probes_at_most(self.cores, self.socket)
+                    })
                     .sum();
                 let last = spans.last()?.unit;
                 let run: u64 = self.units[shape.from..=last]
@@ -341,10 +382,7 @@ pub(crate) fn trim(
     let measured_before = measured_units(&jobs);
     let checks = |jobs: &[Job]| jobs.iter().filter(|j| j.check).count();
     let checks_before = checks(&jobs);
-    // Whether the level runs some head's probes shorter than the plan did.
-    let shortened = (jobs.iter().flat_map(|j| &j.units))
-        .any(|s| shorter(*s, level.longest).head_lengths() != s.head_lengths());
-    let trimmed: Vec<Job> = (jobs.into_iter().zip(shapes))
+    let mut trimmed: Vec<Job> = (jobs.into_iter().zip(shapes))
         .filter_map(|(mut job, shape)| {
             let shape = shape?;
             let first = shape.kept.start;
@@ -354,12 +392,17 @@ pub(crate) fn trim(
                 job.forward = Some(mark(shape.from));
                 job.from = shape.from;
             }
-            for span in &mut job.units {
-                *span = shorter(*span, level.longest);
-            }
             Some(job)
         })
         .collect();
+    let read = run.read(trimmed.iter().map(|j| (j.check, &j.units[..])));
+    // Whether the level runs some head's probes shorter than the plan did.
+    let mut shortened = false;
+    for span in trimmed.iter_mut().flat_map(|j| &mut j.units) {
+        let kept = run.kept(*span, level.longest, &read);
+        shortened |= kept.probe != Probing::None && kept.head_lengths() != span.head_lengths();
+        *span = kept;
+    }
     let measured_after = measured_units(&trimmed);
     let dropped: Vec<usize> = measured_before
         .difference(&measured_after)
@@ -427,6 +470,7 @@ mod tests {
         units
     }
 
+    /// The units' run, its bodies' units 1-8 all able to calibrate their kernel.
     fn run(units: &[Seen], period: u64) -> Run<'_> {
         Run {
             units,
@@ -434,6 +478,8 @@ mod tests {
             socket: 4,
             period,
             unfull: BTreeSet::new(),
+            kernels: (1..9).map(|u| (u, "body".to_string())).collect(),
+            calibrating: (1..9).collect(),
         }
     }
 
@@ -675,6 +721,59 @@ mod tests {
         assert_eq!(
             chosen((400 + probes(100)) as f64),
             (400 + probes(100), true, 1, false)
+        );
+    }
+
+    /// A kernel's probes are read only where a unit that calibrates it is kept (without
+    /// one it is not timed): the trim drops them and their cost, and the levels they made
+    /// too costly may fit. The jobs of the test above, unit 5 alone calibrating the body.
+    #[test]
+    fn probes_no_kept_unit_would_read_are_dropped() {
+        let units = units();
+        let r = Run {
+            calibrating: BTreeSet::from([5]),
+            ..run(&units, 100)
+        };
+        let head = Probing::Head {
+            longest: PAST_THE_HEAD,
+        };
+        let start = [span(0, Probing::None)];
+        let body = [span(1, head), span(2, Probing::None)];
+        let later = [span(5, Probing::None)];
+        let last = [span(9, Probing::None)];
+        let outline = |from, units| Outline {
+            from,
+            check: false,
+            units,
+        };
+        let jobs = [
+            outline(0, &start[..]),
+            outline(1, &body[..]),
+            outline(5, &later[..]),
+            outline(9, &last[..]),
+        ];
+        let total = 1_000.0;
+        let cost = |share: f64| {
+            let c = r.choose(&jobs, share / total);
+            (c.kept, c.held, c.level.rank, c.level.longest)
+        };
+        // Units 0, 1 and 9, then 2 too, without the probes; with unit 5 they are read.
+        assert_eq!(cost(1.0), (300, false, 0, 100));
+        assert_eq!(cost(399.0), (300, true, 0, 100));
+        assert_eq!(cost(400.0), (400, true, 1, PAST_THE_HEAD));
+        let lone = 2 * 2 * 8 * 1024;
+        let all = 500 + 11 * 819_200 + lone;
+        assert_eq!(cost(all as f64), (all, true, usize::MAX, PAST_THE_HEAD));
+        // Kept as the trim keeps them: read with unit 5 measured, not with it in a check.
+        let none = r.read([(false, &body[..])]);
+        assert!(none.is_empty());
+        assert!(r.read([(true, &later[..])]).is_empty());
+        assert_eq!(r.kept(body[0], 100, &none).probe, Probing::None);
+        let read = r.read([(false, &body[..]), (false, &later[..])]);
+        assert_eq!(read, BTreeSet::from(["body"]));
+        assert_eq!(
+            r.kept(body[0], 100, &read).probe,
+            Probing::Head { longest: 100 }
         );
     }
 }

@@ -449,6 +449,13 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
     }
     let mut budget = None;
     if let Some(share) = plan.budget.filter(|_| !whole_run) {
+        // The units that can calibrate a kernel's body (`estimate`): its full units but a
+        // ramp's (which calibrate the ramp) and those measured for their octave alone.
+        let calibrating = (bodies.as_ref())
+            .map_or_else(BTreeSet::new, Bodies::full_units)
+            .into_iter()
+            .filter(|&k| !is_ramp(&units[k]) && !units[k].octave_first)
+            .collect();
         let run = budget::Run {
             units: &units,
             cores,
@@ -457,6 +464,8 @@ pub fn run(machine: &mut Machine, plan: &Plan) -> SimResult<RunSummary> {
             unfull: bodies
                 .as_ref()
                 .map_or_else(BTreeSet::new, Bodies::unfull_units),
+            kernels: bodies.as_ref().map_or_else(BTreeMap::new, Bodies::kernels),
+            calibrating,
         };
         let mut dropped = Vec::new();
         workers.trim_held(|jobs| {

@@ -352,14 +352,32 @@ impl Bodies {
         }
     }
 
+    /// The kernel (its cluster's group) of every body unit and tail, of every launch: the
+    /// kernel whose probes and calibration time it.
+    pub fn kernels(&self) -> BTreeMap<usize, String> {
+        (self.launches.values())
+            .flat_map(|body| {
+                let units = body.units.iter().chain(&body.tail);
+                units.map(|(u, _)| (*u, body.kernel.clone()))
+            })
+            .collect()
+    }
+
     /// The body units (tails apart) whose copies do not have every core at work to their
     /// end, of every launch: those that cannot calibrate the model (`Scaling::full`).
     pub fn unfull_units(&self) -> BTreeSet<usize> {
+        let full = self.full_units();
         (self.launches.values())
-            .flat_map(|body| {
-                let full: BTreeSet<usize> = body.full_units(self.warps).map(|(u, _)| *u).collect();
-                (body.units.iter().map(|(u, _)| *u)).filter(move |u| !full.contains(u))
-            })
+            .flat_map(|body| body.units.iter().map(|(u, _)| *u))
+            .filter(|u| !full.contains(u))
+            .collect()
+    }
+
+    /// The body units whose copies have every core at work to their end, of every launch:
+    /// those that can calibrate the model.
+    pub fn full_units(&self) -> BTreeSet<usize> {
+        (self.launches.values())
+            .flat_map(|body| body.full_units(self.warps).map(|(u, _)| *u))
             .collect()
     }
 
