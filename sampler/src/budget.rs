@@ -29,8 +29,8 @@
 //! drain's post-strata need.
 //!
 //! At every level a kernel's probes are kept only with one of the units that calibrate the
-//! model for it: without one it is not timed and nothing reads them (on Table 4.5's quick
-//! PageRanks no body unit is full, and the probes were half the detail).
+//! model for it: without one it is not timed and nothing reads them (on seven of Table 4.5's
+//! eight quick PageRanks no body unit is full, and the probes were half their detail).
 //!
 //! The last level within the share is kept. When the first alone is beyond it the second
 //! is kept, and the record says the budget was not held: fewer units would leave strata
